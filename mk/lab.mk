@@ -1,0 +1,24 @@
+# The QEMU kernel lab: scripts/lab builds cached kernels and runs guests.
+
+LAB		:= scripts/lab
+DEMO_ARCH	?= x86_64
+
+.PHONY: demo lab-kernels check-lab
+
+# Build (or find cached) the kernels "make check" needs, one at a time:
+# there are two cores and each build uses both.
+lab-kernels: deps
+	$(LAB) build --arch x86_64 --variant patched
+	$(LAB) build --arch arm64 --variant patched
+
+# The README's main job: the patched x86_64 guest, a workload, and what
+# vmapscope (or, before the tools exist, the kernel's tracepoints) saw.
+demo: deps
+	$(LAB) build --arch $(DEMO_ARCH) --variant patched >/dev/null
+	$(MAKE) --no-print-directory tools-$(DEMO_ARCH)
+	$(LAB) run --arch $(DEMO_ARCH) --variant patched --timeout 600 --script scripts/guest/demo.sh
+
+check-lab: lab-kernels
+	tests/lab/run.sh
+
+CHECK_TARGETS += check-lab

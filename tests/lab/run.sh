@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Lab self-tests: the host sees the guest's exit status, a WARN in the guest
+# kernel log fails the run, the cache key (not file times) decides rebuilds,
+# and bad input gets a clear error with no half-written cache entry.
+set -uo pipefail
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+LAB=$TOP/scripts/lab
+CACHE=${VMAPSCOPE_CACHE:-/var/cache/vmapscope}
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { echo "PASS: $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+
+# expect_rc WANT DESC CMD...: run CMD, compare its exit status, keep stderr.
+expect_rc() {
+	local want=$1 desc=$2 got
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" = "$want" ]; then ok "$desc (exit $got)"; else
+		bad "$desc: exit $got, wanted $want"; tail -n 5 "$tmp/out" "$tmp/err"; fi
+}
+expect_err() {
+	local pattern=$1 desc=$2
+	if grep -qE "$pattern" "$tmp/err"; then ok "$desc"; else
+		bad "$desc: stderr lacks /$pattern/"; cat "$tmp/err"; fi
+}
+
+for arch in x86_64 arm64; do
+	expect_rc 0 "$arch guest boots and runs a command" \
+		"$LAB" run --arch $arch --variant patched --timeout 300 -- sh -c 'uname -m; test -d /sys/kernel/tracing/events/vmalloc'
+	grep -qx "$( [ $arch = arm64 ] && echo aarch64 || echo x86_64)" "$tmp/out" &&
+		ok "$arch guest output reaches the host" || bad "$arch guest output missing: $(cat "$tmp/out")"
+done
+
+expect_rc 3 "guest exit status 3 is the host's exit status" \
+	"$LAB" run --arch x86_64 --variant patched --timeout 300 -- sh -c 'echo about to fail; exit 3'
+grep -q "about to fail" "$tmp/out" && ok "output before a failure is shown" || bad "output before failure lost"
+
+printf '#!/bin/sh\necho from-script\nexit 0\n' >"$tmp/script.sh"
+expect_rc 0 "--script runs a script file" "$LAB" run --arch x86_64 --variant patched --timeout 300 --script "$tmp/script.sh"
+grep -q from-script "$tmp/out" && ok "--script output shown" || bad "--script output missing"
+
+# A real WARN from a module fails the run; --expect-warn lets it pass.
+if "$LAB" kmod --arch x86_64 --variant patched "$TOP/tests/lab/kmod_warn" >"$tmp/kmod" 2>&1; then
+	expect_rc 123 "a WARN in the guest kernel log fails the run" \
+		"$LAB" run --arch x86_64 --variant patched --timeout 300 -- kload /opt/vmapscope/kmod/lab_warn.ko
+	expect_err "WARN|WARNING" "the WARN is quoted on stderr"
+	expect_rc 0 "--expect-warn accepts the WARN" \
+		"$LAB" run --arch x86_64 --variant patched --timeout 300 --expect-warn -- kload /opt/vmapscope/kmod/lab_warn.ko
+	rm -f "$TOP/out/kmod/x86_64-patched/lab_warn.ko"
+else
+	bad "building the lab_warn module: $(tail -n 3 "$tmp/kmod")"
+fi
+
+expect_rc 124 "a hung guest times out" "$LAB" run --arch x86_64 --variant patched --timeout 20 -- sleep 600
+
+# The cache key follows the patch files' content, not their times.
+mkdir -p "$tmp/patches"
+cp -a "$TOP/kernel-patches/linux-6.12/." "$tmp/patches/" 2>/dev/null
+touch "$tmp/patches/series"
+k0=$(VMAPSCOPE_PATCHDIR=$tmp/patches "$LAB" key --arch x86_64 --variant patched)
+touch "$tmp/patches"/*
+k1=$(VMAPSCOPE_PATCHDIR=$tmp/patches "$LAB" key --arch x86_64 --variant patched)
+[ "$k0" = "$k1" ] && ok "touching patch files keeps the cache key" || bad "touch changed the key"
+cat >"$tmp/patches/9999-lab-selftest.patch" <<'P'
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: lab <lab@vmapscope.invalid>
+Subject: [PATCH] lab self-test: a patch that does not apply
+
+---
+ mm/vmalloc.c | 1 +
+ 1 file changed, 1 insertion(+)
+
+diff --git a/mm/vmalloc.c b/mm/vmalloc.c
+--- a/mm/vmalloc.c
++++ b/mm/vmalloc.c
+@@ -1,3 +1,4 @@
+ this line is not in vmalloc.c
++neither is this one
+ nor this
+ nor that
+P
+echo 9999-lab-selftest.patch >>"$tmp/patches/series"
+k2=$(VMAPSCOPE_PATCHDIR=$tmp/patches "$LAB" key --arch x86_64 --variant patched)
+[ "$k2" != "$k0" ] && ok "a changed series changes the cache key" || bad "key did not change"
+k3=$(VMAPSCOPE_PATCHDIR=$tmp/patches "$LAB" key --arch x86_64 --variant stock)
+k4=$("$LAB" key --arch x86_64 --variant stock)
+[ "$k3" = "$k4" ] && ok "the stock key ignores the series" || bad "stock key depends on patches"
+expect_rc 0 "an unchanged input is a cache hit" "$LAB" build --arch x86_64 --variant patched
+expect_err "cached" "the cache hit says so"
+expect_rc 125 "a patch that does not apply fails the build" \
+	env VMAPSCOPE_PATCHDIR="$tmp/patches" "$LAB" build --arch x86_64 --variant patched
+expect_err "9999-lab-selftest.patch does not apply" "the error names the broken patch"
+[ ! -e "$CACHE/out/x86_64-patched/$k2" ] && ! ls -d "$CACHE/out/x86_64-patched/$k2".tmp* >/dev/null 2>&1 &&
+	ok "no cache entry is left for the broken series" || bad "a cache entry was left for $k2"
+
+# Bad input.
+expect_rc 2 "unknown arch" "$LAB" build --arch riscv64 --variant patched
+expect_err "unknown arch 'riscv64'" "unknown arch is named"
+expect_rc 2 "unknown variant" "$LAB" build --arch x86_64 --variant fast
+expect_err "unknown variant 'fast'" "unknown variant is named"
+expect_rc 2 "missing command" "$LAB" run --arch x86_64 --variant patched
+expect_rc 125 "missing KVM" env VMAPSCOPE_KVM_DEV=/nonexistent/kvm "$LAB" run --arch x86_64 --variant patched --accel kvm -- true
+expect_err "/nonexistent/kvm does not exist" "missing KVM is named"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
