@@ -54,4 +54,84 @@ enum vmapscope_api {
 #define VMAPSCOPE_TP_SET_PTES	"vmap_set_ptes"
 #define VMAPSCOPE_TP_HUGE_BLOCK	"vmap_huge_block"
 
+/*
+ * ---------------------------------------------------------------------
+ * vmapstat collector maps (bpf/vmapstat.bpf.c <-> user/collector.c).
+ * Not a kernel ABI: only the BPF object and the user-space library that
+ * embeds it agree on this layout, and both are built from this header.
+ * ---------------------------------------------------------------------
+ */
+#ifndef __VMLINUX_H__
+#include <linux/types.h>	/* __u32/__u64 for user space; vmlinux.h has them */
+#endif
+
+/*
+ * Granule slots are indexed by the mapping shift itself (12 = 4K PTE,
+ * 16 = arm64 64K cont-PTE, 21 = 2M PMD, 30 = 1G PUD, ...).  40 covers
+ * every page-table level of both architectures; larger shifts are
+ * clamped into the last slot and counted in VMAPSCOPE_CNT_BAD_SHIFT.
+ */
+#define VMAPSCOPE_NR_SHIFTS	40
+
+/*
+ * Log2 histograms: slot 0 holds the values 0 and 1, slot i (i >= 1) holds
+ * [2^i, 2^(i+1) - 1]; values >= 2^(VMAPSCOPE_HIST_SLOTS - 1) land in the
+ * last slot.  Chunk lengths are counted in pages, latencies in ns.
+ */
+#define VMAPSCOPE_HIST_SLOTS	36
+
+/* "api" of mappings no vmap_chunk context explains (see bpf/). */
+#define VMAPSCOPE_API_UNATTRIBUTED 15
+
+/* Key of the per-(caller, api) statistics hash map. */
+struct vmapscope_key {
+	__u64 caller;		/* return address as /proc/vmallocinfo shows; 0 = unknown */
+	__u32 api;		/* enum vmapscope_api or VMAPSCOPE_API_UNATTRIBUTED */
+	__u32 pad;
+};
+
+/* Value: cumulative since the collector attached; user space takes deltas. */
+struct vmapscope_stats {
+	/* vmalloc:vmap_set_ptes + vmalloc:vmap_huge_block, by mapping shift */
+	__u64 runs[VMAPSCOPE_NR_SHIFTS];	/* events (one PTE run or one block) */
+	__u64 bytes[VMAPSCOPE_NR_SHIFTS];	/* bytes mapped; entries = bytes >> shift */
+	/* vmalloc:vmap_chunk */
+	__u64 chunks;
+	__u64 chunk_pages;
+	__u64 chunk_hist[VMAPSCOPE_HIST_SLOTS];	/* log2(nr_pages) */
+	/* entry-point probes (fentry/fexit or kprobe/kretprobe) */
+	__u64 calls;				/* completed calls */
+	__u64 failed;				/* calls that returned NULL */
+	__u64 lat_sum_ns;
+	__u64 lat_hist[VMAPSCOPE_HIST_SLOTS];	/* log2(ns) */
+	/* stock vmalloc:alloc_vmap_area, attributed to the call in flight */
+	__u64 areas;
+	__u64 area_bytes;
+};
+
+/* Global counters (BPF .bss array "counters"). */
+enum vmapscope_counter {
+	VMAPSCOPE_CNT_STATS_FULL = 0,	/* stats map full: event not counted */
+	VMAPSCOPE_CNT_UNATTRIBUTED,	/* set_ptes/huge outside any chunk context */
+	VMAPSCOPE_CNT_LAT_NO_ENTRY,	/* exit probe without its entry (evicted, attached mid-call) */
+	VMAPSCOPE_CNT_LAT_NESTED,	/* entry while another probed call was in flight */
+	VMAPSCOPE_CNT_BAD_SHIFT,	/* shift >= VMAPSCOPE_NR_SHIFTS (clamped) */
+	VMAPSCOPE_CNT_CHUNKS,		/* all vmap_chunk events seen (before filters) */
+	VMAPSCOPE_CNT_SET_PTES,		/* all vmap_set_ptes events seen */
+	VMAPSCOPE_CNT_HUGE_BLOCKS,	/* all vmap_huge_block events seen */
+	VMAPSCOPE_CNT_AREAS,		/* alloc_vmap_area events seen */
+	VMAPSCOPE_CNT_AREAS_FAILED,	/* ... with failed != 0 */
+	VMAPSCOPE_CNT_PURGES,		/* purge_vmap_area_lazy events */
+	VMAPSCOPE_CNT_PURGED_AREAS,	/* sum of their npurged */
+	VMAPSCOPE_CNT_LAZY_FREES,	/* free_vmap_area_noflush events */
+	VMAPSCOPE_CNT_FILTERED,		/* events dropped by --pid/--api/-c */
+	VMAPSCOPE_CNT_MAX,
+};
+
+/* Caller filter (-c): up to this many [start, end) text ranges in BPF. */
+#define VMAPSCOPE_MAX_CALLER_RANGES 16
+
+/* Latency probe slots; user space binds each to one kernel function. */
+#define VMAPSCOPE_NR_LAT_SLOTS	8
+
 #endif /* VMAPSCOPE_H */

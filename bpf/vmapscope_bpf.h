@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The few kernel types vmapscope's BPF programs need, instead of a full
+ * vmlinux.h: the programs take tracepoint / fentry arguments as u64 slots
+ * (BPF_PROG) and only kprobes look at registers.  Keeping this small and
+ * hand-written means "make tools" needs no kernel build and no BTF of the
+ * build machine; CO-RE (preserve_access_index) relocates struct pt_regs
+ * against the running kernel's BTF.
+ */
+#ifndef VMAPSCOPE_BPF_H
+#define VMAPSCOPE_BPF_H
+
+#include <linux/types.h>
+#include <linux/bpf.h>
+
+/* Make bpf_tracing.h use the kernel's pt_regs member names (di, si, sp). */
+#define __VMLINUX_H__ 1
+
+typedef __u8 u8;
+typedef __u32 u32;
+typedef __u64 u64;
+typedef __s64 s64;
+typedef _Bool bool;
+#define true 1
+#define false 0
+
+#if defined(__TARGET_ARCH_x86)
+struct pt_regs {
+	unsigned long r15, r14, r13, r12, bp, bx, r11, r10, r9, r8;
+	unsigned long ax, cx, dx, si, di, orig_ax, ip, cs, flags, sp, ss;
+} __attribute__((preserve_access_index));
+#elif defined(__TARGET_ARCH_arm64)
+/* UAPI layout (arch/arm64/include/uapi/asm/ptrace.h); first member of pt_regs. */
+struct user_pt_regs {
+	__u64 regs[31];
+	__u64 sp;
+	__u64 pc;
+	__u64 pstate;
+};
+struct pt_regs {
+	struct user_pt_regs user_regs;
+};
+#else
+#error "vmapscope BPF: build with -D__TARGET_ARCH_x86 or -D__TARGET_ARCH_arm64"
+#endif
+
+#endif /* VMAPSCOPE_BPF_H */

@@ -1,0 +1,112 @@
+# vmapscope user-space tools and their BPF objects (vmapstat, vmaptop, ...).
+#
+#   make tools            host arch: out/$(HOST_ARCH)/bin/vmapstat (+ vmaptop if present)
+#   make tools-x86_64     out/x86_64/bin/*   (static)
+#   make tools-arm64      out/arm64/bin/*    (static, aarch64-linux-gnu-gcc)
+#   make tools-all        both
+#   make check-unit       cmocka unit tests (tests/unit/test_*.c, host arch)
+#   make check-host       tests/host/*.sh against this machine's kernel (root)
+#
+# Naming rule for other modules (no edit of this file needed):
+#   - user/<tool>.c with <tool> in TOOL_NAMES below is a tool's main file;
+#     out/<arch>/bin/<tool> links it with libvmapscope.a.
+#   - every other user/*.c goes into out/<arch>/lib/libvmapscope.a, linked by
+#     every tool and every unit test: so user/pmu_*.c, user/prom_*.c and
+#     user/vmaptop_*.c modules are picked up by the wildcard.
+#   - user/extensions_default.c holds weak defaults for pmu_argp, prom_argp
+#     and vmapstat_compare_main(); it is linked AFTER the library so that a
+#     strong definition in the library (user/pmu_cli.c, user/prom_cli.c)
+#     wins.  Do not reference those symbols from other library objects.
+#   - every bpf/<name>.bpf.c becomes out/<arch>/include/<name>.skel.h
+#     (bpftool gen skeleton), available to all of user/.
+#   - extra libraries for the tools: append to TOOLS_LDLIBS (static link).
+#   - unit tests: tests/unit/test_<name>.c, one binary each, linked with
+#     the library and cmocka; optional tests/unit/test_<name>.wrap lists
+#     symbols to pass to -Wl,--wrap=.
+
+TOOL_NAMES	:= vmapstat vmaptop
+TOOLS_ARCHES	:= x86_64 arm64
+
+CC_x86_64	:= gcc
+CC_arm64	:= aarch64-linux-gnu-gcc
+BPFARCH_x86_64	:= x86
+BPFARCH_arm64	:= arm64
+# UAPI asm/ headers for clang -target bpf (the BPF objects are built on the host).
+BPF_SYSINC	:= -I/usr/include/$(shell gcc -print-multiarch)
+
+CLANG		?= clang
+BPFTOOL		?= bpftool
+TOOLS_CFLAGS	:= -g -O2 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
+		   -D_GNU_SOURCE -std=gnu11
+TOOLS_LDLIBS	+= -ljson-c -lbpf -lelf -lz -lpthread
+
+BPF_SRCS	:= $(wildcard bpf/*.bpf.c)
+BPF_NAMES	:= $(patsubst bpf/%.bpf.c,%,$(BPF_SRCS))
+BPF_HDRS	:= $(wildcard bpf/*.h) include/vmapscope.h
+TOOL_MAINS	:= $(wildcard $(TOOL_NAMES:%=user/%.c))
+TOOLS_BUILT	:= $(patsubst user/%.c,%,$(TOOL_MAINS))
+LIB_SRCS	= $(filter-out $(TOOL_MAINS) user/extensions_default.c,$(wildcard user/*.c))
+USER_HDRS	= $(wildcard user/*.h) include/vmapscope.h
+
+.PHONY: tools tools-all $(TOOLS_ARCHES:%=tools-%) check-unit check-host
+
+tools: tools-$(HOST_ARCH)
+tools-all: $(TOOLS_ARCHES:%=tools-%)
+
+# $(1) = arch
+define tools_arch_rules
+O_$(1)		:= $(OUTDIR)/$(1)
+SKELS_$(1)	:= $$(BPF_NAMES:%=$$(O_$(1))/include/%.skel.h)
+LIB_OBJS_$(1)	= $$(patsubst user/%.c,$$(O_$(1))/obj/%.o,$$(LIB_SRCS))
+
+tools-$(1): $$(TOOLS_BUILT:%=$$(O_$(1))/bin/%)
+.SECONDARY: $$(SKELS_$(1)) $$(BPF_NAMES:%=$$(O_$(1))/bpf/%.bpf.o)
+
+$$(O_$(1))/bpf/%.bpf.o: bpf/%.bpf.c $$(BPF_HDRS)
+	@mkdir -p $$(@D)
+	$$(CLANG) -g -O2 -Wall -target bpf -D__TARGET_ARCH_$$(BPFARCH_$(1)) \
+		-Iinclude -Ibpf $$(BPF_SYSINC) -c $$< -o $$@
+	llvm-strip -g $$@
+
+$$(O_$(1))/include/%.skel.h: $$(O_$(1))/bpf/%.bpf.o
+	@mkdir -p $$(@D)
+	$$(BPFTOOL) gen skeleton $$< > $$@.tmp && mv $$@.tmp $$@
+
+$$(O_$(1))/obj/%.o: user/%.c $$(USER_HDRS) $$(SKELS_$(1))
+	@mkdir -p $$(@D)
+	$$(CC_$(1)) $$(TOOLS_CFLAGS) -Iinclude -Iuser -I$$(O_$(1))/include -c $$< -o $$@
+
+$$(O_$(1))/lib/libvmapscope.a: $$(LIB_OBJS_$(1))
+	@mkdir -p $$(@D)
+	rm -f $$@ && ar rcs $$@ $$^
+
+$$(O_$(1))/bin/%: $$(O_$(1))/obj/%.o $$(O_$(1))/lib/libvmapscope.a \
+		  $$(O_$(1))/obj/extensions_default.o
+	@mkdir -p $$(@D)
+	$$(CC_$(1)) -static -o $$@ $$< $$(O_$(1))/lib/libvmapscope.a \
+		$$(O_$(1))/obj/extensions_default.o $$(TOOLS_LDLIBS)
+endef
+$(foreach a,$(TOOLS_ARCHES),$(eval $(call tools_arch_rules,$(a))))
+
+# ---- unit tests (host arch, dynamic link with cmocka) --------------------
+UNIT_SRCS	:= $(wildcard tests/unit/test_*.c)
+UNIT_BINS	:= $(patsubst tests/unit/%.c,$(OUTDIR)/$(HOST_ARCH)/tests/%,$(UNIT_SRCS))
+
+$(OUTDIR)/$(HOST_ARCH)/tests/%: tests/unit/%.c $(OUTDIR)/$(HOST_ARCH)/lib/libvmapscope.a $(USER_HDRS)
+	@mkdir -p $(@D)
+	$(CC_$(HOST_ARCH)) $(TOOLS_CFLAGS) -Iinclude -Iuser -I$(OUTDIR)/$(HOST_ARCH)/include \
+		-DTEST_DATA_DIR='"$(TOPDIR)/tests/unit/data"' -o $@ $< \
+		$(if $(wildcard tests/unit/$*.wrap),$(foreach s,$(shell cat tests/unit/$*.wrap),-Wl,--wrap=$(s))) \
+		$(OUTDIR)/$(HOST_ARCH)/lib/libvmapscope.a $(TOOLS_LDLIBS) -lcmocka
+
+check-unit: $(UNIT_BINS) tools
+	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; VMAPSTAT=$(OUTDIR)/$(HOST_ARCH)/bin/vmapstat $$t; done
+
+# ---- host tests (this machine's kernel; need root) -----------------------
+HOST_TESTS	:= $(sort $(wildcard tests/host/*.sh))
+
+check-host: tools
+	@set -e; for t in $(HOST_TESTS); do echo "== $$t"; \
+		VMAPSTAT=$(OUTDIR)/$(HOST_ARCH)/bin/vmapstat TOPDIR=$(TOPDIR) bash $$t; done
+
+CHECK_TARGETS	+= check-unit check-host

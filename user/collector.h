@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vmapscope collector: open / attach / read-snapshot / close.
+ *
+ * Every tool (vmapstat, vmaptop, the Prometheus exporter, the PMU report)
+ * reads vmalloc/vmap/ioremap activity through this one API, so that the
+ * BPF side, caller symbolization and "what is missing and why" exist once.
+ *
+ * EXTENSION POINTS (for modules other than vmapstat's own):
+ *
+ *  1. Data model.  collector_read() fills a struct vmapstat_snapshot with
+ *     cumulative counters since the collector attached; snapshot_delta()
+ *     turns two of them into per-interval figures.  One row per
+ *     (caller, api): bytes and BPF events per mapping shift (granule),
+ *     chunk-length and latency log2 histograms, call / area counts.
+ *     Global counters (drops, raw event totals) and the feature table
+ *     (which columns exist on this kernel and, if not, why) come with it.
+ *     Histogram bucket rule (for Prometheus "le" bounds): slot 0 holds
+ *     0 and 1, slot i >= 1 holds [2^i, 2^(i+1) - 1]; the last slot is
+ *     open-ended.  See hist.h: hist_slot_low()/hist_slot_high().
+ *
+ *  2. vmapstat argp children and hooks (user/hooks.h): a module links in
+ *     "const struct argp pmu_argp" (user/pmu_cli.c) or
+ *     "const struct argp prom_argp" (user/prom_cli.c); its option parser
+ *     calls vmapstat_register_hooks() and gets start / interval / run /
+ *     end callbacks with the snapshots.  Weak empty defaults live in
+ *     user/extensions_default.c so vmapstat links without them.
+ *
+ *  3. "vmapstat compare A.json B.json" dispatches to
+ *     int vmapstat_compare_main(int argc, char **argv) (PMU helper).
+ *
+ *  4. Library: every user/<name>.c except the tools' main files goes into
+ *     out/<arch>/lib/libvmapscope.a (rule and naming in mk/tools.mk).
+ *
+ * Threading: collector_read() may be called from any thread (the
+ * exporter's HTTP thread); calls are serialized by an internal lock.
+ */
+#ifndef VMAPSCOPE_COLLECTOR_H
+#define VMAPSCOPE_COLLECTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "vmapscope.h"
+
+/* Columns a kernel may or may not be able to provide. */
+enum vmapstat_feature {
+	VMAPSTAT_FEAT_GRANULE = 0,	/* vmalloc:vmap_set_ptes + vmap_huge_block */
+	VMAPSTAT_FEAT_CHUNK,		/* vmalloc:vmap_chunk (also: caller attribution) */
+	VMAPSTAT_FEAT_LATENCY,		/* entry-point fentry/fexit or kprobes */
+	VMAPSTAT_FEAT_AREAS,		/* stock vmalloc:alloc_vmap_area & co */
+	VMAPSTAT_FEAT_MAX,
+};
+
+struct vmapstat_feature_state {
+	bool available;
+	/* how it is attached ("tp_btf", "raw_tp", "fentry", "kprobe", ...) */
+	char how[64];
+	/* when !available (or partly): one line saying what is missing and why */
+	char why[256];
+};
+
+/* One latency probe target, as decided at attach time (for -v / JSON). */
+struct vmapstat_probe_state {
+	int api;		/* enum vmapscope_api */
+	char func[64];		/* kernel function attached, "" if none */
+	char how[16];		/* "fentry", "kprobe", or "" */
+	char why[160];		/* why not attached (when how[0] == 0) */
+};
+
+/* One (caller, api) row.  Counters are raw BPF counters (vmapscope.h). */
+struct vmapstat_row {
+	uint64_t caller;	/* kernel text address, 0 = unknown */
+	int api;		/* enum vmapscope_api or VMAPSCOPE_API_UNATTRIBUTED */
+	/*
+	 * Symbolized caller: "func+0x1a/0x80 [module]" style, the raw
+	 * address "0xffffffff81234567" when kallsyms hides it, "?" for 0,
+	 * "[unattributed]" for the unattributed bucket.
+	 */
+	char sym[128];
+	struct vmapscope_stats st;
+};
+
+struct vmapstat_snapshot {
+	struct timespec mono;		/* CLOCK_MONOTONIC when read */
+	struct timespec wall;		/* CLOCK_REALTIME when read */
+	double interval_s;		/* 0 for cumulative, else delta length */
+	size_t nr_rows;
+	struct vmapstat_row *rows;	/* sorted by caller, then api */
+	uint64_t counters[VMAPSCOPE_CNT_MAX];
+	/* rows the stats map could not hold (== counters[STATS_FULL] > 0) */
+	bool stats_map_full;
+	uint32_t stats_max_entries;
+	struct vmapstat_feature_state feat[VMAPSTAT_FEAT_MAX];
+	/* false: kallsyms hid addresses (kptr_restrict); see ksyms_reason */
+	bool symbols_ok;
+	char ksyms_reason[160];
+	/* kernel facts needed to label granules */
+	char arch[16];			/* "x86_64", "arm64" (running kernel) */
+	unsigned int page_shift;
+	char kernel_release[65];
+};
+
+struct collector_opts {
+	pid_t pid;			/* 0 = all; else this tgid only */
+	unsigned int api_mask;		/* bit (1 << api); 0 = all APIs */
+	const char *caller_filter;	/* substring of the caller symbol; NULL = all */
+	bool want_latency;		/* attach entry-point probes */
+	bool verbose;			/* libbpf debug output on stderr */
+	uint32_t max_callers;		/* stats map size; 0 = default (2048) */
+};
+
+struct collector;
+
+/*
+ * Load and attach.  Returns 0 and *out, or a negative errno with one
+ * line describing the failure written to errbuf (e.g. "need root or
+ * CAP_BPF+CAP_PERFMON", "kernel has no BTF (/sys/kernel/btf/vmlinux)").
+ * Missing optional columns are NOT an error: see collector_features().
+ */
+int collector_open(const struct collector_opts *opts, struct collector **out,
+		   char *errbuf, size_t errlen);
+void collector_close(struct collector *c);
+
+/* Features / probes as decided by collector_open(). */
+const struct vmapstat_feature_state *collector_features(const struct collector *c);
+size_t collector_probes(const struct collector *c,
+			const struct vmapstat_probe_state **probes);
+
+/*
+ * Read all counters (cumulative since attach) into snap (caller frees
+ * with snapshot_free()).  Returns 0 or negative errno.
+ */
+int collector_read(struct collector *c, struct vmapstat_snapshot *snap);
+
+/*
+ * out = cur - prev per (caller, api) row and counter; rows absent from
+ * prev count from zero; rows with all-zero deltas are dropped.
+ * interval_s is set from the monotonic stamps.  Returns 0 or -ENOMEM.
+ */
+int snapshot_delta(const struct vmapstat_snapshot *cur,
+		   const struct vmapstat_snapshot *prev,
+		   struct vmapstat_snapshot *out);
+
+/*
+ * Fold rows into one row per api (caller = 0, sym = API name): the
+ * default "totals per API" view.  Returns 0 or -ENOMEM.
+ */
+int snapshot_by_api(const struct vmapstat_snapshot *in,
+		    struct vmapstat_snapshot *out);
+
+void snapshot_free(struct vmapstat_snapshot *snap);
+
+/* Helpers over one row. */
+uint64_t row_total_bytes(const struct vmapstat_row *r);
+static inline uint64_t row_mappings(const struct vmapstat_row *r, unsigned int shift)
+{
+	return shift < VMAPSCOPE_NR_SHIFTS ? r->st.bytes[shift] >> shift : 0;
+}
+
+/* "vmalloc", "vmap", "ioremap", "vm_map_ram", "other", "unattributed". */
+const char *api_name(int api);
+/* Parse a comma list of API names into a mask; -EINVAL on unknown name. */
+int api_parse_mask(const char *list, unsigned int *mask);
+const char *feature_name(enum vmapstat_feature f);
+
+#endif /* VMAPSCOPE_COLLECTOR_H */

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vmapstat extension hooks.
+ *
+ * Modules that extend vmapstat (PMU counting in user/pmu_*.c, Prometheus
+ * export in user/prom_*.c) provide an argp child:
+ *
+ *	extern const struct argp pmu_argp;	// --pmu, -C/--cpus, --repeat
+ *	extern const struct argp prom_argp;	// --listen, --textfile,
+ *						// --prometheus, --top-callers
+ *
+ * and, from their option parser (when their options are used), call
+ * vmapstat_register_hooks() with a static struct vmapstat_hooks.  vmapstat
+ * then calls, in this order:
+ *
+ *	start(run)                   collector attached, before the first interval
+ *	                             or before the command is started
+ *	run_start(run, i)            command mode: before run i (0-based) starts
+ *	run_end(run, i, status, d)   command mode: run i ended; d = delta over it
+ *	interval(run, cum, d)        each interval (interval mode) / once at the
+ *	                             end (command mode, over all runs)
+ *	end(run, cum)                before the collector is closed
+ *
+ * A non-zero return from any callback stops vmapstat with exit status 1
+ * (the hook prints its own one-line error).  Hooks with replaces_report set
+ * suppress vmapstat's own table/JSON (e.g. --prometheus prints the
+ * exposition instead).  run->collector may be read from other threads with
+ * collector_read() (it locks internally).
+ *
+ * Command-mode repetition (--repeat N) is requested by setting
+ * vmapstat_cmd_repeat from the option parser (default 1).
+ */
+#ifndef VMAPSCOPE_HOOKS_H
+#define VMAPSCOPE_HOOKS_H
+
+#include <argp.h>
+#include <stdbool.h>
+#include "collector.h"
+
+struct vmapstat_run {
+	struct collector *collector;
+	bool json;			/* -j */
+	bool per_caller;		/* -p */
+	double interval_s;		/* interval mode: seconds; command mode: 0 */
+	long count;			/* interval mode: count, 0 = forever */
+	char *const *command;		/* command mode: argv, else NULL */
+	int repeat;			/* command mode: runs */
+};
+
+struct vmapstat_hooks {
+	const char *name;
+	bool replaces_report;
+	int (*start)(const struct vmapstat_run *run);
+	int (*run_start)(const struct vmapstat_run *run, int idx);
+	int (*run_end)(const struct vmapstat_run *run, int idx, int wait_status,
+		       const struct vmapstat_snapshot *delta);
+	int (*interval)(const struct vmapstat_run *run,
+			const struct vmapstat_snapshot *cum,
+			const struct vmapstat_snapshot *delta);
+	int (*end)(const struct vmapstat_run *run,
+		   const struct vmapstat_snapshot *cum);
+};
+
+#define VMAPSTAT_MAX_HOOKS 8
+
+/* Returns 0, or -ENOSPC when VMAPSTAT_MAX_HOOKS are registered. */
+int vmapstat_register_hooks(const struct vmapstat_hooks *h);
+size_t vmapstat_hooks(const struct vmapstat_hooks *const **list);
+
+/* Command mode: how many times to run the command (set by --repeat). */
+extern int vmapstat_cmd_repeat;
+
+/* argp children; weak empty defaults in user/extensions_default.c. */
+extern const struct argp pmu_argp;
+extern const struct argp prom_argp;
+
+/* "vmapstat compare A.json B.json"; weak stub says "not built". */
+int vmapstat_compare_main(int argc, char **argv);
+
+#endif /* VMAPSCOPE_HOOKS_H */
