@@ -1,0 +1,545 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmu_count: CPU lists, open failures, multiplex scaling, the zero-count
+ * flag and CPUs going offline, with faked perf_event_open/read and a fake
+ * /sys + /proc tree; then real software (and, where there is none, the
+ * hardware ENOENT path) counting on this machine.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "pmu_count.h"
+
+static char err[512];
+
+/* ---------------- fake kernel ---------------- */
+
+#define MAX_FAKE 64
+struct fake_fd {
+	__u64 config;
+	int cpu;
+	uint64_t val[3];	/* what read() returns next */
+	bool read_fails;
+	bool enabled;
+	bool closed;
+};
+static struct fake_fd fds[MAX_FAKE];
+static int nr_fds;
+/* open() result per (config, cpu): 0 = success, else errno */
+static int (*open_policy)(__u64 config, int cpu);
+
+static int fake_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+		     int group_fd, unsigned long flags)
+{
+	int e;
+
+	(void)group_fd;
+	(void)flags;
+	assert_int_equal(pid, -1);		/* per-CPU, system-wide */
+	assert_int_equal(attr->disabled, 1);	/* enabled only at start */
+	assert_true(attr->read_format & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	e = open_policy ? open_policy(attr->config, cpu) : 0;
+	if (e)
+		return -e;
+	assert_true(nr_fds < MAX_FAKE);
+	memset(&fds[nr_fds], 0, sizeof(fds[nr_fds]));
+	fds[nr_fds].config = attr->config;
+	fds[nr_fds].cpu = cpu;
+	return 100 + nr_fds++;
+}
+
+static int fake_ioctl(int fd, unsigned long req)
+{
+	fds[fd - 100].enabled = req == PERF_EVENT_IOC_ENABLE;
+	return 0;
+}
+
+static ssize_t fake_read(int fd, void *buf, size_t len)
+{
+	struct fake_fd *f = &fds[fd - 100];
+
+	if (f->read_fails)
+		return 0;
+	assert_int_equal(len, 3 * sizeof(uint64_t));
+	memcpy(buf, f->val, len);
+	return len;
+}
+
+static void fake_close(int fd)
+{
+	fds[fd - 100].closed = true;
+}
+
+static const struct pmu_sys_ops fake_ops = {
+	.open = fake_open, .ioctl = fake_ioctl, .read = fake_read,
+	.close = fake_close,
+};
+
+static struct fake_fd *fake_find(__u64 config, int cpu)
+{
+	for (int i = 0; i < nr_fds; i++)
+		if (fds[i].config == config && fds[i].cpu == cpu)
+			return &fds[i];
+	fail_msg("no fd for config %llu cpu %d", (unsigned long long)config, cpu);
+	return NULL;
+}
+
+static void fake_set(__u64 config, int cpu, uint64_t v, uint64_t en, uint64_t run)
+{
+	struct fake_fd *f = fake_find(config, cpu);
+
+	f->val[0] = v;
+	f->val[1] = en;
+	f->val[2] = run;
+}
+
+/* ---------------- fake /sys and /proc ---------------- */
+
+static char root[256];
+
+static void write_file(const char *rel, const char *text)
+{
+	char path[512], dir[600];
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	snprintf(dir, sizeof(dir), "mkdir -p $(dirname %s)", path);
+	assert_int_equal(system(dir), 0);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* busy ticks (user column) per CPU; idle stays constant */
+static void set_stat(unsigned long long busy0, unsigned long long busy1)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf),
+		 "cpu  %llu 0 0 1000 0 0 0 0 0 0\n"
+		 "cpu0 %llu 0 0 500 0 0 0 0 0 0\n"
+		 "cpu1 %llu 0 0 500 0 0 0 0 0 0\n"
+		 "intr 0\n", busy0 + busy1, busy0, busy1);
+	write_file("/proc/stat", buf);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(root, sizeof(root), "/tmp/pmu_count_test.%d", getpid());
+	write_file("/sys/devices/system/cpu/online", "0-1\n");
+	write_file("/sys/devices/system/cpu/possible", "0-1\n");
+	set_stat(0, 0);
+	nr_fds = 0;
+	open_policy = NULL;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[300];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	return system(cmd);
+}
+
+static struct pmu_event mkev(const char *name, const char *pmu, __u32 type,
+			     __u64 config)
+{
+	struct pmu_event e;
+
+	memset(&e, 0, sizeof(e));
+	snprintf(e.name, sizeof(e.name), "%s", name);
+	snprintf(e.pmu, sizeof(e.pmu), "%s", pmu);
+	snprintf(e.desc, sizeof(e.desc), "test event");
+	e.attr.size = sizeof(e.attr);
+	e.attr.type = type;
+	e.attr.config = config;
+	return e;
+}
+
+static struct pmu_count_opts fake_opts(const char *cpus)
+{
+	struct pmu_count_opts o = {
+		.cpu_list = cpus, .sys_root = root, .proc_root = root,
+		.ops = &fake_ops,
+	};
+	return o;
+}
+
+/* Run open → start → stop and capture what the session printed. */
+static char msgbuf[4096];
+
+static struct pmu_session *open_session(const char *cpus, struct pmu_event *evs,
+					int nr)
+{
+	struct pmu_count_opts o = fake_opts(cpus);
+	struct pmu_session *s;
+	FILE *m = fmemopen(msgbuf, sizeof(msgbuf), "w");
+
+	assert_non_null(m);
+	assert_int_equal(pmu_session_open(&o, evs, nr, &s, m, err, sizeof(err)), 0);
+	fclose(m);
+	return s;
+}
+
+/* ---------------- tests ---------------- */
+
+static void test_cpulist(void **state)
+{
+	struct cpuset s;
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(cpulist_parse("0-3,5,7-8", &s, err, sizeof(err)), 0);
+	assert_int_equal(cpuset_count(&s), 7);
+	assert_true(cpuset_has(&s, 5));
+	assert_false(cpuset_has(&s, 4));
+	cpulist_format(&s, buf, sizeof(buf));
+	assert_string_equal(buf, "0-3,5,7-8");
+	assert_int_equal(cpulist_parse("1023", &s, err, sizeof(err)), 0);
+	cpulist_format(&s, buf, sizeof(buf));
+	assert_string_equal(buf, "1023");
+	const char *bad[] = { "", "a", "3-1", "1-", "-1", "1,,2", "1024", "0-2x",
+			      "1 2", "0x1" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (!cpulist_parse(bad[i], &s, err, sizeof(err)))
+			fail_msg("'%s' accepted", bad[i]);
+		assert_null(strchr(err, '\n'));
+	}
+}
+
+static int enoent_for_42(__u64 config, int cpu)
+{
+	(void)cpu;
+	return config == 42 ? ENOENT : 0;
+}
+
+static void test_open_failure_named_rest_counts(void **state)
+{
+	struct pmu_event evs[2] = {
+		mkev("cpu_cycles", "armv8_pmuv3", 8, 0x11),
+		mkev("cycles", "no core PMU", PERF_TYPE_HARDWARE, 42),
+	};
+	struct pmu_results res;
+	struct pmu_session *s;
+
+	(void)state;
+	open_policy = enoent_for_42;
+	s = open_session(NULL, evs, 2);
+	/* one line, naming event and PMU and the CPUs */
+	assert_non_null(strstr(msgbuf, "vmapstat: pmu: cycles (PMU no core PMU"));
+	assert_non_null(strstr(msgbuf, "not counted on CPUs 0-1"));
+	assert_non_null(strstr(msgbuf, "no hardware PMU on this machine counts it (ENOENT)"));
+	assert_ptr_equal(strchr(msgbuf, '\n'), strrchr(msgbuf, '\n'));
+	assert_int_equal(pmu_session_nr_counted(s), 1);
+
+	pmu_session_start(s);
+	assert_true(fake_find(0x11, 0)->enabled);
+	fake_set(0x11, 0, 1000, 5000, 5000);
+	fake_set(0x11, 1, 234, 5000, 5000);
+	set_stat(100, 100);
+	assert_int_equal(pmu_session_stop(s, &res), 0);
+	assert_false(fake_find(0x11, 1)->enabled);
+	assert_int_equal(res.nr, 2);
+	assert_true(res.r[0].counted);
+	assert_int_equal(res.r[0].raw, 1234);
+	assert_true(res.r[0].value == 1234.0);
+	assert_false(res.r[0].scaled);
+	assert_int_equal(res.r[0].nr_cpus, 2);
+	assert_int_equal(res.r[0].cpu[1].raw, 234);
+	assert_false(res.r[1].counted);
+	assert_non_null(strstr(res.r[1].note, "ENOENT"));
+	assert_string_equal(res.cpus, "0-1");
+
+	char out[2048];
+	FILE *f = fmemopen(out, sizeof(out), "w");
+	pmu_results_print(f, &res, true);
+	fclose(f);
+	assert_non_null(strstr(out, "1,234  cpu_cycles"));
+	assert_non_null(strstr(out, "<not counted>  cycles"));
+	assert_non_null(strstr(out, "234    CPU1"));
+	pmu_results_free(&res);
+	pmu_session_close(s);
+	assert_true(fds[0].closed && fds[1].closed);
+}
+
+static void test_multiplex_scaling(void **state)
+{
+	struct pmu_event ev = mkev("l1d_tlb", "armv8_pmuv3", 8, 0x25);
+	struct pmu_results res;
+	struct pmu_session *s;
+
+	(void)state;
+	s = open_session("0-1", &ev, 1);
+	pmu_session_start(s);
+	fake_set(0x25, 0, 1000, 2000000000, 1000000000);	/* 50 % */
+	fake_set(0x25, 1, 300, 1000000000, 750000000);		/* 75 % */
+	set_stat(50, 50);
+	assert_int_equal(pmu_session_stop(s, &res), 0);
+	assert_true(res.r[0].scaled);
+	assert_int_equal(res.r[0].raw, 1300);
+	assert_true(res.r[0].value > 2399.99 && res.r[0].value < 2400.01);
+	assert_true(res.r[0].running_pct > 49.99 && res.r[0].running_pct < 50.01);
+
+	char out[1024];
+	FILE *f = fmemopen(out, sizeof(out), "w");
+	pmu_results_print(f, &res, false);
+	fclose(f);
+	assert_non_null(strstr(out, "2,400  l1d_tlb "));
+	assert_non_null(strstr(out, "(scaled, counted 50.0%)"));
+	pmu_results_free(&res);
+	pmu_session_close(s);
+}
+
+static void test_never_scheduled(void **state)
+{
+	struct pmu_event ev = mkev("l2d_tlb_refill", "armv8_pmuv3", 8, 0x2d);
+	struct pmu_results res;
+	struct pmu_session *s;
+
+	(void)state;
+	s = open_session("0", &ev, 1);
+	pmu_session_start(s);
+	fake_set(0x2d, 0, 0, 1000000, 0);
+	set_stat(100, 0);
+	pmu_session_stop(s, &res);
+	assert_true(res.r[0].never_ran);
+	assert_false(res.r[0].zero_busy);	/* it never ran: not a zero */
+	assert_non_null(strstr(res.r[0].note, "never got a counter"));
+	pmu_results_free(&res);
+	pmu_session_close(s);
+}
+
+static void test_zero_over_busy_period(void **state)
+{
+	struct pmu_event evs[3] = {
+		mkev("dtlb_walk", "armv8_pmuv3", PERF_TYPE_RAW, 0x34),
+		mkev("major-faults", "software", PERF_TYPE_SOFTWARE,
+		     PERF_COUNT_SW_PAGE_FAULTS_MAJ),
+		mkev("cpu_cycles", "armv8_pmuv3", 8, 0x11),
+	};
+	struct pmu_results res;
+	struct pmu_session *s;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	(void)state;
+	s = open_session(NULL, evs, 3);
+	/* busy period: 2 s of CPU time per CPU */
+	set_stat(0, 0);
+	pmu_session_start(s);
+	set_stat(2 * hz, 2 * hz);
+	fake_set(0x11, 0, 5000000, 10, 10);
+	fake_set(0x11, 1, 5000000, 10, 10);
+	for (int c = 0; c < 2; c++) {
+		fake_set(0x34, c, 0, 10, 10);
+		fake_set(PERF_COUNT_SW_PAGE_FAULTS_MAJ, c, 0, 10, 10);
+	}
+	pmu_session_stop(s, &res);
+	assert_true(res.busy_ns >= 3900000000ULL && res.busy_ns <= 4100000000ULL);
+	assert_true(res.r[0].zero_busy);
+	assert_non_null(strstr(res.r[0].note, "not counted by this PMU?"));
+	/* software events may well be zero: no flag */
+	assert_false(res.r[1].zero_busy);
+	assert_string_equal(res.r[1].note, "");
+	assert_false(res.r[2].zero_busy);
+	pmu_results_free(&res);
+
+	/* second period on the same session, idle: zero is not suspicious */
+	pmu_session_start(s);
+	pmu_session_stop(s, &res);
+	assert_int_equal(res.r[2].raw, 0);	/* delta, not cumulative */
+	assert_int_equal(res.busy_ns, 0);
+	assert_false(res.r[0].zero_busy);
+	pmu_results_free(&res);
+	pmu_session_close(s);
+}
+
+static void test_runs_are_deltas(void **state)
+{
+	struct pmu_event ev = mkev("cpu_cycles", "armv8_pmuv3", 8, 0x11);
+	struct pmu_results res;
+	struct pmu_session *s;
+
+	(void)state;
+	s = open_session("1", &ev, 1);
+	pmu_session_start(s);
+	fake_set(0x11, 1, 100, 1000, 1000);
+	pmu_session_stop(s, &res);
+	assert_int_equal(res.r[0].raw, 100);
+	pmu_results_free(&res);
+	pmu_session_start(s);
+	fake_set(0x11, 1, 350, 3000, 2000);	/* +250, 2000 en, 1000 run */
+	pmu_session_stop(s, &res);
+	assert_int_equal(res.r[0].raw, 250);
+	assert_true(res.r[0].scaled);
+	assert_true(res.r[0].value == 500.0);
+	pmu_results_free(&res);
+	pmu_session_close(s);
+}
+
+static void test_offline_cpus(void **state)
+{
+	struct pmu_event ev = mkev("cpu_cycles", "armv8_pmuv3", 8, 0x11);
+	struct pmu_results res;
+	struct pmu_session *s;
+
+	(void)state;
+	/* offline before: counted on the others, said once */
+	write_file("/sys/devices/system/cpu/online", "0\n");
+	s = open_session("0-1", &ev, 1);
+	assert_non_null(strstr(msgbuf, "cpu_cycles (PMU armv8_pmuv3"));
+	assert_non_null(strstr(msgbuf, "CPUs 1 offline: not counted"));
+	assert_int_equal(nr_fds, 1);
+	pmu_session_close(s);
+
+	/* offline during the period: partial, and the rest still reports */
+	write_file("/sys/devices/system/cpu/online", "0-1\n");
+	nr_fds = 0;
+	s = open_session(NULL, &ev, 1);
+	pmu_session_start(s);
+	fake_set(0x11, 0, 10, 5, 5);
+	fake_set(0x11, 1, 7, 5, 5);
+	fake_find(0x11, 1)->read_fails = true;
+	write_file("/sys/devices/system/cpu/online", "0\n");
+	pmu_session_stop(s, &res);
+	assert_true(res.r[0].partial);
+	assert_int_equal(res.r[0].raw, 10);
+	assert_non_null(strstr(res.r[0].note, "CPU 1 went offline during the period"));
+	pmu_results_free(&res);
+	pmu_session_close(s);
+}
+
+static void test_cpu_options(void **state)
+{
+	struct pmu_event ev = mkev("cpu_cycles", "armv8_cortex_a72", 9, 0x11);
+	struct pmu_count_opts o = fake_opts("0,5");
+	struct pmu_session *s;
+
+	(void)state;
+	assert_int_equal(pmu_session_open(&o, &ev, 1, &s, NULL, err, sizeof(err)), -1);
+	assert_string_equal(err, "-C: CPU 5 does not exist (CPUs: 0-1)");
+	o.cpu_list = "x";
+	assert_int_equal(pmu_session_open(&o, &ev, 1, &s, NULL, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "-C: bad CPU list 'x'"));
+
+	/* a PMU covering other CPUs than the selected ones */
+	snprintf(ev.cpus, sizeof(ev.cpus), "4-5");
+	s = open_session("0-1", &ev, 1);
+	assert_non_null(strstr(msgbuf, "PMU armv8_cortex_a72 covers CPUs 4-5, none of them selected"));
+	assert_int_equal(pmu_session_nr_counted(s), 0);
+	pmu_session_close(s);
+	/* overlap: only the shared CPU */
+	snprintf(ev.cpus, sizeof(ev.cpus), "1-5");
+	s = open_session("0-1", &ev, 1);
+	assert_int_equal(nr_fds, 1);
+	assert_int_equal(fds[0].cpu, 1);
+	pmu_session_close(s);
+}
+
+static void test_format_count(void **state)
+{
+	char b[32];
+
+	(void)state;
+	pmu_format_count(0, b, sizeof(b));
+	assert_string_equal(b, "0");
+	pmu_format_count(999, b, sizeof(b));
+	assert_string_equal(b, "999");
+	pmu_format_count(1000, b, sizeof(b));
+	assert_string_equal(b, "1,000");
+	pmu_format_count(161435.8, b, sizeof(b));
+	assert_string_equal(b, "161,436");
+	pmu_format_count(12345678901.0, b, sizeof(b));
+	assert_string_equal(b, "12,345,678,901");
+}
+
+/* ---------------- real perf_event_open on this machine ---------------- */
+
+static void burn(double seconds)
+{
+	struct timespec a, b;
+	volatile unsigned long x = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do {
+		for (int i = 0; i < 100000; i++)
+			x += i;
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	} while ((b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9 < seconds);
+}
+
+static void test_real_software_and_hardware(void **state)
+{
+	struct pmu_event evs[3];
+	struct pmu_count_opts o = { 0 };
+	struct pmu_results res;
+	struct pmu_session *s;
+	char msgs[2048] = "";
+	FILE *m;
+	int n;
+
+	(void)state;
+	if (geteuid() != 0) {
+		print_message("skipped: per-CPU counting needs root\n");
+		skip();
+	}
+	n = pmu_event_resolve(NULL, "cpu-clock", &evs[0], 1, err, sizeof(err));
+	assert_int_equal(n, 1);
+	n = pmu_event_resolve(NULL, "context-switches:k", &evs[1], 1, err, sizeof(err));
+	assert_int_equal(n, 1);
+	n = pmu_event_resolve(NULL, "cycles", &evs[2], 1, err, sizeof(err));
+	assert_int_equal(n, 1);
+	m = fmemopen(msgs, sizeof(msgs), "w");
+	assert_int_equal(pmu_session_open(&o, evs, 3, &s, m, err, sizeof(err)), 0);
+	fclose(m);
+	pmu_session_start(s);
+	burn(0.3);
+	usleep(20000);
+	assert_int_equal(pmu_session_stop(s, &res), 0);
+	/* cpu-clock counts ns on every CPU: at least the 0.3 s we burned */
+	assert_true(res.r[0].counted);
+	assert_true(res.r[0].value >= 0.25e9);
+	assert_true(res.r[0].value <= res.period_s * 1e9 * res.r[0].nr_cpus * 1.05);
+	assert_true(res.r[1].counted);
+	assert_true(res.r[1].value >= 1);	/* we slept: at least one switch */
+	if (res.r[2].counted) {
+		/* a machine with a hardware PMU */
+		assert_true(res.r[2].value > 0);
+	} else {
+		/* this project's machines: no PMU, one clear line */
+		assert_non_null(strstr(msgs, "vmapstat: pmu: cycles (PMU no core PMU"));
+		assert_non_null(strstr(msgs, "ENOENT"));
+	}
+	pmu_results_free(&res);
+	pmu_session_close(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpulist),
+		cmocka_unit_test_setup_teardown(test_open_failure_named_rest_counts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_multiplex_scaling, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_never_scheduled, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zero_over_busy_period, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_runs_are_deltas, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_offline_cpus, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cpu_options, setup, teardown),
+		cmocka_unit_test(test_format_count),
+		cmocka_unit_test(test_real_software_and_hardware),
+	};
+
+	return cmocka_run_group_tests_name("pmu_count", tests, NULL, NULL);
+}

@@ -1,0 +1,692 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Per-CPU counting of resolved PMU events over a traced period. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pmu_count.h"
+
+/* ------------------------------------------------------------------ */
+/* CPU lists                                                           */
+
+int cpuset_count(const struct cpuset *s)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < PMU_MAX_CPUS / 64; i++)
+		n += __builtin_popcountll(s->bits[i]);
+	return n;
+}
+
+void cpuset_and(struct cpuset *dst, const struct cpuset *other)
+{
+	for (size_t i = 0; i < PMU_MAX_CPUS / 64; i++)
+		dst->bits[i] &= other->bits[i];
+}
+
+static int parse_cpu(const char **p, long *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)**p))
+		return -1;
+	errno = 0;
+	*v = strtol(*p, &end, 10);
+	if (errno || *v >= PMU_MAX_CPUS)
+		return -1;
+	*p = end;
+	return 0;
+}
+
+int cpulist_parse(const char *list, struct cpuset *out, char *err, size_t errlen)
+{
+	const char *p = list;
+
+	memset(out, 0, sizeof(*out));
+	if (!list || !*list) {
+		snprintf(err, errlen, "empty CPU list");
+		return -1;
+	}
+	for (;;) {
+		long lo, hi;
+
+		if (parse_cpu(&p, &lo)) {
+			snprintf(err, errlen, "bad CPU list '%s' (want e.g. 0-3,5; CPUs < %d)",
+				 list, PMU_MAX_CPUS);
+			return -1;
+		}
+		hi = lo;
+		if (*p == '-') {
+			p++;
+			if (parse_cpu(&p, &hi)) {
+				snprintf(err, errlen, "bad CPU list '%s' (want e.g. 0-3,5; CPUs < %d)",
+					 list, PMU_MAX_CPUS);
+				return -1;
+			}
+			if (hi < lo) {
+				snprintf(err, errlen, "bad CPU range %ld-%ld in '%s'",
+					 lo, hi, list);
+				return -1;
+			}
+		}
+		for (long c = lo; c <= hi; c++)
+			cpuset_add(out, c);
+		if (*p == '\0' || *p == '\n')
+			return 0;
+		if (*p != ',') {
+			snprintf(err, errlen, "bad CPU list '%s' (want e.g. 0-3,5)", list);
+			return -1;
+		}
+		p++;
+	}
+}
+
+void cpulist_format(const struct cpuset *s, char *buf, size_t len)
+{
+	size_t off = 0;
+	int c = 0;
+
+	buf[0] = '\0';
+	while (c < PMU_MAX_CPUS) {
+		int start;
+
+		if (!cpuset_has(s, c)) {
+			c++;
+			continue;
+		}
+		start = c;
+		while (c + 1 < PMU_MAX_CPUS && cpuset_has(s, c + 1))
+			c++;
+		if (off < len)
+			off += snprintf(buf + off, len - off, "%s%d", off ? "," : "",
+					start);
+		if (c > start && off < len)
+			off += snprintf(buf + off, len - off, "-%d", c);
+		c++;
+	}
+	if (off >= len && len > 4)
+		strcpy(buf + len - 4, "...");
+}
+
+/* ------------------------------------------------------------------ */
+/* Real system calls                                                   */
+
+static int sys_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+		    int group_fd, unsigned long flags)
+{
+	int fd = syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
+
+	return fd < 0 ? -errno : fd;
+}
+
+static int sys_ioctl(int fd, unsigned long request)
+{
+	return ioctl(fd, request, 0) < 0 ? -errno : 0;
+}
+
+static ssize_t sys_read(int fd, void *buf, size_t len)
+{
+	ssize_t n = read(fd, buf, len);
+
+	return n < 0 ? -errno : n;
+}
+
+static void sys_close(int fd)
+{
+	close(fd);
+}
+
+const struct pmu_sys_ops pmu_sys_real = {
+	.open = sys_open,
+	.ioctl = sys_ioctl,
+	.read = sys_read,
+	.close = sys_close,
+};
+
+/* ------------------------------------------------------------------ */
+/* Session                                                             */
+
+struct pmu_fd {
+	int cpu;
+	int fd;			/* -1 when the open failed */
+	int err;		/* errno of the failed open */
+	uint64_t base[3];	/* value, enabled, running at the last read */
+};
+
+struct pmu_slot {
+	struct pmu_event ev;
+	int nr_fds;
+	struct pmu_fd *fds;
+	int nr_open;
+	char note[256];		/* why (partly) not counted */
+};
+
+struct pmu_session {
+	const struct pmu_sys_ops *ops;
+	char sys_root[256], proc_root[256];
+	uint64_t busy_threshold_ns;
+	struct cpuset selected;
+	struct cpuset online_at_start;
+	char selected_list[128];
+	int nr;
+	struct pmu_slot *slots;
+	struct timespec t0;
+	uint64_t busy0;
+	bool enabled;
+};
+
+static int read_text(const char *root, const char *path, char *buf, size_t len)
+{
+	char full[512];
+	FILE *f;
+	size_t n;
+
+	snprintf(full, sizeof(full), "%s%s", root, path);
+	f = fopen(full, "r");
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	while (n && isspace((unsigned char)buf[n - 1]))
+		buf[--n] = '\0';
+	return 0;
+}
+
+static int read_cpuset(const char *root, const char *path, struct cpuset *s)
+{
+	char buf[1024], err[128];
+
+	if (read_text(root, path, buf, sizeof(buf)))
+		return -1;
+	return cpulist_parse(buf, s, err, sizeof(err));
+}
+
+/* Busy (non-idle, non-iowait) CPU time of the CPUs in @s from /proc/stat. */
+static uint64_t busy_ns(const struct pmu_session *ss, const struct cpuset *s)
+{
+	char path[512], line[512];
+	long hz = sysconf(_SC_CLK_TCK);
+	uint64_t ticks = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/stat", ss->proc_root);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long user, nice, sys, idle, iow, irq, sirq, steal = 0;
+		int cpu;
+
+		if (strncmp(line, "cpu", 3) || !isdigit((unsigned char)line[3]))
+			continue;
+		if (sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu",
+			   &cpu, &user, &nice, &sys, &idle, &iow, &irq, &sirq,
+			   &steal) < 8)
+			continue;
+		if (cpuset_has(s, cpu))
+			ticks += user + nice + sys + irq + sirq + steal;
+	}
+	fclose(f);
+	if (hz <= 0)
+		hz = 100;
+	return ticks * (1000000000ULL / hz);
+}
+
+static const char *errno_reason(int e, const struct pmu_event *ev)
+{
+	switch (e) {
+	case ENOENT:
+		if (!strcmp(ev->pmu, "no core PMU"))
+			return "no hardware PMU on this machine counts it (ENOENT)";
+		return "the PMU does not support this event (ENOENT)";
+	case EOPNOTSUPP:
+		return "the PMU cannot count it this way, e.g. no user/kernel filtering or sampling (EOPNOTSUPP)";
+	case ENODEV:
+		return "CPU offline or not covered by this PMU (ENODEV)";
+	case EACCES:
+	case EPERM:
+		return "permission denied: need root or CAP_PERFMON, see /proc/sys/kernel/perf_event_paranoid";
+	case EINVAL:
+		return "the PMU rejected the configuration (EINVAL)";
+	case EBUSY:
+		return "the PMU is busy, someone has exclusive use of it (EBUSY)";
+	case EMFILE:
+	case ENFILE:
+		return "too many open files (raise ulimit -n)";
+	default:
+		return NULL;
+	}
+}
+
+static void describe(const struct pmu_event *ev, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s (PMU %s, %s)", ev->name, ev->pmu, ev->desc);
+}
+
+int pmu_session_open(const struct pmu_count_opts *opts,
+		     const struct pmu_event *evs, int nr,
+		     struct pmu_session **out, FILE *msgs,
+		     char *err, size_t errlen)
+{
+	struct pmu_session *s = calloc(1, sizeof(*s));
+	struct cpuset possible;
+
+	*out = NULL;
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	s->ops = opts->ops ? opts->ops : &pmu_sys_real;
+	snprintf(s->sys_root, sizeof(s->sys_root), "%s",
+		 opts->sys_root ? opts->sys_root : "");
+	snprintf(s->proc_root, sizeof(s->proc_root), "%s",
+		 opts->proc_root ? opts->proc_root : "");
+	s->busy_threshold_ns = opts->busy_threshold_ns ?
+			       opts->busy_threshold_ns : 10000000ULL;
+
+	if (read_cpuset(s->sys_root, "/sys/devices/system/cpu/online",
+			&s->online_at_start)) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		memset(&s->online_at_start, 0, sizeof(s->online_at_start));
+		for (long c = 0; c < n && c < PMU_MAX_CPUS; c++)
+			cpuset_add(&s->online_at_start, c);
+	}
+	if (read_cpuset(s->sys_root, "/sys/devices/system/cpu/possible",
+			&possible))
+		possible = s->online_at_start;
+
+	if (opts->cpu_list) {
+		char perr[160], have[128];
+
+		if (cpulist_parse(opts->cpu_list, &s->selected, perr,
+				  sizeof(perr))) {
+			snprintf(err, errlen, "-C: %s", perr);
+			free(s);
+			return -1;
+		}
+		for (int c = 0; c < PMU_MAX_CPUS; c++) {
+			if (cpuset_has(&s->selected, c) && !cpuset_has(&possible, c)) {
+				cpulist_format(&possible, have, sizeof(have));
+				snprintf(err, errlen, "-C: CPU %d does not exist (CPUs: %s)",
+					 c, have);
+				free(s);
+				return -1;
+			}
+		}
+	} else {
+		s->selected = s->online_at_start;
+	}
+	cpulist_format(&s->selected, s->selected_list, sizeof(s->selected_list));
+
+	s->slots = calloc(nr ? nr : 1, sizeof(*s->slots));
+	if (!s->slots) {
+		snprintf(err, errlen, "out of memory");
+		free(s);
+		return -1;
+	}
+	s->nr = nr;
+	for (int i = 0; i < nr; i++) {
+		struct pmu_slot *sl = &s->slots[i];
+		struct cpuset cpus = s->selected, offline;
+		char what[PMU_NAME_LEN + PMU_DESC_LEN + 96];
+		int nfd = 0;
+
+		sl->ev = evs[i];
+		describe(&sl->ev, what, sizeof(what));
+		/* A PMU that covers only some CPUs (big.LITTLE) opens there only. */
+		if (sl->ev.cpus[0]) {
+			struct cpuset pmu_cpus;
+			char perr[160];
+
+			if (!cpulist_parse(sl->ev.cpus, &pmu_cpus, perr, sizeof(perr)))
+				cpuset_and(&cpus, &pmu_cpus);
+			if (!cpuset_count(&cpus)) {
+				snprintf(sl->note, sizeof(sl->note),
+					 "PMU %s covers CPUs %.100s, none of them selected",
+					 sl->ev.pmu, sl->ev.cpus);
+				if (msgs)
+					fprintf(msgs, "vmapstat: pmu: %s: %s\n", what,
+						sl->note);
+				continue;
+			}
+		}
+		/* Selected but offline CPUs: say so once, count the rest. */
+		offline = cpus;
+		for (int c = 0; c < PMU_MAX_CPUS; c++)
+			if (cpuset_has(&offline, c) && cpuset_has(&s->online_at_start, c))
+				offline.bits[c / 64] &= ~(1ULL << (c % 64));
+		if (cpuset_count(&offline)) {
+			char list[128];
+
+			cpulist_format(&offline, list, sizeof(list));
+			snprintf(sl->note, sizeof(sl->note), "CPUs %s offline: not counted",
+				 list);
+			if (msgs)
+				fprintf(msgs, "vmapstat: pmu: %s: %s\n", what, sl->note);
+			cpuset_and(&cpus, &s->online_at_start);
+		}
+		sl->fds = calloc(cpuset_count(&cpus) + 1, sizeof(*sl->fds));
+		if (!sl->fds) {
+			snprintf(err, errlen, "out of memory");
+			pmu_session_close(s);
+			return -1;
+		}
+		for (int c = 0; c < PMU_MAX_CPUS; c++) {
+			struct perf_event_attr attr = sl->ev.attr;
+			struct pmu_fd *f;
+			int fd;
+
+			if (!cpuset_has(&cpus, c))
+				continue;
+			attr.disabled = 1;
+			attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+					   PERF_FORMAT_TOTAL_TIME_RUNNING;
+			attr.inherit = 0;
+			f = &sl->fds[nfd++];
+			f->cpu = c;
+			fd = s->ops->open(&attr, -1, c, -1, PERF_FLAG_FD_CLOEXEC);
+			if (fd < 0) {
+				f->fd = -1;
+				f->err = -fd;
+			} else {
+				f->fd = fd;
+				sl->nr_open++;
+			}
+		}
+		sl->nr_fds = nfd;
+
+		/* One line per distinct failure reason, naming the CPUs. */
+		for (int a = 0; a < nfd; a++) {
+			struct cpuset failed = { 0 };
+			char list[128], buf[96];
+			const char *why;
+			int e = sl->fds[a].err;
+			bool seen = false;
+
+			if (sl->fds[a].fd >= 0)
+				continue;
+			for (int b = 0; b < a; b++)
+				if (sl->fds[b].fd < 0 && sl->fds[b].err == e)
+					seen = true;
+			if (seen)
+				continue;
+			for (int b = a; b < nfd; b++)
+				if (sl->fds[b].fd < 0 && sl->fds[b].err == e)
+					cpuset_add(&failed, sl->fds[b].cpu);
+			cpulist_format(&failed, list, sizeof(list));
+			why = errno_reason(e, &sl->ev);
+			if (!why) {
+				snprintf(buf, sizeof(buf), "%s (errno %d)", strerror(e), e);
+				why = buf;
+			}
+			snprintf(sl->note, sizeof(sl->note), "not counted on CPU%s %s: %s",
+				 cpuset_count(&failed) > 1 ? "s" : "", list, why);
+			if (msgs)
+				fprintf(msgs, "vmapstat: pmu: %s: %s\n", what, sl->note);
+		}
+	}
+	*out = s;
+	return 0;
+}
+
+int pmu_session_nr_counted(const struct pmu_session *s)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->nr; i++)
+		n += s->slots[i].nr_open > 0;
+	return n;
+}
+
+static int read_fd(const struct pmu_session *s, const struct pmu_fd *f,
+		   uint64_t v[3])
+{
+	ssize_t n = s->ops->read(f->fd, v, 3 * sizeof(uint64_t));
+
+	if (n == 3 * (ssize_t)sizeof(uint64_t))
+		return 0;
+	return n < 0 ? (int)n : -ENODATA;
+}
+
+static void for_each_fd_ioctl(struct pmu_session *s, unsigned long req)
+{
+	for (int i = 0; i < s->nr; i++)
+		for (int j = 0; j < s->slots[i].nr_fds; j++)
+			if (s->slots[i].fds[j].fd >= 0)
+				s->ops->ioctl(s->slots[i].fds[j].fd, req);
+}
+
+int pmu_session_start(struct pmu_session *s)
+{
+	/* Baselines first: counts and times accumulate across runs. */
+	for (int i = 0; i < s->nr; i++) {
+		for (int j = 0; j < s->slots[i].nr_fds; j++) {
+			struct pmu_fd *f = &s->slots[i].fds[j];
+
+			if (f->fd >= 0 && read_fd(s, f, f->base))
+				memset(f->base, 0, sizeof(f->base));
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &s->t0);
+	s->busy0 = busy_ns(s, &s->selected);
+	for_each_fd_ioctl(s, PERF_EVENT_IOC_ENABLE);
+	s->enabled = true;
+	return 0;
+}
+
+static int collect(struct pmu_session *s, struct pmu_results *res)
+{
+	struct cpuset online_now;
+	struct timespec t1;
+	uint64_t busy1;
+
+	memset(res, 0, sizeof(*res));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	busy1 = busy_ns(s, &s->selected);
+	res->period_s = (t1.tv_sec - s->t0.tv_sec) +
+			(t1.tv_nsec - s->t0.tv_nsec) / 1e9;
+	res->busy_ns = busy1 > s->busy0 ? busy1 - s->busy0 : 0;
+	snprintf(res->cpus, sizeof(res->cpus), "%s", s->selected_list);
+	if (read_cpuset(s->sys_root, "/sys/devices/system/cpu/online", &online_now))
+		online_now = s->online_at_start;
+
+	res->r = calloc(s->nr ? s->nr : 1, sizeof(*res->r));
+	if (!res->r)
+		return -ENOMEM;
+	res->nr = s->nr;
+	for (int i = 0; i < s->nr; i++) {
+		struct pmu_slot *sl = &s->slots[i];
+		struct pmu_result *r = &res->r[i];
+		struct cpuset went_offline = { 0 };
+		bool any_ran = false, any_enabled = false;
+
+		snprintf(r->name, sizeof(r->name), "%s", sl->ev.name);
+		snprintf(r->pmu, sizeof(r->pmu), "%s", sl->ev.pmu);
+		snprintf(r->note, sizeof(r->note), "%s", sl->note);
+		r->counted = sl->nr_open > 0;
+		r->running_pct = 100.0;
+		r->cpu = calloc(sl->nr_open + 1, sizeof(*r->cpu));
+		if (!r->cpu)
+			return -ENOMEM;
+		for (int j = 0; j < sl->nr_fds; j++) {
+			struct pmu_fd *f = &sl->fds[j];
+			struct pmu_cpu_value *cv;
+			uint64_t v[3], d[3];
+
+			if (f->fd < 0)
+				continue;
+			cv = &r->cpu[r->nr_cpus++];
+			cv->cpu = f->cpu;
+			if (!cpuset_has(&online_now, f->cpu))
+				cpuset_add(&went_offline, f->cpu);
+			if (read_fd(s, f, v)) {
+				/* An offline CPU's counter can stop answering. */
+				cpuset_add(&went_offline, f->cpu);
+				continue;
+			}
+			for (int k = 0; k < 3; k++) {
+				d[k] = v[k] >= f->base[k] ? v[k] - f->base[k] : 0;
+				f->base[k] = v[k];
+			}
+			cv->raw = d[0];
+			cv->enabled_ns = d[1];
+			cv->running_ns = d[2];
+			cv->scaled = d[0];
+			if (d[1])
+				any_enabled = true;
+			if (d[2])
+				any_ran = true;
+			/* Multiplexed: extrapolate as perf does, and mark it. */
+			if (d[2] && d[2] < d[1]) {
+				double pct = 100.0 * d[2] / d[1];
+
+				cv->scaled = (double)d[0] * d[1] / d[2];
+				r->scaled = true;
+				if (pct < r->running_pct)
+					r->running_pct = pct;
+			}
+			if (d[1] && !d[2])
+				r->running_pct = 0;
+			r->raw += cv->raw;
+			r->value += cv->scaled;
+		}
+		if (cpuset_count(&went_offline)) {
+			char list[128], more[200];
+
+			r->partial = true;
+			cpulist_format(&went_offline, list, sizeof(list));
+			snprintf(more, sizeof(more),
+				 "CPU%s %s went offline during the period: counts partial",
+				 cpuset_count(&went_offline) > 1 ? "s" : "", list);
+			if (r->note[0])
+				strncat(r->note, "; ", sizeof(r->note) - strlen(r->note) - 1);
+			strncat(r->note, more, sizeof(r->note) - strlen(r->note) - 1);
+		}
+		if (r->counted && any_enabled && !any_ran) {
+			r->never_ran = true;
+			if (!r->note[0])
+				snprintf(r->note, sizeof(r->note),
+					 "never got a counter (too many events for the PMU?)");
+		}
+		/*
+		 * A hardware event that reads exactly 0 while the CPUs were
+		 * busy is more likely not implemented (QEMU accepts raw TLB
+		 * events and never counts them) than truly zero.
+		 */
+		if (r->counted && any_ran && r->raw == 0 &&
+		    sl->ev.attr.type != PERF_TYPE_SOFTWARE &&
+		    sl->ev.attr.type != PERF_TYPE_TRACEPOINT &&
+		    sl->ev.attr.type != PERF_TYPE_BREAKPOINT &&
+		    res->busy_ns >= s->busy_threshold_ns) {
+			char more[160];
+
+			r->zero_busy = true;
+			snprintf(more, sizeof(more),
+				 "not counted by this PMU? (0 over %.2f s busy CPU time)",
+				 res->busy_ns / 1e9);
+			if (r->note[0])
+				strncat(r->note, "; ", sizeof(r->note) - strlen(r->note) - 1);
+			strncat(r->note, more, sizeof(r->note) - strlen(r->note) - 1);
+		}
+	}
+	s->t0 = t1;
+	s->busy0 = busy1;
+	return 0;
+}
+
+int pmu_session_sample(struct pmu_session *s, struct pmu_results *res)
+{
+	return collect(s, res);
+}
+
+int pmu_session_stop(struct pmu_session *s, struct pmu_results *res)
+{
+	if (s->enabled)
+		for_each_fd_ioctl(s, PERF_EVENT_IOC_DISABLE);
+	s->enabled = false;
+	return collect(s, res);
+}
+
+void pmu_session_close(struct pmu_session *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->nr; i++) {
+		for (int j = 0; j < s->slots[i].nr_fds; j++)
+			if (s->slots[i].fds[j].fd >= 0)
+				s->ops->close(s->slots[i].fds[j].fd);
+		free(s->slots[i].fds);
+	}
+	free(s->slots);
+	free(s);
+}
+
+void pmu_results_free(struct pmu_results *res)
+{
+	if (!res->r)
+		return;
+	for (int i = 0; i < res->nr; i++)
+		free(res->r[i].cpu);
+	free(res->r);
+	res->r = NULL;
+	res->nr = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Printing                                                            */
+
+void pmu_format_count(double v, char *buf, size_t len)
+{
+	char digits[32];
+	int n, out = 0, lead;
+
+	snprintf(digits, sizeof(digits), "%.0f", v < 0 ? 0 : v);
+	n = strlen(digits);
+	lead = n % 3 ? n % 3 : 3;
+	for (int i = 0; i < n && out + 2 < (int)len; i++) {
+		if (i && (i - lead) % 3 == 0)
+			buf[out++] = ',';
+		buf[out++] = digits[i];
+	}
+	buf[out] = '\0';
+}
+
+void pmu_results_print(FILE *out, const struct pmu_results *res, bool per_cpu)
+{
+	fprintf(out, "\nPMU counts, CPUs %s, %.3f s (%.3f s busy CPU time):\n\n",
+		res->cpus[0] ? res->cpus : "-", res->period_s, res->busy_ns / 1e9);
+	for (int i = 0; i < res->nr; i++) {
+		const struct pmu_result *r = &res->r[i];
+		char num[40], flag[64] = "";
+
+		if (!r->counted)
+			snprintf(num, sizeof(num), "<not counted>");
+		else
+			pmu_format_count(r->value, num, sizeof(num));
+		if (r->scaled)
+			snprintf(flag, sizeof(flag), "  (scaled, counted %.1f%%)",
+				 r->running_pct);
+		fprintf(out, "%20s  %-24s%s%s%s\n", num, r->name, flag,
+			r->note[0] ? "  # " : "", r->note);
+		if (!per_cpu)
+			continue;
+		for (int j = 0; j < r->nr_cpus; j++) {
+			const struct pmu_cpu_value *c = &r->cpu[j];
+
+			pmu_format_count(c->scaled, num, sizeof(num));
+			fprintf(out, "%20s    CPU%-4d", num, c->cpu);
+			if (c->running_ns < c->enabled_ns)
+				fprintf(out, " (%.1f%% of %.3f s)",
+					c->enabled_ns ? 100.0 * c->running_ns /
+					c->enabled_ns : 0, c->enabled_ns / 1e9);
+			fputc('\n', out);
+		}
+	}
+}

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-CPU PMU counting for a traced period (perf stat -a -C style).
+ *
+ * Each resolved event is opened once per selected CPU (pid = -1), disabled;
+ * start() enables, sample()/stop() read deltas with time_enabled and
+ * time_running so that multiplexed counts are scaled and marked.  What
+ * cannot be counted (event missing from the PMU, CPU offline or outside
+ * the PMU's CPUs, permissions) becomes one clear line naming the event and
+ * the PMU, and everything else is still counted.
+ *
+ * The system calls and the /proc and /sys paths are injectable so that the
+ * scaling, error and zero-count logic is unit-tested without a PMU.
+ */
+#ifndef VMAPSCOPE_PMU_COUNT_H
+#define VMAPSCOPE_PMU_COUNT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "pmu_events.h"
+
+#define PMU_MAX_CPUS	1024
+
+struct cpuset {
+	uint64_t bits[PMU_MAX_CPUS / 64];
+};
+
+static inline bool cpuset_has(const struct cpuset *s, int cpu)
+{
+	return cpu >= 0 && cpu < PMU_MAX_CPUS &&
+	       (s->bits[cpu / 64] >> (cpu % 64)) & 1;
+}
+
+static inline void cpuset_add(struct cpuset *s, int cpu)
+{
+	s->bits[cpu / 64] |= 1ULL << (cpu % 64);
+}
+
+int cpuset_count(const struct cpuset *s);
+void cpuset_and(struct cpuset *dst, const struct cpuset *other);
+/* "0-3,5" → set.  Returns 0, or -1 with one line in @err. */
+int cpulist_parse(const char *list, struct cpuset *out, char *err, size_t errlen);
+/* set → "0-3,5" (empty string for an empty set). */
+void cpulist_format(const struct cpuset *s, char *buf, size_t len);
+
+struct pmu_sys_ops {
+	int (*open)(struct perf_event_attr *attr, pid_t pid, int cpu,
+		    int group_fd, unsigned long flags);	/* fd or -errno */
+	int (*ioctl)(int fd, unsigned long request);		/* 0 or -errno */
+	ssize_t (*read)(int fd, void *buf, size_t len);		/* -errno on error */
+	void (*close)(int fd);
+};
+extern const struct pmu_sys_ops pmu_sys_real;
+
+struct pmu_count_opts {
+	const char *cpu_list;		/* -C; NULL = all online CPUs */
+	const char *sys_root;		/* prefix for /sys/devices/system/cpu;
+					   NULL = "" (the real one) */
+	const char *proc_root;		/* prefix for /proc/stat; NULL = "" */
+	const struct pmu_sys_ops *ops;	/* NULL = real system calls */
+	/* below this much busy CPU time a zero count is not suspicious */
+	uint64_t busy_threshold_ns;	/* 0 = 10 ms */
+};
+
+/* One CPU of one event in a result. */
+struct pmu_cpu_value {
+	int cpu;
+	uint64_t raw;
+	uint64_t enabled_ns, running_ns;
+	double scaled;
+};
+
+/* One event's figures over one period (a run, an interval). */
+struct pmu_result {
+	char name[PMU_NAME_LEN];
+	char pmu[PMU_NAME_LEN];
+	bool counted;		/* opened on at least one CPU */
+	uint64_t raw;		/* sum of raw counts */
+	double value;		/* sum of scaled counts */
+	bool scaled;		/* some CPU ran < 100% of the enabled time */
+	double running_pct;	/* lowest running/enabled over CPUs, 0..100 */
+	bool never_ran;		/* enabled but running 0 on every CPU */
+	bool zero_busy;		/* exactly 0 over a busy period */
+	bool partial;		/* a CPU went offline during the period */
+	char note[256];		/* why not counted / flags, "" if none */
+	int nr_cpus;
+	struct pmu_cpu_value *cpu;	/* nr_cpus entries (owned by the result set) */
+};
+
+struct pmu_results {
+	double period_s;		/* wall time of the period */
+	uint64_t busy_ns;		/* busy CPU time on the selected CPUs */
+	char cpus[128];			/* the selected CPUs, as a list */
+	int nr;
+	struct pmu_result *r;
+};
+
+struct pmu_session;
+
+/*
+ * Open every event on every selected CPU.  Events or CPUs that fail are
+ * reported on @msgs (one line each: event, PMU, reason, CPUs) and counted
+ * as not counted; this only fails (-1, @err) for bad options (CPU list)
+ * or when nothing at all can be opened... which it still reports per
+ * event first.  Returns 0 on success.
+ */
+int pmu_session_open(const struct pmu_count_opts *opts,
+		     const struct pmu_event *evs, int nr,
+		     struct pmu_session **out, FILE *msgs,
+		     char *err, size_t errlen);
+int pmu_session_start(struct pmu_session *s);
+/* Deltas since start or the previous sample; counters keep running. */
+int pmu_session_sample(struct pmu_session *s, struct pmu_results *res);
+/* Disable, then the deltas since start/previous sample. */
+int pmu_session_stop(struct pmu_session *s, struct pmu_results *res);
+/* How many events opened on at least one CPU. */
+int pmu_session_nr_counted(const struct pmu_session *s);
+void pmu_session_close(struct pmu_session *s);
+
+void pmu_results_free(struct pmu_results *res);
+
+/*
+ * perf stat-like table: count, event, notes; with @per_cpu one extra line
+ * per CPU.  Notes (scaled %, "not counted by this PMU?", partial) are
+ * printed beside the counts; the caveat lines go to the same stream.
+ */
+void pmu_results_print(FILE *out, const struct pmu_results *res, bool per_cpu);
+
+/* "1,234,567" grouping for integer counts. */
+void pmu_format_count(double v, char *buf, size_t len);
+
+#endif /* VMAPSCOPE_PMU_COUNT_H */
