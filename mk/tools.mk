@@ -37,7 +37,7 @@ BPF_SYSINC	:= -I/usr/include/$(shell gcc -print-multiarch)
 CLANG		?= clang
 BPFTOOL		?= bpftool
 TOOLS_CFLAGS	:= -g -O2 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
-		   -D_GNU_SOURCE -std=gnu11
+		   -D_GNU_SOURCE -std=gnu11 -fno-strict-aliasing
 TOOLS_LDLIBS	+= -ljson-c -lbpf -lelf -lz -lpthread
 
 BPF_SRCS	:= $(wildcard bpf/*.bpf.c)

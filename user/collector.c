@@ -1,0 +1,952 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vmapscope collector (see collector.h): decides what this kernel offers,
+ * loads bpf/vmapstat.bpf.c, attaches what the options need and reads the
+ * maps into snapshots.
+ *
+ * Decisions are made by trying, not by kernel version: a tracepoint is
+ * used as tp_btf when BTF has its btf_trace_<name> type, else raw_tp is
+ * tried at attach; a latency probe is tried as fentry/fexit and falls
+ * back to kprobe/kretprobe when fentry fails to load or attach (e.g. the
+ * host's EPERM, arm64's 8-argument trampoline limit).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "collector.h"
+#include "ksyms.h"
+#include "vmapstat.skel.h"
+
+#define DEFAULT_MAX_CALLERS 2048
+
+/* One latency slot: an API and the kernel functions that may implement it. */
+struct lat_target {
+	int api;
+	const char *funcs[3];	/* first one that exists is used */
+	int caller_arg;		/* argument index of "caller", -1 = return address */
+};
+
+#if defined(__x86_64__)
+static const struct lat_target lat_targets[] = {
+	{ VMAPSCOPE_API_VMALLOC, { "__vmalloc_node_range_noprof", "__vmalloc_node_range" }, 8 },
+	{ VMAPSCOPE_API_VMAP, { "vmap" }, -1 },
+	{ VMAPSCOPE_API_VM_MAP_RAM, { "vm_map_ram" }, -1 },
+	{ VMAPSCOPE_API_VMAP, { "vmap_pfn" }, -1 },
+	/* __ioremap_caller() is static: probe the exported wrappers */
+	{ VMAPSCOPE_API_IOREMAP, { "ioremap" }, -1 },
+	{ VMAPSCOPE_API_IOREMAP, { "ioremap_wc" }, -1 },
+	{ VMAPSCOPE_API_IOREMAP, { "ioremap_cache" }, -1 },
+	{ VMAPSCOPE_API_IOREMAP, { "ioremap_prot" }, -1 },
+};
+#elif defined(__aarch64__)
+static const struct lat_target lat_targets[] = {
+	{ VMAPSCOPE_API_VMALLOC, { "__vmalloc_node_range_noprof", "__vmalloc_node_range" }, 8 },
+	{ VMAPSCOPE_API_VMAP, { "vmap" }, -1 },
+	{ VMAPSCOPE_API_VM_MAP_RAM, { "vm_map_ram" }, -1 },
+	{ VMAPSCOPE_API_VMAP, { "vmap_pfn" }, -1 },
+	/* ioremap(), ioremap_wc(), ioremap_prot() are inline wrappers of it */
+	{ VMAPSCOPE_API_IOREMAP, { "__ioremap_prot", "ioremap_prot" }, -1 },
+};
+#else
+#error "vmapscope: unsupported architecture"
+#endif
+#define NR_LAT_TARGETS (sizeof(lat_targets) / sizeof(lat_targets[0]))
+_Static_assert(NR_LAT_TARGETS <= VMAPSCOPE_NR_LAT_SLOTS, "too many latency targets");
+
+enum tp_id { TP_CHUNK, TP_SET_PTES, TP_HUGE, TP_AREA, TP_PURGE, TP_LAZY_FREE, NR_TPS };
+
+static const char *const tp_names[NR_TPS] = {
+	[TP_CHUNK] = VMAPSCOPE_TP_CHUNK,
+	[TP_SET_PTES] = VMAPSCOPE_TP_SET_PTES,
+	[TP_HUGE] = VMAPSCOPE_TP_HUGE_BLOCK,
+	[TP_AREA] = "alloc_vmap_area",
+	[TP_PURGE] = "purge_vmap_area_lazy",
+	[TP_LAZY_FREE] = "free_vmap_area_noflush",
+};
+
+struct sym_cache_ent {
+	uint64_t addr;
+	char sym[128];
+};
+
+struct collector {
+	struct vmapstat_bpf *skel;
+	struct bpf_link *links[2 * NR_TPS + 4 * VMAPSCOPE_NR_LAT_SLOTS];
+	size_t nr_links;
+	struct collector_opts opts;
+	char *caller_filter;
+	bool caller_filter_in_bpf;
+	pthread_mutex_t lock;
+
+	struct vmapstat_feature_state feat[VMAPSTAT_FEAT_MAX];
+	struct vmapstat_probe_state probes[VMAPSCOPE_NR_LAT_SLOTS];
+	size_t nr_probes;
+	bool tp_attached[NR_TPS];
+
+	struct ksyms *ksyms;
+	char modules_sig[64];
+	struct sym_cache_ent *cache;	/* open addressing, power-of-two size */
+	size_t cache_size, cache_used;
+
+	char arch[16];
+	unsigned int page_shift;
+	char release[65];
+};
+
+/* ---- libbpf messages: shown with -v, else kept for error lines ---- */
+
+static bool verbose_libbpf;
+static char last_libbpf_msg[256];
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char buf[1024];
+	size_t n;
+
+	if (verbose_libbpf)
+		return vfprintf(stderr, fmt, ap);
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	n = strlen(buf);
+	while (n && buf[n - 1] == '\n')
+		buf[--n] = 0;
+	snprintf(last_libbpf_msg, sizeof(last_libbpf_msg), "%s", buf);
+	return 0;
+}
+
+/* ---- small helpers -------------------------------------------------- */
+
+const char *api_name(int api)
+{
+	switch (api) {
+	case VMAPSCOPE_API_OTHER: return "other";
+	case VMAPSCOPE_API_VMALLOC: return "vmalloc";
+	case VMAPSCOPE_API_VMAP: return "vmap";
+	case VMAPSCOPE_API_IOREMAP: return "ioremap";
+	case VMAPSCOPE_API_VM_MAP_RAM: return "vm_map_ram";
+	case VMAPSCOPE_API_UNATTRIBUTED: return "unattributed";
+	default: return "unknown";
+	}
+}
+
+int api_parse_mask(const char *list, unsigned int *mask)
+{
+	char *dup, *tok, *save = NULL;
+	unsigned int m = 0;
+	int api, ret = 0;
+
+	if (!list || !*list)
+		return -EINVAL;
+	dup = strdup(list);
+	if (!dup)
+		return -ENOMEM;
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		for (api = 0; api < VMAPSCOPE_API_MAX; api++)
+			if (!strcmp(tok, api_name(api)))
+				break;
+		if (api == VMAPSCOPE_API_MAX) {
+			ret = -EINVAL;
+			break;
+		}
+		m |= 1U << api;
+	}
+	free(dup);
+	if (!ret && !m)
+		ret = -EINVAL;
+	if (!ret)
+		*mask = m;
+	return ret;
+}
+
+const char *feature_name(enum vmapstat_feature f)
+{
+	switch (f) {
+	case VMAPSTAT_FEAT_GRANULE: return "granule";
+	case VMAPSTAT_FEAT_CHUNK: return "chunk";
+	case VMAPSTAT_FEAT_LATENCY: return "latency";
+	case VMAPSTAT_FEAT_AREAS: return "areas";
+	default: return "?";
+	}
+}
+
+uint64_t row_total_bytes(const struct vmapstat_row *r)
+{
+	uint64_t t = 0;
+	int i;
+
+	for (i = 0; i < VMAPSCOPE_NR_SHIFTS; i++)
+		t += r->st.bytes[i];
+	return t;
+}
+
+static bool have_caps(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2] = {};
+	uint64_t eff;
+
+	if (geteuid() == 0)
+		return true;
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	eff = data[0].effective | ((uint64_t)data[1].effective << 32);
+	if (eff & (1ULL << CAP_SYS_ADMIN))
+		return true;
+	/* CAP_BPF (39) + CAP_PERFMON (38), Linux >= 5.8 */
+	return (eff & (1ULL << 39)) && (eff & (1ULL << 38));
+}
+
+/* Signature of the loaded module list: reload kallsyms when it changes. */
+static void modules_signature(char *buf, size_t len)
+{
+	unsigned long long h = 1469598103934665603ULL;
+	char tmp[4096];
+	ssize_t n;
+	int fd = open("/proc/modules", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		snprintf(buf, len, "none");
+		return;
+	}
+	while ((n = read(fd, tmp, sizeof(tmp))) > 0) {
+		ssize_t i;
+
+		for (i = 0; i < n; i++)
+			h = (h ^ (unsigned char)tmp[i]) * 1099511628211ULL;
+	}
+	close(fd);
+	snprintf(buf, len, "%llx", h);
+}
+
+static void reload_ksyms(struct collector *c)
+{
+	struct ksyms *ks = ksyms_load(NULL, NULL);
+
+	if (ks) {
+		ksyms_free(c->ksyms);
+		c->ksyms = ks;
+	}
+	modules_signature(c->modules_sig, sizeof(c->modules_sig));
+}
+
+static const char *symbolize(struct collector *c, uint64_t addr)
+{
+	size_t i, mask;
+	struct sym_cache_ent *e;
+
+	if (c->cache_used * 2 >= c->cache_size) {
+		size_t nsize = c->cache_size ? c->cache_size * 2 : 1024;
+		struct sym_cache_ent *n = calloc(nsize, sizeof(*n));
+
+		if (!n)
+			return NULL;
+		for (i = 0; i < c->cache_size; i++) {
+			size_t j;
+
+			if (!c->cache[i].addr)
+				continue;
+			j = (c->cache[i].addr * 11400714819323198485ULL) >> 20;
+			while (n[j & (nsize - 1)].addr)
+				j++;
+			n[j & (nsize - 1)] = c->cache[i];
+		}
+		free(c->cache);
+		c->cache = n;
+		c->cache_size = nsize;
+	}
+	mask = c->cache_size - 1;
+	i = (addr * 11400714819323198485ULL) >> 20;
+	for (;; i++) {
+		e = &c->cache[i & mask];
+		if (e->addr == addr)
+			return e->sym;
+		if (!e->addr)
+			break;
+	}
+	/* first sight of this caller: name it while its module is loaded */
+	e->addr = addr;
+	ksyms_format(c->ksyms, addr, e->sym, sizeof(e->sym));
+	c->cache_used++;
+	return e->sym;
+}
+
+static void set_feat(struct collector *c, enum vmapstat_feature f, bool ok,
+		     const char *how, const char *fmt, ...)
+{
+	struct vmapstat_feature_state *s = &c->feat[f];
+	va_list ap;
+
+	s->available = ok;
+	snprintf(s->how, sizeof(s->how), "%s", how ? how : "");
+	s->why[0] = 0;
+	if (fmt) {
+		va_start(ap, fmt);
+		vsnprintf(s->why, sizeof(s->why), fmt, ap);
+		va_end(ap);
+	}
+}
+
+/* ---- deciding and loading ------------------------------------------- */
+
+static bool btf_has(const struct btf *btf, const char *name, int kind)
+{
+	return btf && btf__find_by_name_kind(btf, name, kind) > 0;
+}
+
+static bool btf_has_tp(const struct btf *btf, const char *tp)
+{
+	char name[128];
+
+	snprintf(name, sizeof(name), "btf_trace_%s", tp);
+	return btf_has(btf, name, BTF_KIND_TYPEDEF);
+}
+
+static struct bpf_program *tp_prog(struct vmapstat_bpf *s, enum tp_id id, bool btf)
+{
+	switch (id) {
+	case TP_CHUNK: return btf ? s->progs.chunk_btf : s->progs.chunk_raw;
+	case TP_SET_PTES: return btf ? s->progs.set_ptes_btf : s->progs.set_ptes_raw;
+	case TP_HUGE: return btf ? s->progs.huge_btf : s->progs.huge_raw;
+	case TP_AREA: return btf ? s->progs.area_btf : s->progs.area_raw;
+	case TP_PURGE: return btf ? s->progs.purge_btf : s->progs.purge_raw;
+	case TP_LAZY_FREE: return btf ? s->progs.lazy_free_btf : s->progs.lazy_free_raw;
+	default: return NULL;
+	}
+}
+
+enum lat_kind { LAT_FENTRY, LAT_FEXIT, LAT_KPROBE, LAT_KRETPROBE };
+
+static struct bpf_program *lat_prog(struct vmapstat_bpf *s, int slot, enum lat_kind k)
+{
+#define SLOT_PROGS(n) case n: \
+	return k == LAT_FENTRY ? s->progs.lat_fentry_##n : \
+	       k == LAT_FEXIT ? s->progs.lat_fexit_##n : \
+	       k == LAT_KPROBE ? s->progs.lat_kprobe_##n : s->progs.lat_kretprobe_##n
+	switch (slot) {
+	SLOT_PROGS(0); SLOT_PROGS(1); SLOT_PROGS(2); SLOT_PROGS(3);
+	SLOT_PROGS(4); SLOT_PROGS(5); SLOT_PROGS(6); SLOT_PROGS(7);
+	}
+	return NULL;
+#undef SLOT_PROGS
+}
+
+/* Does kallsyms list this function (text)?  Names are there even when
+ * kptr_restrict hides the addresses. */
+static bool ksyms_has_func(const struct ksyms *ks, const char *name)
+{
+	size_t i;
+
+	if (!ks)
+		return false;
+	for (i = 0; i < ks->nr; i++)
+		if (!strcmp(ks->syms[i].name, name) && !ks->syms[i].module)
+			return true;
+	return false;
+}
+
+struct plan {
+	bool tp_btf[NR_TPS];		/* else raw_tp */
+	bool tp_want[NR_TPS];
+	const char *func[VMAPSCOPE_NR_LAT_SLOTS];
+	bool fentry[VMAPSCOPE_NR_LAT_SLOTS];	/* load fentry/fexit */
+	bool kprobe[VMAPSCOPE_NR_LAT_SLOTS];	/* load kprobe/kretprobe */
+	int fentry_load_err;			/* why fentry was dropped, 0 = it loads */
+};
+
+static int open_and_load(struct collector *c, const struct plan *p,
+			 char *errbuf, size_t errlen)
+{
+	struct vmapstat_bpf *s;
+	size_t i;
+	int err, t;
+
+	s = vmapstat_bpf__open();
+	if (!s) {
+		err = -errno;
+		snprintf(errbuf, errlen, "cannot open BPF object: %s", strerror(-err));
+		return err;
+	}
+	s->rodata->targ_tgid = c->opts.pid;
+	s->rodata->targ_api_mask = c->opts.api_mask;
+	s->rodata->page_shift = c->page_shift;
+	if (c->caller_filter_in_bpf) {
+		uint64_t lo[VMAPSCOPE_MAX_CALLER_RANGES], hi[VMAPSCOPE_MAX_CALLER_RANGES];
+		size_t n = ksyms_match(c->ksyms, c->caller_filter, lo, hi,
+				       VMAPSCOPE_MAX_CALLER_RANGES);
+
+		s->rodata->nr_caller_ranges = n;
+		for (i = 0; i < n; i++) {
+			s->rodata->caller_lo[i] = lo[i];
+			s->rodata->caller_hi[i] = hi[i];
+		}
+	}
+	for (i = 0; i < VMAPSCOPE_NR_LAT_SLOTS; i++) {
+		s->rodata->lat_api[i] = i < NR_LAT_TARGETS ? lat_targets[i].api : 0;
+		s->rodata->lat_caller_arg[i] = i < NR_LAT_TARGETS ? lat_targets[i].caller_arg : -1;
+	}
+	bpf_map__set_max_entries(s->maps.stats, c->opts.max_callers);
+
+	for (t = 0; t < NR_TPS; t++) {
+		bpf_program__set_autoload(tp_prog(s, t, true), p->tp_want[t] && p->tp_btf[t]);
+		bpf_program__set_autoload(tp_prog(s, t, false), p->tp_want[t] && !p->tp_btf[t]);
+	}
+	for (i = 0; i < VMAPSCOPE_NR_LAT_SLOTS; i++) {
+		bool fe = p->func[i] && p->fentry[i];
+		bool kp = p->func[i] && p->kprobe[i];
+
+		bpf_program__set_autoload(lat_prog(s, i, LAT_FENTRY), fe);
+		bpf_program__set_autoload(lat_prog(s, i, LAT_FEXIT), fe);
+		bpf_program__set_autoload(lat_prog(s, i, LAT_KPROBE), kp);
+		bpf_program__set_autoload(lat_prog(s, i, LAT_KRETPROBE), kp);
+		if (fe) {
+			bpf_program__set_attach_target(lat_prog(s, i, LAT_FENTRY), 0, p->func[i]);
+			bpf_program__set_attach_target(lat_prog(s, i, LAT_FEXIT), 0, p->func[i]);
+		}
+	}
+	last_libbpf_msg[0] = 0;
+	err = vmapstat_bpf__load(s);
+	if (err) {
+		snprintf(errbuf, errlen, "cannot load BPF programs: %s%s%s", strerror(-err),
+			 last_libbpf_msg[0] ? ": " : "", last_libbpf_msg);
+		vmapstat_bpf__destroy(s);
+		return err;
+	}
+	c->skel = s;
+	return 0;
+}
+
+static void add_link(struct collector *c, struct bpf_link *l)
+{
+	if (c->nr_links < sizeof(c->links) / sizeof(c->links[0]))
+		c->links[c->nr_links++] = l;
+	else
+		bpf_link__destroy(l);
+}
+
+static int try_attach(struct collector *c, struct bpf_program *prog, const char *kfunc,
+		      bool retprobe, struct bpf_link **out)
+{
+	struct bpf_link *l;
+
+	if (kfunc)
+		l = bpf_program__attach_kprobe(prog, retprobe, kfunc);
+	else
+		l = bpf_program__attach(prog);
+	if (!l)
+		return -errno ? -errno : -EINVAL;
+	*out = l;
+	return 0;
+}
+
+static void attach_tracepoints(struct collector *c, const struct plan *p)
+{
+	int t;
+
+	for (t = 0; t < NR_TPS; t++) {
+		struct bpf_link *l;
+
+		if (!p->tp_want[t])
+			continue;
+		if (!try_attach(c, tp_prog(c->skel, t, p->tp_btf[t]), NULL, false, &l)) {
+			add_link(c, l);
+			c->tp_attached[t] = true;
+		}
+	}
+}
+
+static void attach_latency(struct collector *c, const struct plan *p, bool kprobe_first)
+{
+	size_t i;
+	int n_ok = 0, n_want = 0;
+	char how[16] = "";
+
+	for (i = 0; i < NR_LAT_TARGETS; i++) {
+		struct vmapstat_probe_state *ps = &c->probes[c->nr_probes++];
+		struct bpf_link *a = NULL, *b = NULL;
+		int pass, err = 0, ferr = 0;
+
+		ps->api = lat_targets[i].api;
+		if (c->opts.api_mask && !(c->opts.api_mask & (1U << ps->api))) {
+			c->nr_probes--;		/* not asked for: not attached, not listed */
+			continue;
+		}
+		n_want++;
+		if (!p->func[i]) {
+			snprintf(ps->func, sizeof(ps->func), "%s", lat_targets[i].funcs[0]);
+			snprintf(ps->why, sizeof(ps->why), "not in this kernel (kallsyms/BTF)");
+			continue;
+		}
+		snprintf(ps->func, sizeof(ps->func), "%s", p->func[i]);
+		for (pass = 0; pass < 2; pass++) {
+			bool use_kprobe = (pass == 0) == kprobe_first;
+
+			if (use_kprobe && p->kprobe[i]) {
+				err = try_attach(c, lat_prog(c->skel, i, LAT_KPROBE), p->func[i], false, &a);
+				if (!err)
+					err = try_attach(c, lat_prog(c->skel, i, LAT_KRETPROBE),
+							 p->func[i], true, &b);
+				if (!err) {
+					snprintf(ps->how, sizeof(ps->how), "kprobe");
+					break;
+				}
+			} else if (!use_kprobe && p->fentry[i]) {
+				err = try_attach(c, lat_prog(c->skel, i, LAT_FENTRY), NULL, false, &a);
+				if (!err)
+					err = try_attach(c, lat_prog(c->skel, i, LAT_FEXIT), NULL, false, &b);
+				if (!err) {
+					snprintf(ps->how, sizeof(ps->how), "fentry");
+					break;
+				}
+				ferr = err;
+			} else {
+				continue;
+			}
+			bpf_link__destroy(a);
+			a = NULL;
+		}
+		if (ps->how[0]) {
+			add_link(c, a);
+			add_link(c, b);
+			n_ok++;
+			if (!strstr(how, ps->how))
+				snprintf(how + strlen(how), sizeof(how) - strlen(how), "%s%s",
+					 how[0] ? "+" : "", ps->how);
+			continue;
+		}
+		{
+			char fe[64], kp[80];
+
+			if (p->fentry[i])
+				snprintf(fe, sizeof(fe), "attach: %s", strerror(-ferr));
+			else if (p->fentry_load_err)
+				snprintf(fe, sizeof(fe), "load: %s", strerror(-p->fentry_load_err));
+			else
+				snprintf(fe, sizeof(fe), "no BTF for it");
+			if (!p->kprobe[i])
+				snprintf(kp, sizeof(kp), "not loadable");
+			else if (err == -ENOENT &&
+				 access("/sys/bus/event_source/devices/kprobe/type", F_OK))
+				snprintf(kp, sizeof(kp), "kernel has no kprobes (CONFIG_KPROBE_EVENTS)");
+			else
+				snprintf(kp, sizeof(kp), "%s", strerror(-err));
+			snprintf(ps->why, sizeof(ps->why), "fentry %s; kprobe: %s", fe, kp);
+		}
+	}
+	if (n_ok == n_want && n_ok)
+		set_feat(c, VMAPSTAT_FEAT_LATENCY, true, how, NULL);
+	else if (n_ok)
+		set_feat(c, VMAPSTAT_FEAT_LATENCY, true, how,
+			 "latency: %d of %d entry points attached (see -v)", n_ok, n_want);
+}
+
+int collector_open(const struct collector_opts *opts, struct collector **out,
+		   char *errbuf, size_t errlen)
+{
+	struct btf *vmlinux_btf = NULL;
+	struct collector *c;
+	struct utsname u;
+	struct plan p = {};
+	bool chunk_avail;
+	size_t i, nmatch = 0;
+	int err, t;
+
+	*out = NULL;
+	if (!have_caps()) {
+		snprintf(errbuf, errlen, "need root (or CAP_BPF and CAP_PERFMON) to load BPF programs");
+		return -EPERM;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		snprintf(errbuf, errlen, "kernel has no BTF (/sys/kernel/btf/vmlinux: %s); "
+			 "vmapstat needs CONFIG_DEBUG_INFO_BTF=y", strerror(errno));
+		return -ENOENT;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		snprintf(errbuf, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&c->lock, NULL);
+	c->opts = *opts;
+	if (!c->opts.max_callers)
+		c->opts.max_callers = DEFAULT_MAX_CALLERS;
+	uname(&u);
+	snprintf(c->arch, sizeof(c->arch), "%.15s", strcmp(u.machine, "aarch64") ? u.machine : "arm64");
+	snprintf(c->release, sizeof(c->release), "%s", u.release);
+	c->page_shift = __builtin_ctzl(sysconf(_SC_PAGESIZE));
+
+	verbose_libbpf = opts->verbose;
+	libbpf_set_print(libbpf_print);
+
+	reload_ksyms(c);
+	if (opts->caller_filter) {
+		c->caller_filter = strdup(opts->caller_filter);
+		c->opts.caller_filter = c->caller_filter;
+		nmatch = ksyms_match(c->ksyms, opts->caller_filter, NULL, NULL, 0);
+		/* in BPF only when every match fits; always re-checked on rows */
+		c->caller_filter_in_bpf = nmatch && nmatch <= VMAPSCOPE_MAX_CALLER_RANGES;
+	}
+
+	vmlinux_btf = btf__load_vmlinux_btf();
+	if (!vmlinux_btf) {
+		snprintf(errbuf, errlen, "cannot read kernel BTF: %s", strerror(errno));
+		err = -ENOENT;
+		goto fail;
+	}
+
+	for (t = 0; t < NR_TPS; t++) {
+		p.tp_want[t] = true;
+		p.tp_btf[t] = btf_has_tp(vmlinux_btf, tp_names[t]);
+	}
+	chunk_avail = p.tp_btf[TP_CHUNK];
+	for (i = 0; opts->want_latency && i < NR_LAT_TARGETS; i++) {
+		const struct lat_target *lt = &lat_targets[i];
+		size_t f;
+
+		if (opts->api_mask && !(opts->api_mask & (1U << lt->api)))
+			continue;
+		for (f = 0; f < 3 && lt->funcs[f]; f++) {
+			bool in_btf = btf_has(vmlinux_btf, lt->funcs[f], BTF_KIND_FUNC);
+			bool in_ksyms = ksyms_has_func(c->ksyms, lt->funcs[f]);
+
+			if (!in_btf && !in_ksyms)
+				continue;
+			p.func[i] = lt->funcs[f];
+			p.fentry[i] = in_btf;
+			p.kprobe[i] = in_ksyms || in_btf;
+			break;
+		}
+	}
+
+	/* load ladder: everything; without fentry; without latency probes */
+	err = open_and_load(c, &p, errbuf, errlen);
+	if (err) {
+		bool had_fentry = false;
+
+		for (i = 0; i < VMAPSCOPE_NR_LAT_SLOTS; i++) {
+			had_fentry |= p.fentry[i];
+			p.fentry[i] = false;
+		}
+		p.fentry_load_err = err;
+		if (had_fentry)
+			err = open_and_load(c, &p, errbuf, errlen);
+	}
+	if (err) {
+		char first[256];
+
+		snprintf(first, sizeof(first), "%s", errbuf);
+		memset(p.func, 0, sizeof(p.func));
+		memset(p.kprobe, 0, sizeof(p.kprobe));
+		err = open_and_load(c, &p, errbuf, errlen);
+		if (!err && opts->want_latency)
+			set_feat(c, VMAPSTAT_FEAT_LATENCY, false, NULL,
+				 "latency: entry-point probes do not load (%s)", first);
+	}
+	if (err)
+		goto fail;
+
+	attach_tracepoints(c, &p);
+	if (opts->want_latency) {
+		/*
+		 * Without vmap_chunk only a kprobe sees the vmallocinfo caller of
+		 * vmap()/vm_map_ram()/ioremap (the return address): prefer it then.
+		 */
+		attach_latency(c, &p, !chunk_avail);
+		if (!c->feat[VMAPSTAT_FEAT_LATENCY].available &&
+		    !c->feat[VMAPSTAT_FEAT_LATENCY].why[0]) {
+			const char *why = "no entry point could be probed";
+
+			for (i = 0; i < c->nr_probes; i++)
+				if (c->probes[i].why[0]) {
+					why = c->probes[i].why;
+					break;
+				}
+			set_feat(c, VMAPSTAT_FEAT_LATENCY, false, NULL,
+				 "latency: no entry point can be probed (%s%s%s)",
+				 c->nr_probes ? c->probes[0].func : "", c->nr_probes ? ": " : "", why);
+		}
+	} else if (!opts->want_latency) {
+		set_feat(c, VMAPSTAT_FEAT_LATENCY, false, NULL, "latency: not requested");
+	}
+
+	if (c->tp_attached[TP_SET_PTES] && c->tp_attached[TP_HUGE])
+		set_feat(c, VMAPSTAT_FEAT_GRANULE, true,
+			 p.tp_btf[TP_SET_PTES] ? "tp_btf" : "raw_tp", NULL);
+	else
+		set_feat(c, VMAPSTAT_FEAT_GRANULE, false, NULL,
+			 "granule: kernel lacks vmalloc:%s — apply kernel-patches/linux-6.12",
+			 c->tp_attached[TP_SET_PTES] ? VMAPSCOPE_TP_HUGE_BLOCK : VMAPSCOPE_TP_SET_PTES);
+	if (c->tp_attached[TP_CHUNK])
+		set_feat(c, VMAPSTAT_FEAT_CHUNK, true, p.tp_btf[TP_CHUNK] ? "tp_btf" : "raw_tp", NULL);
+	else
+		set_feat(c, VMAPSTAT_FEAT_CHUNK, false, NULL,
+			 "chunk: kernel lacks vmalloc:%s — apply kernel-patches/linux-6.12 "
+			 "(callers then come from entry-point probes only)", VMAPSCOPE_TP_CHUNK);
+	if (c->tp_attached[TP_AREA])
+		set_feat(c, VMAPSTAT_FEAT_AREAS, true, p.tp_btf[TP_AREA] ? "tp_btf" : "raw_tp", NULL);
+	else
+		set_feat(c, VMAPSTAT_FEAT_AREAS, false, NULL,
+			 "areas: kernel lacks vmalloc:alloc_vmap_area");
+
+	btf__free(vmlinux_btf);
+	*out = c;
+	return 0;
+fail:
+	btf__free(vmlinux_btf);
+	collector_close(c);
+	return err;
+}
+
+void collector_close(struct collector *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->nr_links; i++)
+		bpf_link__destroy(c->links[i]);
+	vmapstat_bpf__destroy(c->skel);
+	ksyms_free(c->ksyms);
+	free(c->cache);
+	free(c->caller_filter);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}
+
+const struct vmapstat_feature_state *collector_features(const struct collector *c)
+{
+	return c->feat;
+}
+
+size_t collector_probes(const struct collector *c, const struct vmapstat_probe_state **probes)
+{
+	*probes = c->probes;
+	return c->nr_probes;
+}
+
+/* ---- reading -------------------------------------------------------- */
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct vmapstat_row *x = a, *y = b;
+
+	if (x->caller != y->caller)
+		return x->caller < y->caller ? -1 : 1;
+	return x->api - y->api;
+}
+
+static void fill_meta(const struct collector *c, struct vmapstat_snapshot *s)
+{
+	memcpy(s->feat, c->feat, sizeof(s->feat));
+	snprintf(s->arch, sizeof(s->arch), "%s", c->arch);
+	snprintf(s->kernel_release, sizeof(s->kernel_release), "%s", c->release);
+	s->page_shift = c->page_shift;
+	s->symbols_ok = c->ksyms && !c->ksyms->restricted;
+	snprintf(s->ksyms_reason, sizeof(s->ksyms_reason), "%s",
+		 c->ksyms ? c->ksyms->reason : "cannot read /proc/kallsyms");
+	s->stats_max_entries = c->opts.max_callers;
+}
+
+static bool row_matches_filter(const struct collector *c, const struct vmapstat_row *r)
+{
+	if (!c->caller_filter)
+		return true;
+	return strstr(r->sym, c->caller_filter) != NULL;
+}
+
+int collector_read(struct collector *c, struct vmapstat_snapshot *snap)
+{
+	struct vmapscope_key key, next, *keys = NULL;
+	size_t nkeys = 0, cap = 0, i;
+	int fd, err = 0;
+	char sig[64];
+
+	memset(snap, 0, sizeof(*snap));
+	pthread_mutex_lock(&c->lock);
+	clock_gettime(CLOCK_MONOTONIC, &snap->mono);
+	clock_gettime(CLOCK_REALTIME, &snap->wall);
+	fill_meta(c, snap);
+	for (i = 0; i < VMAPSCOPE_CNT_MAX; i++)
+		snap->counters[i] = __atomic_load_n(&c->skel->bss->counters[i], __ATOMIC_RELAXED);
+	snap->stats_map_full = snap->counters[VMAPSCOPE_CNT_STATS_FULL] > 0;
+
+	fd = bpf_map__fd(c->skel->maps.stats);
+	/* collect keys first: the map may grow while we walk it */
+	if (bpf_map_get_next_key(fd, NULL, &next) == 0) {
+		do {
+			if (nkeys == cap) {
+				struct vmapscope_key *k;
+
+				cap = cap ? cap * 2 : 256;
+				k = realloc(keys, cap * sizeof(*k));
+				if (!k) {
+					err = -ENOMEM;
+					goto out;
+				}
+				keys = k;
+			}
+			keys[nkeys++] = next;
+			key = next;
+		} while (bpf_map_get_next_key(fd, &key, &next) == 0);
+	}
+
+	modules_signature(sig, sizeof(sig));
+	if (strcmp(sig, c->modules_sig))
+		reload_ksyms(c);
+
+	snap->rows = calloc(nkeys ? nkeys : 1, sizeof(*snap->rows));
+	if (!snap->rows) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < nkeys; i++) {
+		struct vmapstat_row *r = &snap->rows[snap->nr_rows];
+		const char *sym;
+
+		if (bpf_map_lookup_elem(fd, &keys[i], &r->st))
+			continue;
+		r->caller = keys[i].caller;
+		r->api = keys[i].api;
+		if (r->api == VMAPSCOPE_API_UNATTRIBUTED)
+			snprintf(r->sym, sizeof(r->sym), "[unattributed]");
+		else if (!r->caller)
+			snprintf(r->sym, sizeof(r->sym), "?");
+		else if ((sym = symbolize(c, r->caller)))
+			snprintf(r->sym, sizeof(r->sym), "%s", sym);
+		else
+			snprintf(r->sym, sizeof(r->sym), "0x%016llx", (unsigned long long)r->caller);
+		if (!row_matches_filter(c, r))
+			continue;
+		snap->nr_rows++;
+	}
+	qsort(snap->rows, snap->nr_rows, sizeof(*snap->rows), cmp_row);
+out:
+	pthread_mutex_unlock(&c->lock);
+	free(keys);
+	if (err)
+		snapshot_free(snap);
+	return err;
+}
+
+void snapshot_free(struct vmapstat_snapshot *snap)
+{
+	free(snap->rows);
+	snap->rows = NULL;
+	snap->nr_rows = 0;
+}
+
+static bool stats_zero(const struct vmapscope_stats *s)
+{
+	const uint64_t *p = (const uint64_t *)s;
+	size_t i;
+
+	for (i = 0; i < sizeof(*s) / sizeof(uint64_t); i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+static void stats_sub(struct vmapscope_stats *out, const struct vmapscope_stats *a,
+		      const struct vmapscope_stats *b)
+{
+	const uint64_t *pa = (const uint64_t *)a, *pb = (const uint64_t *)b;
+	uint64_t *po = (uint64_t *)out;
+	size_t i;
+
+	for (i = 0; i < sizeof(*out) / sizeof(uint64_t); i++)
+		po[i] = pa[i] - (pb ? pb[i] : 0);
+}
+
+static void stats_add(struct vmapscope_stats *out, const struct vmapscope_stats *a)
+{
+	const uint64_t *pa = (const uint64_t *)a;
+	uint64_t *po = (uint64_t *)out;
+	size_t i;
+
+	for (i = 0; i < sizeof(*out) / sizeof(uint64_t); i++)
+		po[i] += pa[i];
+}
+
+static void copy_meta(struct vmapstat_snapshot *out, const struct vmapstat_snapshot *in)
+{
+	struct vmapstat_row *rows = out->rows;
+	size_t n = out->nr_rows;
+
+	*out = *in;
+	out->rows = rows;
+	out->nr_rows = n;
+}
+
+int snapshot_delta(const struct vmapstat_snapshot *cur,
+		   const struct vmapstat_snapshot *prev,
+		   struct vmapstat_snapshot *out)
+{
+	size_t i, j = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->rows = calloc(cur->nr_rows ? cur->nr_rows : 1, sizeof(*out->rows));
+	if (!out->rows)
+		return -ENOMEM;
+	copy_meta(out, cur);
+	out->nr_rows = 0;
+	for (i = 0; i < VMAPSCOPE_CNT_MAX; i++)
+		out->counters[i] = cur->counters[i] - (prev ? prev->counters[i] : 0);
+	out->interval_s = prev ? (cur->mono.tv_sec - prev->mono.tv_sec) +
+				 (cur->mono.tv_nsec - prev->mono.tv_nsec) / 1e9 : 0;
+	/* both row arrays are sorted by (caller, api): merge */
+	for (i = 0; i < cur->nr_rows; i++) {
+		const struct vmapstat_row *r = &cur->rows[i], *pr = NULL;
+		struct vmapstat_row *o = &out->rows[out->nr_rows];
+
+		while (prev && j < prev->nr_rows && cmp_row(&prev->rows[j], r) < 0)
+			j++;
+		if (prev && j < prev->nr_rows && !cmp_row(&prev->rows[j], r))
+			pr = &prev->rows[j];
+		*o = *r;
+		stats_sub(&o->st, &r->st, pr ? &pr->st : NULL);
+		if (!stats_zero(&o->st))
+			out->nr_rows++;
+	}
+	return 0;
+}
+
+int snapshot_by_api(const struct vmapstat_snapshot *in, struct vmapstat_snapshot *out)
+{
+	struct vmapstat_row rows[16] = {};
+	bool used[16] = {};
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	out->rows = calloc(16, sizeof(*out->rows));
+	if (!out->rows)
+		return -ENOMEM;
+	copy_meta(out, in);
+	out->nr_rows = 0;
+	for (i = 0; i < in->nr_rows; i++) {
+		int a = in->rows[i].api & 15;
+
+		stats_add(&rows[a].st, &in->rows[i].st);
+		used[a] = true;
+	}
+	for (i = 0; i < 16; i++) {
+		if (!used[i])
+			continue;
+		rows[i].api = i;
+		snprintf(rows[i].sym, sizeof(rows[i].sym), "%s", api_name(i));
+		out->rows[out->nr_rows++] = rows[i];
+	}
+	return 0;
+}

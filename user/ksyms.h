@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel text symbols from /proc/kallsyms, for naming callers the way
+ * /proc/vmallocinfo does ("func+0x1a/0x80 [module]").
+ *
+ * With kernel.kptr_restrict hiding addresses (or without CAP_SYSLOG)
+ * kallsyms lists every symbol at address 0: ksyms_load() then succeeds
+ * with restricted = true and a reason, and callers are shown raw.
+ */
+#ifndef VMAPSCOPE_KSYMS_H
+#define VMAPSCOPE_KSYMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ksym {
+	uint64_t addr;
+	uint64_t size;		/* up to the next symbol; 0 for the last one */
+	const char *name;
+	const char *module;	/* NULL for vmlinux */
+};
+
+struct ksyms {
+	struct ksym *syms;	/* text symbols sorted by address */
+	size_t nr;
+	bool restricted;	/* addresses hidden: all zero */
+	char reason[160];
+	char *strs;		/* name storage */
+	size_t strs_len, strs_cap;
+};
+
+/*
+ * kallsyms_path: NULL = /proc/kallsyms; kptr_path: NULL =
+ * /proc/sys/kernel/kptr_restrict (only read to explain a restriction).
+ * Returns NULL with errno set when the file cannot be read.
+ */
+struct ksyms *ksyms_load(const char *kallsyms_path, const char *kptr_path);
+void ksyms_free(struct ksyms *ks);
+
+/* Symbol containing addr (addr in [sym, sym + size)), or NULL. */
+const struct ksym *ksyms_lookup(const struct ksyms *ks, uint64_t addr);
+
+/*
+ * "func+0xoff/0xsize [module]" (vmallocinfo's %pS), or "0x%016lx" when the
+ * address is not inside a known symbol or symbols are restricted.
+ */
+void ksyms_format(const struct ksyms *ks, uint64_t addr, char *buf, size_t len);
+
+/*
+ * Address ranges [lo, hi) of every text symbol whose name contains
+ * substr; writes at most max ranges, returns how many matched in total.
+ */
+size_t ksyms_match(const struct ksyms *ks, const char *substr,
+		   uint64_t *lo, uint64_t *hi, size_t max);
+
+#endif /* VMAPSCOPE_KSYMS_H */

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/* vmapstat text and JSON output (see report.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <inttypes.h>
+#include <string.h>
+#include <time.h>
+#include "granule.h"
+#include "hist.h"
+#include "report.h"
+
+static const char *const counter_names[VMAPSCOPE_CNT_MAX] = {
+	[VMAPSCOPE_CNT_STATS_FULL] = "stats_map_full",
+	[VMAPSCOPE_CNT_UNATTRIBUTED] = "unattributed_events",
+	[VMAPSCOPE_CNT_LAT_NO_ENTRY] = "latency_exit_without_entry",
+	[VMAPSCOPE_CNT_LAT_NESTED] = "latency_nested_calls",
+	[VMAPSCOPE_CNT_BAD_SHIFT] = "bad_shift",
+	[VMAPSCOPE_CNT_CHUNKS] = "chunk_events",
+	[VMAPSCOPE_CNT_SET_PTES] = "set_ptes_events",
+	[VMAPSCOPE_CNT_HUGE_BLOCKS] = "huge_block_events",
+	[VMAPSCOPE_CNT_AREAS] = "alloc_vmap_area_events",
+	[VMAPSCOPE_CNT_AREAS_FAILED] = "alloc_vmap_area_failed",
+	[VMAPSCOPE_CNT_PURGES] = "purge_events",
+	[VMAPSCOPE_CNT_PURGED_AREAS] = "purged_areas",
+	[VMAPSCOPE_CNT_LAZY_FREES] = "lazy_free_events",
+	[VMAPSCOPE_CNT_FILTERED] = "filtered_events",
+};
+
+void report_missing(FILE *f, const struct vmapstat_snapshot *s)
+{
+	int i;
+
+	for (i = 0; i < VMAPSTAT_FEAT_MAX; i++)
+		if (s->feat[i].why[0])
+			fprintf(f, "vmapstat: %s\n", s->feat[i].why);
+	if (!s->symbols_ok)
+		fprintf(f, "vmapstat: callers: %s\n", s->ksyms_reason);
+}
+
+static enum vs_arch snap_arch(const struct vmapstat_snapshot *s)
+{
+	return arch_from_machine(s->arch);
+}
+
+static void human_bytes(uint64_t b, char *buf, size_t len)
+{
+	static const char *const u[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double v = b;
+	int i = 0;
+
+	while (v >= 1024 && i < 4) {
+		v /= 1024;
+		i++;
+	}
+	snprintf(buf, len, i ? "%.1f %s" : "%.0f %s", v, u[i]);
+}
+
+static bool any(const uint64_t *v, int n)
+{
+	while (n--)
+		if (v[n])
+			return true;
+	return false;
+}
+
+static void text_row(FILE *f, const struct vmapstat_snapshot *s,
+		     const struct vmapstat_row *r, const struct report_opts *o)
+{
+	uint64_t total = row_total_bytes(r);
+	char label[48], hb[32];
+	int sh;
+
+	if (o->per_caller)
+		fprintf(f, "\n%s  [%s]\n", r->sym, api_name(r->api));
+	else
+		fprintf(f, "\n[%s]\n", api_name(r->api));
+
+	if (s->feat[VMAPSTAT_FEAT_GRANULE].available) {
+		fprintf(f, "    %-16s %12s %16s %8s\n", "granule", "mappings", "bytes", "share");
+		for (sh = 0; sh < VMAPSCOPE_NR_SHIFTS; sh++) {
+			if (!r->st.bytes[sh] && !r->st.runs[sh])
+				continue;
+			granule_label(snap_arch(s), s->page_shift, sh, label, sizeof(label));
+			fprintf(f, "    %-16s %12llu %16llu %7.1f%%\n", label,
+				(unsigned long long)row_mappings(r, sh),
+				(unsigned long long)r->st.bytes[sh],
+				total ? 100.0 * r->st.bytes[sh] / total : 0.0);
+		}
+		if (!total)
+			fprintf(f, "    (no page-table mappings)\n");
+	}
+	if (r->st.chunks)
+		fprintf(f, "    chunks %llu, pages %llu\n", r->st.chunks,
+			r->st.chunk_pages);
+	if (r->st.areas) {
+		human_bytes(r->st.area_bytes, hb, sizeof(hb));
+		fprintf(f, "    areas %llu (%s)\n", r->st.areas, hb);
+	}
+	if (r->st.calls)
+		fprintf(f, "    calls %llu, failed %llu, avg %.3f %s\n",
+			(unsigned long long)r->st.calls, (unsigned long long)r->st.failed,
+			(double)r->st.lat_sum_ns / r->st.calls / o->lat_div, o->lat_unit);
+	if (any((const uint64_t *)r->st.chunk_hist, VMAPSCOPE_HIST_SLOTS)) {
+		fprintf(f, "\n");
+		print_log2_hist(f, (const uint64_t *)r->st.chunk_hist, VMAPSCOPE_HIST_SLOTS, "chunk pages", 1);
+	}
+	if (any((const uint64_t *)r->st.lat_hist, VMAPSCOPE_HIST_SLOTS)) {
+		fprintf(f, "\n");
+		print_log2_hist(f, (const uint64_t *)r->st.lat_hist, VMAPSCOPE_HIST_SLOTS, o->lat_unit, o->lat_div);
+	}
+}
+
+void report_text(FILE *f, const struct vmapstat_snapshot *s, const struct report_opts *o)
+{
+	struct vmapstat_snapshot byapi = {};
+	const struct vmapstat_snapshot *v = s;
+	size_t i;
+
+	if (o->timestamp) {
+		char ts[32];
+		struct tm tm;
+
+		localtime_r(&s->wall.tv_sec, &tm);
+		strftime(ts, sizeof(ts), "%H:%M:%S", &tm);
+		fprintf(f, "%-8s\n", ts);
+	}
+	if (!o->per_caller && !snapshot_by_api(s, &byapi))
+		v = &byapi;
+	if (!v->nr_rows)
+		fprintf(f, "(no vmalloc/vmap/ioremap mapping events)\n");
+	for (i = 0; i < v->nr_rows; i++)
+		text_row(f, s, &v->rows[i], o);
+	if (s->counters[VMAPSCOPE_CNT_STATS_FULL])
+		fprintf(f, "\nWARNING: %llu events not counted: stats map full "
+			"(%u callers; raise --max-callers)\n",
+			(unsigned long long)s->counters[VMAPSCOPE_CNT_STATS_FULL], s->stats_max_entries);
+	if (s->counters[VMAPSCOPE_CNT_LAT_NO_ENTRY])
+		fprintf(f, "note: %llu calls returned without a recorded entry "
+			"(in flight at attach, or task context evicted)\n",
+			(unsigned long long)s->counters[VMAPSCOPE_CNT_LAT_NO_ENTRY]);
+	fprintf(f, "\n");
+	fflush(f);
+	snapshot_free(&byapi);
+}
+
+/* ---- JSON ---------------------------------------------------------- */
+
+static struct json_object *j_u64(uint64_t v)
+{
+	return json_object_new_uint64(v);
+}
+
+static struct json_object *j_hist(const uint64_t *slots)
+{
+	struct json_object *a = json_object_new_array();
+	unsigned int i;
+
+	for (i = 0; a && i < VMAPSCOPE_HIST_SLOTS; i++) {
+		struct json_object *b;
+		uint64_t hi = hist_slot_high(i, VMAPSCOPE_HIST_SLOTS);
+
+		if (!slots[i])
+			continue;
+		b = json_object_new_object();
+		json_object_object_add(b, "low", j_u64(hist_slot_low(i)));
+		json_object_object_add(b, "high", hi == UINT64_MAX ? NULL : j_u64(hi));
+		json_object_object_add(b, "count", j_u64(slots[i]));
+		json_object_array_add(a, b);
+	}
+	return a;
+}
+
+static struct json_object *j_row(const struct vmapstat_snapshot *s,
+				 const struct vmapstat_row *r, bool per_caller)
+{
+	struct json_object *o = json_object_new_object(), *g;
+	uint64_t total = row_total_bytes(r);
+	char label[48], addr[24];
+	int sh;
+
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "api", json_object_new_string(api_name(r->api)));
+	if (per_caller) {
+		json_object_object_add(o, "caller", json_object_new_string(r->sym));
+		snprintf(addr, sizeof(addr), "0x%016" PRIx64, r->caller);
+		json_object_object_add(o, "caller_addr", json_object_new_string(addr));
+	}
+	g = json_object_new_array();
+	for (sh = 0; sh < VMAPSCOPE_NR_SHIFTS; sh++) {
+		struct json_object *e;
+
+		if (!r->st.bytes[sh] && !r->st.runs[sh])
+			continue;
+		e = json_object_new_object();
+		granule_label(snap_arch(s), s->page_shift, sh, label, sizeof(label));
+		json_object_object_add(e, "shift", json_object_new_int(sh));
+		json_object_object_add(e, "label", json_object_new_string(label));
+		json_object_object_add(e, "mappings", j_u64(row_mappings(r, sh)));
+		json_object_object_add(e, "bytes", j_u64(r->st.bytes[sh]));
+		json_object_object_add(e, "runs", j_u64(r->st.runs[sh]));
+		json_object_object_add(e, "share",
+				       json_object_new_double(total ? (double)r->st.bytes[sh] / total : 0));
+		json_object_array_add(g, e);
+	}
+	json_object_object_add(o, "granules", g);
+	json_object_object_add(o, "bytes", j_u64(total));
+	json_object_object_add(o, "chunks", j_u64(r->st.chunks));
+	json_object_object_add(o, "chunk_pages", j_u64(r->st.chunk_pages));
+	json_object_object_add(o, "chunk_hist", j_hist((const uint64_t *)r->st.chunk_hist));
+	json_object_object_add(o, "calls", j_u64(r->st.calls));
+	json_object_object_add(o, "failed", j_u64(r->st.failed));
+	json_object_object_add(o, "latency_sum_ns", j_u64(r->st.lat_sum_ns));
+	json_object_object_add(o, "latency_hist_ns", j_hist((const uint64_t *)r->st.lat_hist));
+	json_object_object_add(o, "areas", j_u64(r->st.areas));
+	json_object_object_add(o, "area_bytes", j_u64(r->st.area_bytes));
+	return o;
+}
+
+struct json_object *report_json(const struct vmapstat_snapshot *s, const struct report_opts *o)
+{
+	struct vmapstat_snapshot byapi = {};
+	const struct vmapstat_snapshot *v = s;
+	struct json_object *root, *k, *feats, *cnt, *rows, *sym;
+	char ts[40];
+	struct tm tm;
+	size_t i;
+
+	root = json_object_new_object();
+	if (!root)
+		return NULL;
+	gmtime_r(&s->wall.tv_sec, &tm);
+	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	json_object_object_add(root, "schema", json_object_new_string("vmapstat/1"));
+	json_object_object_add(root, "time", json_object_new_string(ts));
+	json_object_object_add(root, "timestamp",
+			       json_object_new_double(s->wall.tv_sec + s->wall.tv_nsec / 1e9));
+	json_object_object_add(root, "interval_s", json_object_new_double(s->interval_s));
+	json_object_object_add(root, "mode",
+			       json_object_new_string(o->per_caller ? "per_caller" : "per_api"));
+
+	k = json_object_new_object();
+	json_object_object_add(k, "release", json_object_new_string(s->kernel_release));
+	json_object_object_add(k, "arch", json_object_new_string(s->arch));
+	json_object_object_add(k, "page_size", j_u64(1ULL << s->page_shift));
+	json_object_object_add(root, "kernel", k);
+
+	feats = json_object_new_object();
+	for (i = 0; i < VMAPSTAT_FEAT_MAX; i++) {
+		struct json_object *f = json_object_new_object();
+
+		json_object_object_add(f, "available", json_object_new_boolean(s->feat[i].available));
+		json_object_object_add(f, "how", json_object_new_string(s->feat[i].how));
+		json_object_object_add(f, "why", json_object_new_string(s->feat[i].why));
+		json_object_object_add(feats, feature_name(i), f);
+	}
+	json_object_object_add(root, "features", feats);
+
+	sym = json_object_new_object();
+	json_object_object_add(sym, "ok", json_object_new_boolean(s->symbols_ok));
+	json_object_object_add(sym, "why", json_object_new_string(s->symbols_ok ? "" : s->ksyms_reason));
+	json_object_object_add(root, "symbols", sym);
+
+	cnt = json_object_new_object();
+	for (i = 0; i < VMAPSCOPE_CNT_MAX; i++)
+		json_object_object_add(cnt, counter_names[i], j_u64(s->counters[i]));
+	json_object_object_add(cnt, "stats_map_max_entries", j_u64(s->stats_max_entries));
+	json_object_object_add(root, "counters", cnt);
+
+	if (!o->per_caller && !snapshot_by_api(s, &byapi))
+		v = &byapi;
+	rows = json_object_new_array();
+	for (i = 0; i < v->nr_rows; i++)
+		json_object_array_add(rows, j_row(s, &v->rows[i], o->per_caller));
+	json_object_object_add(root, "rows", rows);
+	snapshot_free(&byapi);
+	return root;
+}
+
+int report_json_print(FILE *f, struct json_object *obj)
+{
+	const char *str;
+	size_t len;
+	char *line;
+
+	if (!obj)
+		return -ENOMEM;
+	str = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN);
+	if (!str)
+		return -ENOMEM;
+	len = strlen(str);
+	line = malloc(len + 2);
+	if (!line)
+		return -ENOMEM;
+	memcpy(line, str, len);
+	line[len] = '\n';
+	if (fwrite(line, 1, len + 1, f) != len + 1 || fflush(f)) {
+		free(line);
+		return -EIO;
+	}
+	free(line);
+	return 0;
+}

@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vmapstat: which mapping granules vmalloc / vmap / ioremap callers get,
+ * how long the physically contiguous chunks were, and how long mapping
+ * took.  Summaries per API, or per caller with -p.
+ *
+ *   vmapstat [OPTIONS] [INTERVAL [COUNT]]
+ *   vmapstat [OPTIONS] -- COMMAND [ARGS]
+ *   vmapstat compare BEFORE.json AFTER.json
+ */
+#include <argp.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collector.h"
+#include "hooks.h"
+#include "report.h"
+
+#define EXIT_USAGE	2
+#define EXIT_RUNTIME	1
+
+static struct env {
+	bool per_caller;
+	bool timestamp;
+	bool json;
+	bool verbose;
+	const char *caller;
+	unsigned int api_mask;
+	pid_t pid;
+	int unit;		/* latency unit option: 'u' (default), 'm', 'n' */
+	uint32_t max_callers;
+	double interval;	/* 0 = until Ctrl-C (or command exit) */
+	long count;		/* 0 = forever */
+	int nr_pos;
+	char **command;
+} env = {
+	.unit = 'u',
+};
+
+const char *argp_program_version = "vmapstat 0.1 (vmapscope)";
+const char *argp_program_bug_address = "https://github.com/vmapscope/vmapscope/issues";
+
+static const char doc[] =
+"Per-caller statistics of vmalloc/vmap/ioremap page-table mappings:\n"
+"granule (4K / 64K cont / 2M PMD / 1G PUD), chunk length, latency.\n"
+"\n"
+"USAGE: vmapstat [OPTIONS] [INTERVAL [COUNT]]\n"
+"       vmapstat [OPTIONS] -- COMMAND [ARGS]\n"
+"       vmapstat compare BEFORE.json AFTER.json\n"
+"\n"
+"EXAMPLES:\n"
+"    vmapstat 1 10          # totals per API, every second, 10 times\n"
+"    vmapstat -p -c alloc   # per caller, callers matching 'alloc', until Ctrl-C\n"
+"    vmapstat --api vmap,ioremap -p 5\n"
+"    vmapstat -p -j -- insmod foo.ko   # trace for a command's lifetime, JSON\n";
+
+enum {
+	OPT_API = 0x100,
+	OPT_PID,
+	OPT_MAX_CALLERS,
+};
+
+static const struct argp_option opts[] = {
+	{ "per-caller", 'p', NULL, 0, "One block per caller (symbolized like /proc/vmallocinfo)", 0 },
+	{ "caller", 'c', "CALLER", 0, "Only callers whose symbol contains CALLER", 0 },
+	{ "api", OPT_API, "LIST", 0, "Only these APIs: vmalloc,vmap,ioremap,vm_map_ram,other", 0 },
+	{ "pid", OPT_PID, "PID", 0, "Only mappings made by this process", 0 },
+	{ "milliseconds", 'm', NULL, 0, "Latency in milliseconds", 0 },
+	{ "microseconds", 'u', NULL, 0, "Latency in microseconds (default)", 0 },
+	{ "nanoseconds", 'n', NULL, 0, "Latency in nanoseconds", 0 },
+	{ "timestamp", 'T', NULL, 0, "Print a timestamp before each interval", 0 },
+	{ "json", 'j', NULL, 0, "One JSON object per interval (docs/vmapstat.md)", 0 },
+	{ "verbose", 'v', NULL, 0, "Verbose libbpf and attach output", 0 },
+	{ "max-callers", OPT_MAX_CALLERS, "N", 0, "Size of the (caller, api) map (default 2048)", 0 },
+	{ "help", 'h', NULL, 0, "Show this help", -1 },
+	{ 0 },
+};
+
+static FILE *err_mem;	/* argp's error text goes here; we print its first line */
+static char *err_buf;
+static size_t err_len;
+
+static int parse_ulong(const char *s, unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!s || !*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	unsigned long v;
+	char *end;
+	double d;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->err_stream = err_mem;
+		break;
+	case 'h':
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP & ~ARGP_HELP_EXIT_OK);
+		exit(0);
+	case 'p':
+		env.per_caller = true;
+		break;
+	case 'c':
+		if (!*arg)
+			argp_error(state, "empty caller filter");
+		env.caller = arg;
+		break;
+	case OPT_API:
+		if (api_parse_mask(arg, &env.api_mask))
+			argp_error(state, "unknown API in '%s' (use vmalloc,vmap,ioremap,vm_map_ram,other)", arg);
+		break;
+	case OPT_PID:
+		if (parse_ulong(arg, INT_MAX, &v) || !v)
+			argp_error(state, "invalid PID '%s'", arg);
+		env.pid = v;
+		break;
+	case 'm':
+	case 'u':
+	case 'n':
+		env.unit = key;
+		break;
+	case 'T':
+		env.timestamp = true;
+		break;
+	case 'j':
+		env.json = true;
+		break;
+	case 'v':
+		env.verbose = true;
+		break;
+	case OPT_MAX_CALLERS:
+		if (parse_ulong(arg, 1 << 20, &v) || v < 16)
+			argp_error(state, "invalid --max-callers '%s' (16..1048576)", arg);
+		env.max_callers = v;
+		break;
+	case ARGP_KEY_ARG:
+		if (env.nr_pos == 0) {
+			errno = 0;
+			d = strtod(arg, &end);
+			if (errno || *end || !(d > 0) || d > 86400)
+				argp_error(state, "invalid interval '%s' (seconds, > 0)", arg);
+			env.interval = d;
+		} else if (env.nr_pos == 1) {
+			if (parse_ulong(arg, LONG_MAX, &v) || !v)
+				argp_error(state, "invalid count '%s' (integer > 0)", arg);
+			env.count = v;
+		} else {
+			argp_error(state, "unexpected argument '%s' (a command goes after --)", arg);
+		}
+		env.nr_pos++;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static volatile sig_atomic_t exiting;
+
+static void sig_handler(int sig)
+{
+	exiting = 1;
+}
+
+static struct report_opts rep;
+static struct vmapstat_run run;
+
+static const struct vmapstat_hooks *const *hooks;
+static size_t nr_hooks;
+
+static bool report_replaced(void)
+{
+	size_t i;
+
+	for (i = 0; i < nr_hooks; i++)
+		if (hooks[i]->replaces_report)
+			return true;
+	return false;
+}
+
+/* Print one interval; 0 or EXIT_RUNTIME. */
+static int emit(const struct vmapstat_snapshot *cum, const struct vmapstat_snapshot *delta)
+{
+	size_t i;
+
+	for (i = 0; i < nr_hooks; i++)
+		if (hooks[i]->interval && hooks[i]->interval(&run, cum, delta))
+			return EXIT_RUNTIME;
+	if (report_replaced())
+		return 0;
+	if (env.json) {
+		struct json_object *o = report_json(delta, &rep);
+		int err = report_json_print(stdout, o);
+
+		json_object_put(o);
+		if (err) {
+			fprintf(stderr, "vmapstat: cannot write JSON: %s\n", strerror(-err));
+			return EXIT_RUNTIME;
+		}
+	} else {
+		report_text(stdout, delta, &rep);
+	}
+	return 0;
+}
+
+static int read_snap(struct collector *c, struct vmapstat_snapshot *s)
+{
+	int err = collector_read(c, s);
+
+	if (err)
+		fprintf(stderr, "vmapstat: cannot read BPF maps: %s\n", strerror(-err));
+	return err;
+}
+
+static void sleep_interval(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
+
+	/* a signal ends the sleep early; the loop checks "exiting" */
+	nanosleep(&ts, NULL);
+}
+
+static int interval_mode(struct collector *c, struct vmapstat_snapshot *prev)
+{
+	struct vmapstat_snapshot cur, delta;
+	long n = 0;
+	int ret = 0;
+
+	while (!exiting) {
+		if (env.interval > 0)
+			sleep_interval(env.interval);
+		else
+			pause();	/* until Ctrl-C / SIGTERM */
+		if (read_snap(c, &cur))
+			return EXIT_RUNTIME;
+		if (snapshot_delta(&cur, prev, &delta)) {
+			snapshot_free(&cur);
+			fprintf(stderr, "vmapstat: out of memory\n");
+			return EXIT_RUNTIME;
+		}
+		ret = emit(&cur, &delta);
+		snapshot_free(&delta);
+		snapshot_free(prev);
+		*prev = cur;
+		if (ret || env.interval <= 0 || (env.count && ++n >= env.count))
+			break;
+	}
+	return ret;
+}
+
+static int run_command_once(char **argv)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "vmapstat: fork: %s\n", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		execvp(argv[0], argv);
+		fprintf(stderr, "vmapstat: cannot run '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			fprintf(stderr, "vmapstat: waitpid: %s\n", strerror(errno));
+			return -1;
+		}
+	}
+	return status;
+}
+
+static int status_to_exit(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return EXIT_RUNTIME;
+}
+
+static int command_mode(struct collector *c, struct vmapstat_snapshot *start)
+{
+	struct vmapstat_snapshot before, after, delta;
+	int i, status = 0, ret;
+	size_t h;
+
+	if (snapshot_delta(start, NULL, &before))
+		return EXIT_RUNTIME;
+	/* "before" = copy of start with rows: keep start for the final delta */
+	for (i = 0; i < run.repeat; i++) {
+		for (h = 0; h < nr_hooks; h++)
+			if (hooks[h]->run_start && hooks[h]->run_start(&run, i)) {
+				snapshot_free(&before);
+				return EXIT_RUNTIME;
+			}
+		status = run_command_once(env.command);
+		if (status < 0) {
+			snapshot_free(&before);
+			return EXIT_RUNTIME;
+		}
+		if (read_snap(c, &after)) {
+			snapshot_free(&before);
+			return EXIT_RUNTIME;
+		}
+		if (snapshot_delta(&after, &before, &delta)) {
+			snapshot_free(&after);
+			snapshot_free(&before);
+			return EXIT_RUNTIME;
+		}
+		for (h = 0; h < nr_hooks; h++)
+			if (hooks[h]->run_end && hooks[h]->run_end(&run, i, status, &delta)) {
+				snapshot_free(&delta);
+				snapshot_free(&after);
+				snapshot_free(&before);
+				return EXIT_RUNTIME;
+			}
+		snapshot_free(&delta);
+		snapshot_free(&before);
+		before = after;
+		if (exiting)
+			break;
+	}
+	ret = snapshot_delta(&before, start, &delta) ? EXIT_RUNTIME : emit(&before, &delta);
+	snapshot_free(&delta);
+	snapshot_free(&before);
+	if (ret)
+		return ret;
+	return status_to_exit(status);
+}
+
+/* Print argp's buffered error (first line only) and exit 2. */
+static void usage_error(void)
+{
+	char *nl;
+
+	fflush(err_mem);
+	if (err_buf && *err_buf) {
+		nl = strchr(err_buf, '\n');
+		if (nl)
+			*nl = 0;
+		fprintf(stderr, "%s (see vmapstat --help)\n", err_buf);
+	} else {
+		fprintf(stderr, "vmapstat: invalid arguments (see vmapstat --help)\n");
+	}
+	exit(EXIT_USAGE);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp_child children[] = {
+		{ &pmu_argp, 0, "PMU counting:", 1 },
+		{ &prom_argp, 0, "Prometheus export:", 2 },
+		{ 0 },
+	};
+	static const struct argp argp = {
+		.options = opts,
+		.parser = parse_arg,
+		.doc = doc,
+		.children = children,
+	};
+	struct collector_opts copts = {};
+	struct vmapstat_snapshot start, cum;
+	struct collector *c = NULL;
+	char errbuf[512];
+	int ret = 0, i, nargs = argc, err_idx;
+	size_t h;
+
+	if (argc >= 2 && !strcmp(argv[1], "compare"))
+		return vmapstat_compare_main(argc - 1, argv + 1);
+
+	/* "--" starts the command; argp only sees what comes before it */
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			nargs = i;
+			env.command = &argv[i + 1];
+			break;
+		}
+	if (env.command && !env.command[0]) {
+		fprintf(stderr, "vmapstat: no command after -- (see vmapstat --help)\n");
+		return EXIT_USAGE;
+	}
+	err_mem = open_memstream(&err_buf, &err_len);
+	if (!err_mem)
+		return EXIT_RUNTIME;
+	argv[0] = "vmapstat";
+	err_idx = argp_parse(&argp, nargs, argv, ARGP_NO_EXIT | ARGP_NO_HELP, NULL, NULL);
+	if (err_idx)
+		usage_error();
+	fflush(err_mem);
+	if (err_buf && *err_buf)	/* a child reported an error without failing */
+		usage_error();
+	if (env.command && env.nr_pos) {
+		fprintf(stderr, "vmapstat: INTERVAL/COUNT and -- COMMAND exclude each other "
+			"(see vmapstat --help)\n");
+		return EXIT_USAGE;
+	}
+	if (vmapstat_cmd_repeat < 1) {
+		fprintf(stderr, "vmapstat: invalid repeat count %d\n", vmapstat_cmd_repeat);
+		return EXIT_USAGE;
+	}
+	if (vmapstat_cmd_repeat > 1 && !env.command) {
+		fprintf(stderr, "vmapstat: --repeat needs -- COMMAND (see vmapstat --help)\n");
+		return EXIT_USAGE;
+	}
+
+	rep.per_caller = env.per_caller;
+	rep.timestamp = env.timestamp;
+	rep.lat_unit = env.unit == 'm' ? "msecs" : env.unit == 'n' ? "nsecs" : "usecs";
+	rep.lat_div = env.unit == 'm' ? 1000000 : env.unit == 'n' ? 1 : 1000;
+
+	copts.pid = env.pid;
+	copts.api_mask = env.api_mask;
+	copts.caller_filter = env.caller;
+	copts.want_latency = true;
+	copts.verbose = env.verbose;
+	copts.max_callers = env.max_callers;
+	ret = collector_open(&copts, &c, errbuf, sizeof(errbuf));
+	if (ret) {
+		fprintf(stderr, "vmapstat: %s\n", errbuf);
+		/* missing privileges or BTF are the caller's environment: usage-class */
+		return (ret == -EPERM || ret == -ENOENT) ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+
+	if (read_snap(c, &start)) {
+		collector_close(c);
+		return EXIT_RUNTIME;
+	}
+	/* once: which columns this kernel cannot provide, and why */
+	report_missing(stderr, &start);
+	if (env.verbose) {
+		const struct vmapstat_probe_state *ps;
+		size_t n = collector_probes(c, &ps), k;
+
+		for (k = 0; k < n; k++)
+			fprintf(stderr, "vmapstat: latency %-10s %-28s %s%s\n", api_name(ps[k].api),
+				ps[k].func, ps[k].how[0] ? ps[k].how : "not attached: ", ps[k].why);
+	}
+
+	signal(SIGINT, sig_handler);
+	signal(SIGTERM, sig_handler);
+
+	run.collector = c;
+	run.json = env.json;
+	run.per_caller = env.per_caller;
+	run.interval_s = env.command ? 0 : env.interval;
+	run.count = env.count;
+	run.command = env.command;
+	run.repeat = vmapstat_cmd_repeat;
+	nr_hooks = vmapstat_hooks(&hooks);
+	for (h = 0; h < nr_hooks; h++)
+		if (hooks[h]->start && hooks[h]->start(&run)) {
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+
+	if (!env.command && !env.json && !report_replaced() && env.interval <= 0)
+		fprintf(stderr, "Tracing vmalloc/vmap/ioremap mappings... Hit Ctrl-C to end.\n");
+
+	if (env.command) {
+		ret = command_mode(c, &start);
+	} else {
+		ret = interval_mode(c, &start);
+	}
+
+	if (read_snap(c, &cum) == 0) {
+		for (h = 0; h < nr_hooks; h++)
+			if (hooks[h]->end && hooks[h]->end(&run, &cum) && !ret)
+				ret = EXIT_RUNTIME;
+		snapshot_free(&cum);
+	}
+out:
+	snapshot_free(&start);
+	collector_close(c);
+	fclose(err_mem);
+	free(err_buf);
+	return ret;
+}
