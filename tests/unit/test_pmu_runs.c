@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --repeat tables, their JSON and "compare", fed with the five TRBE runs
+ * Arm published for the series (before/after): the averages and percent
+ * changes must come out as in that report.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "pmu_runs.h"
+
+static char err[512];
+
+static const char *const names[4] = { "dtlb_walk", "l1d_tlb", "l1d_tlb_refill",
+				      "l2d_tlb_refill" };
+static const double trbe_before[4][5] = {
+	{ 63, 75, 62, 73, 69 },
+	{ 2093, 2189, 2237, 2036, 2086 },
+	{ 154, 153, 150, 165, 157 },
+	{ 161325, 161403, 161432, 161580, 161439 },
+};
+static const double trbe_after[4][5] = {
+	{ 67, 59, 60, 58, 53 },
+	{ 6710, 7120, 6662, 6626, 6542 },
+	{ 126, 117, 119, 117, 119 },
+	{ 506, 489, 485, 506, 489 },
+};
+
+static void fill(struct pmu_runs *r, const double v[4][5], const char *label)
+{
+	pmu_runs_init(r, "perf record -C 10 -m ,1G -e cs_etm// -- ./sparse_branch_delay.elf",
+		      label);
+	for (int run = 0; run < 5; run++) {
+		assert_int_equal(pmu_runs_add_run(r, 0), run);
+		for (int m = 0; m < 4; m++)
+			assert_int_equal(pmu_runs_set(r, run, names[m], "", v[m][run], 0), 0);
+	}
+}
+
+static char *capture(void (*fn)(FILE *, const void *, const void *),
+		     const void *a, const void *b)
+{
+	static char buf[16384];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	fn(f, a, b);
+	fclose(f);
+	return buf;
+}
+
+static void print_runs(FILE *f, const void *a, const void *b)
+{
+	(void)b;
+	pmu_runs_print(f, a);
+}
+
+static void print_cmp(FILE *f, const void *a, const void *b)
+{
+	pmu_runs_compare_print(f, a, b);
+}
+
+static void test_averages_and_table(void **state)
+{
+	struct pmu_runs r;
+	double avg;
+	char *out;
+
+	(void)state;
+	fill(&r, trbe_before, "stock");
+	assert_true(pmu_metric_avg(&r, pmu_runs_find(&r, "dtlb_walk"), &avg));
+	assert_true(avg > 68.39 && avg < 68.41);
+	assert_true(pmu_metric_avg(&r, pmu_runs_find(&r, "l2d_tlb_refill"), &avg));
+	assert_true(avg > 161435.79 && avg < 161435.81);
+
+	out = capture(print_runs, &r, NULL);
+	/* Arm's layout: | metric | Run1..Run5 | Avg. | with one decimal */
+	assert_non_null(strstr(out, "| Metric         | Run1   | Run2   | Run3   | Run4   | Run5   | Avg.     |"));
+	assert_non_null(strstr(out, "| dtlb_walk      | 63     | 75     | 62     | 73     | 69     | 68.4     |"));
+	assert_non_null(strstr(out, "| l2d_tlb_refill | 161325 | 161403 | 161432 | 161580 | 161439 | 161435.8 |"));
+	assert_non_null(strstr(out, "+----------------+--------+"));
+	assert_null(strstr(out, "scaled"));	/* no footnote without flags */
+	pmu_runs_free(&r);
+}
+
+static void test_flags_and_missing(void **state)
+{
+	struct pmu_runs r;
+	double avg;
+	char *out;
+
+	(void)state;
+	pmu_runs_init(&r, "true", NULL);
+	pmu_runs_add_run(&r, 0);
+	pmu_runs_add_run(&r, 0);
+	pmu_runs_add_run(&r, 0);
+	pmu_runs_set(&r, 0, "cpu_cycles", "", 1000, PMU_VAL_SCALED);
+	pmu_runs_set(&r, 2, "cpu_cycles", "", 2000, 0);
+	pmu_runs_set(&r, 0, "dtlb_walk", "", 0, PMU_VAL_ZERO);
+	pmu_runs_set(&r, 1, "wall", "ms", 1.5, 0);
+	/* run 2 lacks cpu_cycles: average over the two measured runs */
+	assert_true(pmu_metric_avg(&r, pmu_runs_find(&r, "cpu_cycles"), &avg));
+	assert_true(avg == 1500.0);
+	out = capture(print_runs, &r, NULL);
+	assert_non_null(strstr(out, "| cpu_cycles | 1000* | -    | 2000 | 1500.0 |"));
+	assert_non_null(strstr(out, "| dtlb_walk  | 0?    | -    | -    | 0.0    |"));
+	assert_non_null(strstr(out, "| wall (ms)  | -     | 1.50 | -    | 1.5    |"));
+	assert_non_null(strstr(out, "* scaled"));
+	assert_non_null(strstr(out, "? exactly 0 over a busy period"));
+	pmu_runs_free(&r);
+}
+
+static void test_status_lines(void **state)
+{
+	struct pmu_runs r;
+	char buf[1024];
+	FILE *f;
+
+	(void)state;
+	pmu_runs_init(&r, "x", NULL);
+	pmu_runs_add_run(&r, 0);
+	pmu_runs_add_run(&r, 3 << 8);		/* exit(3) */
+	pmu_runs_add_run(&r, 9);		/* SIGKILL */
+	pmu_runs_add_run(&r, 127 << 8);		/* exec failed */
+	f = fmemopen(buf, sizeof(buf), "w");
+	assert_int_equal(pmu_runs_print_status(f, &r), 3);
+	fclose(f);
+	assert_non_null(strstr(buf, "vmapstat: run 2: command exited with status 3\n"));
+	assert_non_null(strstr(buf, "vmapstat: run 3: command killed by signal 9\n"));
+	assert_non_null(strstr(buf, "vmapstat: run 4: command exited with status 127\n"));
+	assert_null(strstr(buf, "run 1:"));
+	pmu_runs_free(&r);
+}
+
+static void test_diff_format(void **state)
+{
+	char b[32];
+
+	(void)state;
+	/* Arm's published differences */
+	pmu_format_diff(68.4, 59.4, true, true, b, sizeof(b));
+	assert_string_equal(b, "-13.16%");
+	pmu_format_diff(2128.2, 6732.0, true, true, b, sizeof(b));
+	assert_string_equal(b, "+216.32%");
+	pmu_format_diff(155.8, 119.6, true, true, b, sizeof(b));
+	assert_string_equal(b, "-23.23%");
+	pmu_format_diff(161435.8, 495.0, true, true, b, sizeof(b));
+	assert_string_equal(b, "-99.69%");
+	pmu_format_diff(1710.4, 1315.6, true, true, b, sizeof(b));
+	assert_string_equal(b, "-23.08%");
+	pmu_format_diff(0, 5, true, true, b, sizeof(b));
+	assert_string_equal(b, "n/a");
+	pmu_format_diff(5, 5, false, true, b, sizeof(b));
+	assert_string_equal(b, "n/a");
+}
+
+static char tmpdir[64];
+
+static int mk_tmp(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/pmu_runs_test.%d", getpid());
+	return mkdir(tmpdir, 0700);
+}
+
+static int rm_tmp(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	return system(cmd);
+}
+
+static void write_text(const char *name, const char *text, char *path, size_t len)
+{
+	FILE *f;
+
+	snprintf(path, len, "%s/%s", tmpdir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_json_roundtrip_and_compare(void **state)
+{
+	struct pmu_runs b, a, rb, ra;
+	char pb[256], pa[256];
+	char *out;
+	FILE *f;
+
+	(void)state;
+	fill(&b, trbe_before, "6.12.117 stock");
+	fill(&a, trbe_after, "6.12.117 patched");
+	pmu_runs_set(&b, 2, "wall", "ms", 12.25, PMU_VAL_SCALED);
+
+	/* other JSON lines around ours, as vmapstat -j writes them */
+	snprintf(pb, sizeof(pb), "%s/before.json", tmpdir);
+	f = fopen(pb, "w");
+	fputs("{\"interval\":1,\"rows\":[]}\n", f);
+	assert_int_equal(pmu_runs_write_json(f, &b), 0);
+	fputs("{\"totals\":{}}\n", f);
+	fclose(f);
+	snprintf(pa, sizeof(pa), "%s/after.json", tmpdir);
+	f = fopen(pa, "w");
+	pmu_runs_write_json(f, &a);
+	fclose(f);
+
+	assert_int_equal(pmu_runs_read_json(pb, &rb, err, sizeof(err)), 0);
+	assert_int_equal(rb.nr_runs, 5);
+	assert_int_equal(rb.nr_metrics, 5);
+	assert_string_equal(rb.label, "6.12.117 stock");
+	assert_string_equal(rb.command, b.command);
+	for (int m = 0; m < 4; m++)
+		for (int i = 0; i < 5; i++)
+			assert_true(pmu_runs_find(&rb, names[m])->values[i] == trbe_before[m][i]);
+	/* the sparse metric keeps its gaps, unit and flags */
+	const struct pmu_metric *w = pmu_runs_find(&rb, "wall");
+	assert_string_equal(w->unit, "ms");
+	assert_true(w->flags[0] & PMU_VAL_MISSING);
+	assert_true(w->flags[2] & PMU_VAL_SCALED);
+	assert_true(w->values[2] == 12.25);
+	assert_int_equal(pmu_runs_read_json(pa, &ra, err, sizeof(err)), 0);
+
+	out = capture(print_cmp, &rb, &ra);
+	assert_non_null(strstr(out, "| Metric         | Runs | Before avg. | After avg. | Diff.    |"));
+	assert_non_null(strstr(out, "| dtlb_walk      | 5/5  | 68.4        | 59.4       | -13.16%  |"));
+	assert_non_null(strstr(out, "| l1d_tlb        | 5/5  | 2128.2      | 6732.0     | +216.32% |"));
+	assert_non_null(strstr(out, "| l1d_tlb_refill | 5/5  | 155.8       | 119.6      | -23.23%  |"));
+	assert_non_null(strstr(out, "| l2d_tlb_refill | 5/5  | 161435.8    | 495.0      | -99.69%  |"));
+	/* a metric only one side has */
+	assert_non_null(strstr(out, "| wall (ms)      | 5/0  | 12.2        | -          | n/a      |"));
+	assert_non_null(strstr(out, "before: 6.12.117 stock\nafter:  6.12.117 patched\n"));
+
+	f = fmemopen(out, 16384, "w");
+	pmu_runs_compare_json(f, &rb, &ra);
+	fclose(f);
+	assert_non_null(strstr(out, "\"metric\":\"l2d_tlb_refill\",\"runs_before\":5,\"runs_after\":5,\"before\":161435.8"));
+	assert_non_null(strstr(out, "\"diff_pct\":-99.69"));
+	pmu_runs_free(&b);
+	pmu_runs_free(&a);
+	pmu_runs_free(&rb);
+	pmu_runs_free(&ra);
+}
+
+static void expect_read_error(const char *text, const char *needle)
+{
+	struct pmu_runs r;
+	char path[256];
+
+	write_text("bad.json", text, path, sizeof(path));
+	if (pmu_runs_read_json(path, &r, err, sizeof(err)) == 0)
+		fail_msg("accepted: %s", text);
+	if (!strstr(err, needle))
+		fail_msg("error '%s' lacks '%s'", err, needle);
+	assert_non_null(strstr(err, "bad.json: "));
+	assert_null(strchr(err, '\n'));
+}
+
+static void test_bad_json(void **state)
+{
+	struct pmu_runs r;
+
+	(void)state;
+	assert_int_equal(pmu_runs_read_json("/nonexistent/x.json", &r, err, sizeof(err)), -1);
+	assert_string_equal(err, "/nonexistent/x.json: No such file or directory");
+	expect_read_error("", "empty file");
+	expect_read_error("{\"interval\":1}\n", "no pmu_runs object");
+	expect_read_error("{\"pmu_runs\":{\"version\":1,\"runs\":2", "truncated");
+	expect_read_error("[1,2,}", "not valid JSON");
+	expect_read_error("{\"pmu_runs\":{\"version\":2,\"runs\":1}}", "unsupported \"version\"");
+	expect_read_error("{\"pmu_runs\":{\"version\":1,\"runs\":0}}", "out of range");
+	expect_read_error("{\"pmu_runs\":{\"version\":1,\"runs\":2,\"status\":[0]}}", "\"status\"");
+	expect_read_error("{\"pmu_runs\":{\"version\":1,\"runs\":1,\"status\":[0]}}", "missing \"metrics\"");
+	expect_read_error("{\"pmu_runs\":{\"version\":1,\"runs\":1,\"status\":[0],\"metrics\":[{\"values\":[1]}]}}",
+			  "metric 1 has no \"name\"");
+	expect_read_error("{\"pmu_runs\":{\"version\":1,\"runs\":2,\"status\":[0,0],\"metrics\":[{\"name\":\"x\",\"values\":[1]}]}}",
+			  "metric 'x' must have 2 \"values\"");
+	expect_read_error("{\"pmu_runs\":{\"version\":1,\"runs\":1,\"status\":[0],\"metrics\":[{\"name\":\"x\",\"values\":[\"a\"]}]}}",
+			  "metric 'x' run 1 is not a number");
+	expect_read_error("{\"pmu_runs\":{\"version\":1,\"runs\":1,\"status\":[0],\"metrics\":[{\"name\":\"x\",\"values\":[1]},{\"name\":\"x\",\"values\":[2]}]}}",
+			  "appears twice");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_averages_and_table),
+		cmocka_unit_test(test_flags_and_missing),
+		cmocka_unit_test(test_status_lines),
+		cmocka_unit_test(test_diff_format),
+		cmocka_unit_test(test_json_roundtrip_and_compare),
+		cmocka_unit_test(test_bad_json),
+	};
+
+	return cmocka_run_group_tests_name("pmu_runs", tests, mk_tmp, rm_tmp);
+}

@@ -1,0 +1,663 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Per-run tables, their JSON form and the before/after comparison. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <json-c/json.h>
+
+#include "pmu_runs.h"
+
+/* No libm: the tools link statically with a fixed library list. */
+static double absd(double v)
+{
+	return v < 0 ? -v : v;
+}
+
+static bool is_integral(double v)
+{
+	long long i = (long long)(v < 0 ? v - 0.5 : v + 0.5);
+
+	return absd(v - (double)i) < 1e-9;
+}
+
+void pmu_runs_init(struct pmu_runs *r, const char *command, const char *label)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->command, sizeof(r->command), "%s", command ? command : "");
+	snprintf(r->label, sizeof(r->label), "%s", label ? label : "");
+}
+
+void pmu_runs_free(struct pmu_runs *r)
+{
+	for (int i = 0; i < r->nr_metrics; i++) {
+		free(r->m[i].values);
+		free(r->m[i].flags);
+	}
+	free(r->m);
+	free(r->status);
+	memset(r, 0, sizeof(*r));
+}
+
+int pmu_runs_add_run(struct pmu_runs *r, int wait_status)
+{
+	int n = r->nr_runs + 1;
+	int *st;
+
+	if (n > PMU_RUNS_MAX)
+		return -1;
+	st = realloc(r->status, n * sizeof(*st));
+	if (!st)
+		return -1;
+	r->status = st;
+	st[n - 1] = wait_status;
+	for (int i = 0; i < r->nr_metrics; i++) {
+		double *v = realloc(r->m[i].values, n * sizeof(*v));
+		unsigned char *f;
+
+		if (!v)
+			return -1;
+		r->m[i].values = v;
+		f = realloc(r->m[i].flags, n);
+		if (!f)
+			return -1;
+		r->m[i].flags = f;
+		v[n - 1] = 0;
+		f[n - 1] = PMU_VAL_MISSING;
+	}
+	r->nr_runs = n;
+	return n - 1;
+}
+
+const struct pmu_metric *pmu_runs_find(const struct pmu_runs *r, const char *name)
+{
+	for (int i = 0; i < r->nr_metrics; i++)
+		if (!strcmp(r->m[i].name, name))
+			return &r->m[i];
+	return NULL;
+}
+
+int pmu_runs_set(struct pmu_runs *r, int run, const char *name,
+		 const char *unit, double value, unsigned flags)
+{
+	struct pmu_metric *m = (struct pmu_metric *)pmu_runs_find(r, name);
+
+	if (run < 0 || run >= r->nr_runs)
+		return -1;
+	if (!m) {
+		struct pmu_metric *grown = realloc(r->m, (r->nr_metrics + 1) * sizeof(*grown));
+
+		if (!grown)
+			return -1;
+		r->m = grown;
+		m = &r->m[r->nr_metrics];
+		memset(m, 0, sizeof(*m));
+		snprintf(m->name, sizeof(m->name), "%s", name);
+		snprintf(m->unit, sizeof(m->unit), "%s", unit ? unit : "");
+		m->values = calloc(r->nr_runs, sizeof(*m->values));
+		m->flags = malloc(r->nr_runs);
+		if (!m->values || !m->flags) {
+			free(m->values);
+			free(m->flags);
+			return -1;
+		}
+		memset(m->flags, PMU_VAL_MISSING, r->nr_runs);
+		r->nr_metrics++;
+	}
+	m->values[run] = value;
+	m->flags[run] = flags & ~PMU_VAL_MISSING;
+	return 0;
+}
+
+bool pmu_metric_avg(const struct pmu_runs *r, const struct pmu_metric *m,
+		    double *avg)
+{
+	double sum = 0;
+	int n = 0;
+
+	for (int i = 0; i < r->nr_runs; i++) {
+		if (m->flags[i] & PMU_VAL_MISSING)
+			continue;
+		sum += m->values[i];
+		n++;
+	}
+	*avg = n ? sum / n : 0;
+	return n > 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Tables                                                              */
+
+static void metric_label(const struct pmu_metric *m, char *buf, size_t len)
+{
+	if (m->unit[0])
+		snprintf(buf, len, "%s (%s)", m->name, m->unit);
+	else
+		snprintf(buf, len, "%s", m->name);
+}
+
+static void fmt_value(double v, unsigned flags, char *buf, size_t len)
+{
+	if (flags & PMU_VAL_MISSING) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (is_integral(v) || absd(v) >= 1e6)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.2f", v);
+	if (flags & PMU_VAL_SCALED)
+		strncat(buf, "*", len - strlen(buf) - 1);
+	if (flags & PMU_VAL_ZERO)
+		strncat(buf, "?", len - strlen(buf) - 1);
+}
+
+struct table {
+	int cols;
+	int width[PMU_RUNS_MAX + 4];
+};
+
+static void rule(FILE *out, const struct table *t)
+{
+	for (int c = 0; c < t->cols; c++) {
+		fputc('+', out);
+		for (int i = 0; i < t->width[c] + 2; i++)
+			fputc('-', out);
+	}
+	fputs("+\n", out);
+}
+
+static void cell(FILE *out, const struct table *t, int c, const char *s)
+{
+	fprintf(out, "| %-*s ", t->width[c], s);
+	if (c == t->cols - 1)
+		fputs("|\n", out);
+}
+
+static void widen(struct table *t, int c, const char *s)
+{
+	int n = strlen(s);
+
+	if (n > t->width[c])
+		t->width[c] = n;
+}
+
+void pmu_runs_print(FILE *out, const struct pmu_runs *r)
+{
+	static struct table t;
+	char buf[96];
+	bool any_scaled = false, any_zero = false;
+
+	memset(&t, 0, sizeof(t));
+	t.cols = r->nr_runs + 2;
+	widen(&t, 0, "Metric");
+	for (int i = 0; i < r->nr_runs; i++) {
+		snprintf(buf, sizeof(buf), "Run%d", i + 1);
+		widen(&t, i + 1, buf);
+	}
+	widen(&t, r->nr_runs + 1, "Avg.");
+	for (int m = 0; m < r->nr_metrics; m++) {
+		const struct pmu_metric *pm = &r->m[m];
+		double avg;
+
+		metric_label(pm, buf, sizeof(buf));
+		widen(&t, 0, buf);
+		for (int i = 0; i < r->nr_runs; i++) {
+			fmt_value(pm->values[i], pm->flags[i], buf, sizeof(buf));
+			widen(&t, i + 1, buf);
+			any_scaled |= pm->flags[i] & PMU_VAL_SCALED;
+			any_zero |= pm->flags[i] & PMU_VAL_ZERO;
+		}
+		if (pmu_metric_avg(r, pm, &avg))
+			snprintf(buf, sizeof(buf), "%.1f", avg);
+		else
+			snprintf(buf, sizeof(buf), "-");
+		widen(&t, r->nr_runs + 1, buf);
+	}
+
+	rule(out, &t);
+	cell(out, &t, 0, "Metric");
+	for (int i = 0; i < r->nr_runs; i++) {
+		snprintf(buf, sizeof(buf), "Run%d", i + 1);
+		cell(out, &t, i + 1, buf);
+	}
+	cell(out, &t, r->nr_runs + 1, "Avg.");
+	rule(out, &t);
+	for (int m = 0; m < r->nr_metrics; m++) {
+		const struct pmu_metric *pm = &r->m[m];
+		double avg;
+
+		metric_label(pm, buf, sizeof(buf));
+		cell(out, &t, 0, buf);
+		for (int i = 0; i < r->nr_runs; i++) {
+			fmt_value(pm->values[i], pm->flags[i], buf, sizeof(buf));
+			cell(out, &t, i + 1, buf);
+		}
+		if (pmu_metric_avg(r, pm, &avg))
+			snprintf(buf, sizeof(buf), "%.1f", avg);
+		else
+			snprintf(buf, sizeof(buf), "-");
+		cell(out, &t, r->nr_runs + 1, buf);
+		rule(out, &t);
+	}
+	if (any_scaled)
+		fputs("  * scaled: the PMU multiplexed the event (time_running < time_enabled)\n", out);
+	if (any_zero)
+		fputs("  ? exactly 0 over a busy period: not counted by this PMU?\n", out);
+}
+
+static void describe_status(int st, char *buf, size_t len)
+{
+	if (st < 0)
+		snprintf(buf, len, "status unknown");
+	else if (WIFEXITED(st))
+		snprintf(buf, len, "exited with status %d", WEXITSTATUS(st));
+	else if (WIFSIGNALED(st))
+		snprintf(buf, len, "killed by signal %d", WTERMSIG(st));
+	else
+		snprintf(buf, len, "wait status 0x%x", st);
+}
+
+int pmu_runs_print_status(FILE *out, const struct pmu_runs *r)
+{
+	int failed = 0;
+
+	for (int i = 0; i < r->nr_runs; i++) {
+		char buf[64];
+		int st = r->status[i];
+
+		if (st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+			continue;
+		describe_status(st, buf, sizeof(buf));
+		fprintf(out, "vmapstat: run %d: command %s\n", i + 1, buf);
+		failed++;
+	}
+	return failed;
+}
+
+/* ------------------------------------------------------------------ */
+/* JSON                                                                */
+
+/* Doubles as short decimal text ("68.4", not "68.400000000000006"). */
+static json_object *jdouble(double v)
+{
+	char buf[40];
+
+	snprintf(buf, sizeof(buf), "%.15g", v);
+	if (!strpbrk(buf, ".eEn"))
+		strncat(buf, ".0", sizeof(buf) - strlen(buf) - 1);
+	return json_object_new_double_s(v, buf);
+}
+
+static json_object *runs_to_json(const struct pmu_runs *r)
+{
+	json_object *root = json_object_new_object(), *o = json_object_new_object();
+	json_object *st = json_object_new_array(), *ms = json_object_new_array();
+
+	json_object_object_add(o, "version", json_object_new_int(1));
+	json_object_object_add(o, "command", json_object_new_string(r->command));
+	json_object_object_add(o, "label", json_object_new_string(r->label));
+	json_object_object_add(o, "runs", json_object_new_int(r->nr_runs));
+	for (int i = 0; i < r->nr_runs; i++)
+		json_object_array_add(st, json_object_new_int(r->status[i]));
+	json_object_object_add(o, "status", st);
+	for (int m = 0; m < r->nr_metrics; m++) {
+		const struct pmu_metric *pm = &r->m[m];
+		json_object *jm = json_object_new_object();
+		json_object *vals = json_object_new_array();
+		json_object *fl = json_object_new_array();
+		double avg;
+
+		json_object_object_add(jm, "name", json_object_new_string(pm->name));
+		json_object_object_add(jm, "unit", json_object_new_string(pm->unit));
+		for (int i = 0; i < r->nr_runs; i++) {
+			json_object_array_add(vals, pm->flags[i] & PMU_VAL_MISSING ?
+					      NULL : jdouble(pm->values[i]));
+			json_object_array_add(fl, json_object_new_int(pm->flags[i]));
+		}
+		json_object_object_add(jm, "values", vals);
+		json_object_object_add(jm, "flags", fl);
+		json_object_object_add(jm, "avg", pmu_metric_avg(r, pm, &avg) ?
+				       jdouble(avg) : NULL);
+		json_object_array_add(ms, jm);
+	}
+	json_object_object_add(o, "metrics", ms);
+	json_object_object_add(root, "pmu_runs", o);
+	return root;
+}
+
+int pmu_runs_write_json(FILE *out, const struct pmu_runs *r)
+{
+	json_object *root = runs_to_json(r);
+	int ret;
+
+	ret = fprintf(out, "%s\n", json_object_to_json_string_ext(root,
+			JSON_C_TO_STRING_PLAIN)) < 0 ? -1 : 0;
+	json_object_put(root);
+	return ret;
+}
+
+static int bad(char *err, size_t errlen, const char *path, const char *what)
+{
+	snprintf(err, errlen, "%s: %s", path, what);
+	return -1;
+}
+
+static int runs_from_json(json_object *o, const char *path, struct pmu_runs *r,
+			  char *err, size_t errlen)
+{
+	json_object *v, *st, *ms;
+	int nruns;
+	char what[160];
+
+	if (!json_object_object_get_ex(o, "version", &v) ||
+	    json_object_get_int(v) != 1)
+		return bad(err, errlen, path, "pmu_runs: missing or unsupported \"version\" (want 1)");
+	if (!json_object_object_get_ex(o, "runs", &v) ||
+	    !json_object_is_type(v, json_type_int))
+		return bad(err, errlen, path, "pmu_runs: missing integer \"runs\"");
+	nruns = json_object_get_int(v);
+	if (nruns < 1 || nruns > PMU_RUNS_MAX)
+		return bad(err, errlen, path, "pmu_runs: \"runs\" out of range");
+	pmu_runs_init(r, NULL, NULL);
+	if (json_object_object_get_ex(o, "command", &v) &&
+	    json_object_is_type(v, json_type_string))
+		snprintf(r->command, sizeof(r->command), "%s", json_object_get_string(v));
+	if (json_object_object_get_ex(o, "label", &v) &&
+	    json_object_is_type(v, json_type_string))
+		snprintf(r->label, sizeof(r->label), "%s", json_object_get_string(v));
+	if (!json_object_object_get_ex(o, "status", &st) ||
+	    !json_object_is_type(st, json_type_array) ||
+	    (int)json_object_array_length(st) != nruns)
+		return bad(err, errlen, path, "pmu_runs: \"status\" must be an array of \"runs\" integers");
+	for (int i = 0; i < nruns; i++)
+		if (pmu_runs_add_run(r, json_object_get_int(json_object_array_get_idx(st, i))) < 0)
+			return bad(err, errlen, path, "out of memory");
+	if (!json_object_object_get_ex(o, "metrics", &ms) ||
+	    !json_object_is_type(ms, json_type_array))
+		return bad(err, errlen, path, "pmu_runs: missing \"metrics\" array");
+	for (size_t m = 0; m < json_object_array_length(ms); m++) {
+		json_object *jm = json_object_array_get_idx(ms, m), *name, *unit = NULL;
+		json_object *vals, *fl = NULL;
+
+		if (!json_object_is_type(jm, json_type_object) ||
+		    !json_object_object_get_ex(jm, "name", &name) ||
+		    !json_object_is_type(name, json_type_string) ||
+		    !json_object_get_string_len(name)) {
+			snprintf(what, sizeof(what), "pmu_runs: metric %zu has no \"name\"", m + 1);
+			return bad(err, errlen, path, what);
+		}
+		json_object_object_get_ex(jm, "unit", &unit);
+		if (pmu_runs_find(r, json_object_get_string(name))) {
+			snprintf(what, sizeof(what), "pmu_runs: metric '%s' appears twice",
+				 json_object_get_string(name));
+			return bad(err, errlen, path, what);
+		}
+		if (!json_object_object_get_ex(jm, "values", &vals) ||
+		    !json_object_is_type(vals, json_type_array) ||
+		    (int)json_object_array_length(vals) != nruns) {
+			snprintf(what, sizeof(what),
+				 "pmu_runs: metric '%s' must have %d \"values\"",
+				 json_object_get_string(name), nruns);
+			return bad(err, errlen, path, what);
+		}
+		json_object_object_get_ex(jm, "flags", &fl);
+		if (fl && (!json_object_is_type(fl, json_type_array) ||
+			   (int)json_object_array_length(fl) != nruns)) {
+			snprintf(what, sizeof(what), "pmu_runs: metric '%s' has bad \"flags\"",
+				 json_object_get_string(name));
+			return bad(err, errlen, path, what);
+		}
+		for (int i = 0; i < nruns; i++) {
+			json_object *x = json_object_array_get_idx(vals, i);
+			unsigned flags = fl ? json_object_get_int(json_object_array_get_idx(fl, i)) : 0;
+
+			if (!x)
+				continue;	/* null: not measured in this run */
+			if (!json_object_is_type(x, json_type_double) &&
+			    !json_object_is_type(x, json_type_int)) {
+				snprintf(what, sizeof(what),
+					 "pmu_runs: metric '%s' run %d is not a number",
+					 json_object_get_string(name), i + 1);
+				return bad(err, errlen, path, what);
+			}
+			if (pmu_runs_set(r, i, json_object_get_string(name),
+					 unit ? json_object_get_string(unit) : "",
+					 json_object_get_double(x), flags))
+				return bad(err, errlen, path, "out of memory");
+		}
+		if (!pmu_runs_find(r, json_object_get_string(name))) {
+			/* all null: keep the metric, every run missing */
+			pmu_runs_set(r, 0, json_object_get_string(name),
+				     unit ? json_object_get_string(unit) : "", 0, 0);
+			((struct pmu_metric *)pmu_runs_find(r, json_object_get_string(name)))->flags[0] =
+				PMU_VAL_MISSING;
+		}
+	}
+	return 0;
+}
+
+int pmu_runs_read_json(const char *path, struct pmu_runs *r, char *err,
+		       size_t errlen)
+{
+	struct json_tokener *tok;
+	json_object *found = NULL;
+	char *text = NULL;
+	size_t len = 0, off = 0;
+	FILE *f;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	{
+		char buf[65536];
+		size_t n;
+
+		while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+			char *grown = realloc(text, len + n + 1);
+
+			if (!grown) {
+				free(text);
+				fclose(f);
+				return bad(err, errlen, path, "out of memory");
+			}
+			text = grown;
+			memcpy(text + len, buf, n);
+			len += n;
+		}
+	}
+	fclose(f);
+	if (!text)
+		return bad(err, errlen, path, "empty file (no pmu_runs object: was it written with --repeat and -j?)");
+	text[len] = '\0';
+
+	/* Several JSON values may follow one another (JSON lines). */
+	tok = json_tokener_new();
+	while (off < len) {
+		json_object *obj, *inner;
+
+		while (off < len && (text[off] == ' ' || text[off] == '\n' ||
+				     text[off] == '\t' || text[off] == '\r'))
+			off++;
+		if (off >= len)
+			break;
+		json_tokener_reset(tok);
+		obj = json_tokener_parse_ex(tok, text + off, len - off);
+		if (!obj) {
+			enum json_tokener_error e = json_tokener_get_error(tok);
+			char what[160];
+
+			snprintf(what, sizeof(what), "not valid JSON at byte %zu: %s",
+				 off + json_tokener_get_parse_end(tok),
+				 e == json_tokener_continue ? "truncated" :
+				 json_tokener_error_desc(e));
+			json_object_put(found);
+			json_tokener_free(tok);
+			free(text);
+			return bad(err, errlen, path, what);
+		}
+		off += json_tokener_get_parse_end(tok);
+		if (json_object_is_type(obj, json_type_object) &&
+		    json_object_object_get_ex(obj, "pmu_runs", &inner) &&
+		    json_object_is_type(inner, json_type_object)) {
+			json_object_put(found);
+			found = json_object_get(inner);
+		}
+		json_object_put(obj);
+	}
+	json_tokener_free(tok);
+	free(text);
+	if (!found)
+		return bad(err, errlen, path, "no pmu_runs object (was it written with --pmu and -j?)");
+	ret = runs_from_json(found, path, r, err, errlen);
+	json_object_put(found);
+	if (ret)
+		pmu_runs_free(r);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* Compare                                                             */
+
+void pmu_format_diff(double before, double after, bool have_before,
+		     bool have_after, char *buf, size_t len)
+{
+	if (!have_before || !have_after || before == 0) {
+		snprintf(buf, len, "n/a");
+		return;
+	}
+	snprintf(buf, len, "%+.2f%%", (after - before) / absd(before) * 100.0);
+}
+
+struct cmp_row {
+	char name[PMU_METRIC_NAME_LEN];
+	char metric[96], runs[32], before[32], after[32], diff[32];
+};
+
+static int compare_rows(const struct pmu_runs *b, const struct pmu_runs *a,
+			struct cmp_row **rows)
+{
+	int n = 0, cap = b->nr_metrics + a->nr_metrics;
+	struct cmp_row *out = calloc(cap ? cap : 1, sizeof(*out));
+
+	if (!out)
+		return -1;
+	/* before's order first, then metrics only "after" has */
+	for (int pass = 0; pass < 2; pass++) {
+		const struct pmu_runs *src = pass ? a : b;
+
+		for (int i = 0; i < src->nr_metrics; i++) {
+			const struct pmu_metric *mb, *ma, *pm = &src->m[i];
+			struct cmp_row *row;
+			double vb = 0, va = 0;
+			bool hb, ha;
+
+			if (pass && pmu_runs_find(b, pm->name))
+				continue;
+			mb = pmu_runs_find(b, pm->name);
+			ma = pmu_runs_find(a, pm->name);
+			hb = mb && pmu_metric_avg(b, mb, &vb);
+			ha = ma && pmu_metric_avg(a, ma, &va);
+			row = &out[n++];
+			snprintf(row->name, sizeof(row->name), "%s", pm->name);
+			metric_label(pm, row->metric, sizeof(row->metric));
+			snprintf(row->runs, sizeof(row->runs), "%d/%d",
+				 mb ? b->nr_runs : 0, ma ? a->nr_runs : 0);
+			if (hb)
+				snprintf(row->before, sizeof(row->before), "%.1f", vb);
+			else
+				snprintf(row->before, sizeof(row->before), "-");
+			if (ha)
+				snprintf(row->after, sizeof(row->after), "%.1f", va);
+			else
+				snprintf(row->after, sizeof(row->after), "-");
+			pmu_format_diff(vb, va, hb, ha, row->diff, sizeof(row->diff));
+		}
+	}
+	*rows = out;
+	return n;
+}
+
+void pmu_runs_compare_print(FILE *out, const struct pmu_runs *before,
+			    const struct pmu_runs *after)
+{
+	static const char *hdr[5] = { "Metric", "Runs", "Before avg.", "After avg.", "Diff." };
+	struct table t = { .cols = 5 };
+	struct cmp_row *rows;
+	int n = compare_rows(before, after, &rows);
+
+	if (n < 0) {
+		fprintf(stderr, "vmapstat: compare: out of memory\n");
+		return;
+	}
+	if (before->label[0] || after->label[0])
+		fprintf(out, "before: %s\nafter:  %s\n", before->label[0] ? before->label : "-",
+			after->label[0] ? after->label : "-");
+	if (strcmp(before->command, after->command))
+		fprintf(out, "note: the commands differ:\n  before: %s\n  after:  %s\n",
+			before->command, after->command);
+	for (int c = 0; c < 5; c++)
+		widen(&t, c, hdr[c]);
+	for (int i = 0; i < n; i++) {
+		widen(&t, 0, rows[i].metric);
+		widen(&t, 1, rows[i].runs);
+		widen(&t, 2, rows[i].before);
+		widen(&t, 3, rows[i].after);
+		widen(&t, 4, rows[i].diff);
+	}
+	rule(out, &t);
+	for (int c = 0; c < 5; c++)
+		cell(out, &t, c, hdr[c]);
+	rule(out, &t);
+	for (int i = 0; i < n; i++) {
+		cell(out, &t, 0, rows[i].metric);
+		cell(out, &t, 1, rows[i].runs);
+		cell(out, &t, 2, rows[i].before);
+		cell(out, &t, 3, rows[i].after);
+		cell(out, &t, 4, rows[i].diff);
+		rule(out, &t);
+	}
+	free(rows);
+}
+
+int pmu_runs_compare_json(FILE *out, const struct pmu_runs *before,
+			  const struct pmu_runs *after)
+{
+	json_object *root = json_object_new_object(), *arr = json_object_new_array();
+	struct cmp_row *rows;
+	int n = compare_rows(before, after, &rows);
+
+	if (n < 0) {
+		json_object_put(root);
+		json_object_put(arr);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		json_object *o = json_object_new_object();
+		const struct pmu_metric *mb, *ma;
+		double vb, va;
+		const char *name = rows[i].name;
+
+		mb = pmu_runs_find(before, name);
+		ma = pmu_runs_find(after, name);
+		json_object_object_add(o, "metric", json_object_new_string(name));
+		json_object_object_add(o, "runs_before", json_object_new_int(mb ? before->nr_runs : 0));
+		json_object_object_add(o, "runs_after", json_object_new_int(ma ? after->nr_runs : 0));
+		json_object_object_add(o, "before", mb && pmu_metric_avg(before, mb, &vb) ?
+				       jdouble(vb) : NULL);
+		json_object_object_add(o, "after", ma && pmu_metric_avg(after, ma, &va) ?
+				       jdouble(va) : NULL);
+		json_object_object_add(o, "diff_pct", strcmp(rows[i].diff, "n/a") ?
+				       jdouble(strtod(rows[i].diff, NULL)) : NULL);
+		json_object_array_add(arr, o);
+	}
+	free(rows);
+	json_object_object_add(root, "compare", arr);
+	fprintf(out, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN));
+	json_object_put(root);
+	return 0;
+}
