@@ -1,0 +1,32 @@
+# Prometheus export of vmapstat (issue 7): --listen, --textfile, --prometheus,
+# --top-callers.  The sources (user/prom_*.c) go into libvmapscope.a and the
+# unit tests (tests/unit/test_prom_*.c) run in check-unit, both through
+# mk/tools.mk's wildcards.  This file adds:
+#
+#   the link flags: libmicrohttpd for every tool and unit test, and for the
+#       static tools (out/<arch>/bin/*) the GnuTLS stand-ins of
+#       user/prom_tls_stubs.c (why: see that file).  TOOLS_LDLIBS is
+#       expanded in the link recipe, so $@ tells a static tool link
+#       (.../bin/NAME) from a unit test link (.../tests/NAME).
+#   make prom-unit     the Prometheus unit tests alone
+#   make check-prom    tests/prom/*.sh on this machine (root; BPF on the host
+#                      kernel): promtool on every output form, a real
+#                      Prometheus scraping vmapstat --listen compared with
+#                      vmapstat -j of the same intervals, node_exporter's
+#                      textfile collector, bad requests and slow clients.
+
+TOOLS_LDLIBS	+= -lmicrohttpd $(if $(findstring /bin/,$@),$(dir $(@D))obj/prom_tls_stubs.o)
+
+PROM_UNIT_BINS	:= $(patsubst tests/unit/%.c,$(OUTDIR)/$(HOST_ARCH)/tests/%,$(wildcard tests/unit/test_prom_*.c))
+PROM_TESTS	:= $(sort $(wildcard tests/prom/test_*.sh))
+
+.PHONY: prom-unit check-prom
+
+prom-unit: $(PROM_UNIT_BINS)
+	@set -e; for t in $^; do echo "== $$t"; $$t; done
+
+check-prom: tools
+	@set -e; for t in $(PROM_TESTS); do echo "== $$t"; \
+		VMAPSTAT=$(OUTDIR)/$(HOST_ARCH)/bin/vmapstat TOPDIR=$(TOPDIR) bash $$t; done
+
+CHECK_TARGETS	+= check-prom

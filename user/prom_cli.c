@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vmapstat's Prometheus options (argp child "prom_argp", see hooks.h):
+ *
+ *   --listen [ADDR:]PORT   serve GET /metrics (127.0.0.1 unless ADDR given)
+ *   --listen-timeout SECS  close idle / stalled HTTP connections after SECS
+ *   --textfile PATH        rewrite a node_exporter textfile every interval
+ *   --prometheus           print one exposition to stdout at the end
+ *                          (instead of vmapstat's report)
+ *   --top-callers N        callers with their own label; the rest: "other"
+ *
+ * The exposition is rendered once per vmapstat interval from the deltas
+ * vmapstat reports (prom_metrics.h), and only published or written then;
+ * the HTTP thread just hands out the latest text.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hooks.h"
+#include "prom_expo.h"
+#include "prom_http.h"
+#include "prom_metrics.h"
+#include "prom_textfile.h"
+
+enum {
+	OPT_LISTEN = 0x300,
+	OPT_LISTEN_TIMEOUT,
+	OPT_TEXTFILE,
+	OPT_PROMETHEUS,
+	OPT_TOP_CALLERS,
+};
+
+static const struct argp_option prom_options[] = {
+	{ "listen", OPT_LISTEN, "[ADDR:]PORT", 0,
+	  "Serve GET /metrics (Prometheus text format) on ADDR:PORT, default address 127.0.0.1; needs INTERVAL", 0 },
+	{ "listen-timeout", OPT_LISTEN_TIMEOUT, "SECS", 0,
+	  "Close HTTP connections idle for SECS (default 10)", 0 },
+	{ "textfile", OPT_TEXTFILE, "PATH", 0,
+	  "Rewrite PATH (*.prom, for node_exporter's textfile collector) atomically every interval", 0 },
+	{ "prometheus", OPT_PROMETHEUS, NULL, 0,
+	  "Print one Prometheus exposition to stdout at the end instead of the report", 0 },
+	{ "top-callers", OPT_TOP_CALLERS, "N", 0,
+	  "Label at most N callers, sum the rest as caller=\"other\" (default 20)", 0 },
+	{ 0 },
+};
+
+static struct {
+	bool listen;
+	struct prom_listen addr;
+	unsigned int timeout_s;
+	const char *textfile;
+	bool to_stdout;
+	unsigned int top;
+} popt = {
+	.top = PROM_DEFAULT_TOP_CALLERS,
+};
+
+static struct prom_state *state;
+static struct prom_server *server;
+static struct prom_buf buf;
+static bool textfile_failing;
+
+static int render(void)
+{
+	prom_buf_reset(&buf);
+	if (prom_render(state, &buf)) {
+		fprintf(stderr, "vmapstat: prometheus: %s\n",
+			buf.errmsg[0] ? buf.errmsg : strerror(ENOMEM));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Publish and write the current exposition.  A textfile that cannot be
+ * written (disk full, directory gone) is reported once and retried next
+ * interval: the collector and the HTTP endpoint keep going.
+ */
+static int publish(void)
+{
+	char err[512];
+
+	if (render())
+		return -1;
+	if (server && prom_server_publish(server, buf.data, buf.len)) {
+		fprintf(stderr, "vmapstat: prometheus: out of memory\n");
+		return -1;
+	}
+	if (popt.textfile) {
+		if (prom_textfile_write(popt.textfile, buf.data, buf.len, err,
+					sizeof(err))) {
+			if (!textfile_failing)
+				fprintf(stderr, "vmapstat: %s (will retry)\n", err);
+			textfile_failing = true;
+		} else if (textfile_failing) {
+			fprintf(stderr, "vmapstat: --textfile %s: written again\n",
+				popt.textfile);
+			textfile_failing = false;
+		}
+	}
+	return 0;
+}
+
+static int prom_start(const struct vmapstat_run *run)
+{
+	struct vmapstat_snapshot snap;
+	char err[512];
+
+	if (popt.listen && (run->command || run->interval_s <= 0)) {
+		fprintf(stderr,
+			"vmapstat: --listen needs an INTERVAL (the exposition is refreshed once per interval)\n");
+		return -1;
+	}
+	state = prom_state_new(popt.top);
+	if (!state) {
+		fprintf(stderr, "vmapstat: prometheus: out of memory\n");
+		return -1;
+	}
+	prom_buf_init(&buf);
+	/* kernel, features and symbols before the first interval */
+	if (!collector_read(run->collector, &snap)) {
+		prom_state_set_info(state, &snap);
+		snapshot_free(&snap);
+	}
+	if (popt.listen) {
+		struct prom_server_opts o = {
+			.listen = popt.addr,
+			.timeout_s = popt.timeout_s,
+		};
+
+		if (prom_server_start(&o, &server, err, sizeof(err))) {
+			fprintf(stderr, "vmapstat: %s\n", err);
+			return -1;
+		}
+		fprintf(stderr, "vmapstat: serving http://%s/metrics (port %u)\n",
+			popt.addr.text, prom_server_port(server));
+	}
+	if (server || popt.textfile)
+		return publish();
+	return 0;
+}
+
+static int prom_interval(const struct vmapstat_run *run,
+			 const struct vmapstat_snapshot *cum,
+			 const struct vmapstat_snapshot *delta)
+{
+	(void)run;
+	(void)cum;
+	if (prom_state_add(state, delta)) {
+		fprintf(stderr, "vmapstat: prometheus: out of memory\n");
+		return -1;
+	}
+	if (server || popt.textfile)
+		return publish();
+	return 0;
+}
+
+static int prom_end(const struct vmapstat_run *run,
+		    const struct vmapstat_snapshot *cum)
+{
+	int ret = 0;
+
+	(void)run;
+	(void)cum;
+	if (popt.to_stdout) {
+		if (render() ||
+		    fwrite(buf.data, 1, buf.len, stdout) != buf.len ||
+		    fflush(stdout)) {
+			fprintf(stderr, "vmapstat: --prometheus: cannot write stdout\n");
+			ret = -1;
+		}
+	}
+	prom_server_stop(server);
+	server = NULL;
+	prom_buf_free(&buf);
+	prom_state_free(state);
+	state = NULL;
+	return ret;
+}
+
+static struct vmapstat_hooks prom_hooks = {
+	.name = "prometheus",
+	.start = prom_start,
+	.interval = prom_interval,
+	.end = prom_end,
+};
+
+static error_t prom_parse(int key, char *arg, struct argp_state *st)
+{
+	char err[256];
+	unsigned long v;
+	char *end;
+
+	switch (key) {
+	case OPT_LISTEN:
+		if (prom_listen_parse(arg, &popt.addr, err, sizeof(err)))
+			argp_error(st, "%s", err);
+		popt.listen = true;
+		break;
+	case OPT_LISTEN_TIMEOUT:
+		errno = 0;
+		v = strtoul(arg, &end, 10);
+		if (!*arg || *end || errno || arg[0] == '-' || !v || v > 3600)
+			argp_error(st, "invalid --listen-timeout '%s' (1..3600 seconds)", arg);
+		popt.timeout_s = (unsigned int)v;
+		break;
+	case OPT_TEXTFILE:
+		if (prom_textfile_check(arg, err, sizeof(err)))
+			argp_error(st, "%s", err);
+		popt.textfile = arg;
+		break;
+	case OPT_PROMETHEUS:
+		popt.to_stdout = true;
+		prom_hooks.replaces_report = true;
+		break;
+	case OPT_TOP_CALLERS:
+		errno = 0;
+		v = strtoul(arg, &end, 10);
+		if (!*arg || *end || errno || arg[0] == '-' || v > PROM_MAX_TOP_CALLERS)
+			argp_error(st, "invalid --top-callers '%s' (0..%d)", arg,
+				   PROM_MAX_TOP_CALLERS);
+		popt.top = (unsigned int)v;
+		break;
+	case ARGP_KEY_END:
+		if (!popt.listen && !popt.textfile && !popt.to_stdout)
+			break;
+		if (vmapstat_register_hooks(&prom_hooks))
+			argp_error(st, "too many vmapstat extensions");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+const struct argp prom_argp = {
+	.options = prom_options,
+	.parser = prom_parse,
+};

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Prometheus text exposition format 0.0.4 writer (see prom_expo.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prom_expo.h"
+
+static void buf_fail(struct prom_buf *b, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void buf_fail(struct prom_buf *b, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (b->err)
+		return;
+	b->err = err;
+	va_start(ap, fmt);
+	vsnprintf(b->errmsg, sizeof(b->errmsg), fmt, ap);
+	va_end(ap);
+}
+
+void prom_buf_init(struct prom_buf *b)
+{
+	memset(b, 0, sizeof(*b));
+}
+
+void prom_buf_free(struct prom_buf *b)
+{
+	free(b->data);
+	prom_buf_init(b);
+}
+
+void prom_buf_reset(struct prom_buf *b)
+{
+	b->len = 0;
+	if (b->data)
+		b->data[0] = '\0';
+	b->err = 0;
+	b->errmsg[0] = '\0';
+}
+
+char *prom_buf_steal(struct prom_buf *b, size_t *len)
+{
+	char *d = b->data;
+
+	if (!d) {
+		d = strdup("");
+		if (!d)
+			return NULL;
+	}
+	if (len)
+		*len = b->len;
+	b->data = NULL;
+	b->len = b->cap = 0;
+	return d;
+}
+
+/* Make room for n more bytes plus the terminating NUL. */
+static bool buf_reserve(struct prom_buf *b, size_t n)
+{
+	size_t need, cap;
+	char *d;
+
+	if (b->err)
+		return false;
+	if (n > SIZE_MAX / 2 - b->len) {
+		buf_fail(b, -ENOMEM, "exposition too large");
+		return false;
+	}
+	need = b->len + n + 1;
+	if (need <= b->cap)
+		return true;
+	cap = b->cap ? b->cap : 4096;
+	while (cap < need)
+		cap *= 2;
+	d = realloc(b->data, cap);
+	if (!d) {
+		buf_fail(b, -ENOMEM, "out of memory rendering the exposition");
+		return false;
+	}
+	b->data = d;
+	b->cap = cap;
+	return true;
+}
+
+void prom_buf_append(struct prom_buf *b, const char *s, size_t n)
+{
+	if (!buf_reserve(b, n))
+		return;
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+static void buf_puts(struct prom_buf *b, const char *s)
+{
+	prom_buf_append(b, s, strlen(s));
+}
+
+void prom_buf_printf(struct prom_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->err)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		buf_fail(b, -EINVAL, "bad format");
+		return;
+	}
+	if (!buf_reserve(b, (size_t)n))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+static bool name_char(char c, bool first, bool colon)
+{
+	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')
+		return true;
+	if (colon && c == ':')
+		return true;
+	return !first && c >= '0' && c <= '9';
+}
+
+bool prom_valid_metric_name(const char *name)
+{
+	const char *p;
+
+	if (!name || !*name)
+		return false;
+	for (p = name; *p; p++)
+		if (!name_char(*p, p == name, true))
+			return false;
+	return true;
+}
+
+bool prom_valid_label_name(const char *name)
+{
+	const char *p;
+
+	if (!name || !*name)
+		return false;
+	/* "__" prefixed names are reserved for Prometheus itself. */
+	if (name[0] == '_' && name[1] == '_')
+		return false;
+	for (p = name; *p; p++)
+		if (!name_char(*p, p == name, false))
+			return false;
+	return true;
+}
+
+/* Escape the characters in @special ('\n' always becomes "\n"). */
+static void escape(struct prom_buf *b, const char *s, const char *special)
+{
+	const char *run = s;
+
+	for (; *s; s++) {
+		if (*s != '\n' && !strchr(special, *s))
+			continue;
+		prom_buf_append(b, run, (size_t)(s - run));
+		if (*s == '\n')
+			buf_puts(b, "\\n");
+		else {
+			char e[2] = { '\\', *s };
+
+			prom_buf_append(b, e, 2);
+		}
+		run = s + 1;
+	}
+	prom_buf_append(b, run, (size_t)(s - run));
+}
+
+void prom_escape_label_value(struct prom_buf *b, const char *v)
+{
+	escape(b, v ? v : "", "\\\"");
+}
+
+void prom_escape_help(struct prom_buf *b, const char *h)
+{
+	escape(b, h ? h : "", "\\");
+}
+
+const char *prom_format_double(double v, char *out, size_t outlen)
+{
+	int prec;
+
+	if (isnan(v)) {
+		snprintf(out, outlen, "NaN");
+		return out;
+	}
+	if (isinf(v)) {
+		snprintf(out, outlen, v > 0 ? "+Inf" : "-Inf");
+		return out;
+	}
+	/* Integers print as integers ("1024", not "1.024e+03"). */
+	if (v == floor(v) && fabs(v) < 1e15) {
+		snprintf(out, outlen, "%.0f", v);
+		return out;
+	}
+	for (prec = 1; prec <= 17; prec++) {
+		snprintf(out, outlen, "%.*g", prec, v);
+		if (strtod(out, NULL) == v)
+			break;
+	}
+	return out;
+}
+
+static const char *type_name(enum prom_type t)
+{
+	switch (t) {
+	case PROM_COUNTER:	return "counter";
+	case PROM_GAUGE:	return "gauge";
+	case PROM_HISTOGRAM:	return "histogram";
+	default:		return "untyped";
+	}
+}
+
+static bool check_name(struct prom_buf *b, const char *name)
+{
+	if (prom_valid_metric_name(name))
+		return true;
+	buf_fail(b, -EINVAL, "invalid metric name '%s'", name ? name : "(null)");
+	return false;
+}
+
+void prom_family(struct prom_buf *b, const char *name, enum prom_type type,
+		 const char *help)
+{
+	if (!check_name(b, name))
+		return;
+	buf_puts(b, "# HELP ");
+	buf_puts(b, name);
+	buf_puts(b, " ");
+	prom_escape_help(b, help);
+	prom_buf_printf(b, "\n# TYPE %s %s\n", name, type_name(type));
+}
+
+/* name{a="x",b="y"} -- without the value; @extra is an optional label. */
+static void series(struct prom_buf *b, const char *name, const char *suffix,
+		   const struct prom_label *labels, size_t n,
+		   const struct prom_label *extra)
+{
+	size_t i;
+	bool first = true;
+
+	if (!check_name(b, name))
+		return;
+	buf_puts(b, name);
+	buf_puts(b, suffix);
+	if (!n && !extra)
+		return;
+	buf_puts(b, "{");
+	for (i = 0; i < n + (extra ? 1 : 0); i++) {
+		const struct prom_label *l = i < n ? &labels[i] : extra;
+
+		if (!prom_valid_label_name(l->name)) {
+			buf_fail(b, -EINVAL, "invalid label name '%s' on %s",
+				 l->name ? l->name : "(null)", name);
+			return;
+		}
+		if (!first)
+			buf_puts(b, ",");
+		first = false;
+		buf_puts(b, l->name);
+		buf_puts(b, "=\"");
+		prom_escape_label_value(b, l->value);
+		buf_puts(b, "\"");
+	}
+	buf_puts(b, "}");
+}
+
+void prom_sample_u64(struct prom_buf *b, const char *name,
+		     const struct prom_label *labels, size_t nr_labels,
+		     uint64_t value)
+{
+	series(b, name, "", labels, nr_labels, NULL);
+	prom_buf_printf(b, " %" PRIu64 "\n", value);
+}
+
+void prom_sample_double(struct prom_buf *b, const char *name,
+			const struct prom_label *labels, size_t nr_labels,
+			double value)
+{
+	char num[40];
+
+	series(b, name, "", labels, nr_labels, NULL);
+	prom_buf_printf(b, " %s\n", prom_format_double(value, num, sizeof(num)));
+}
+
+void prom_histogram(struct prom_buf *b, const char *name,
+		    const struct prom_label *labels, size_t nr_labels,
+		    const struct prom_hist *h)
+{
+	struct prom_label le = { .name = "le" };
+	char num[40], sum[40];
+	uint64_t cum = 0;
+	size_t i;
+
+	if (nr_labels > PROM_MAX_LABELS) {
+		buf_fail(b, -EINVAL, "%s: too many labels", name);
+		return;
+	}
+	for (i = 0; i <= h->nr_bounds; i++) {
+		if (i < h->nr_bounds && i > 0 && !(h->le[i] > h->le[i - 1])) {
+			buf_fail(b, -EINVAL, "%s: bucket bounds not ascending", name);
+			return;
+		}
+		cum += h->counts[i];
+		le.value = i < h->nr_bounds ?
+			prom_format_double(h->le[i], num, sizeof(num)) : "+Inf";
+		series(b, name, "_bucket", labels, nr_labels, &le);
+		prom_buf_printf(b, " %" PRIu64 "\n", cum);
+	}
+	series(b, name, "_sum", labels, nr_labels, NULL);
+	prom_buf_printf(b, " %s\n", prom_format_double(h->sum, sum, sizeof(sum)));
+	series(b, name, "_count", labels, nr_labels, NULL);
+	prom_buf_printf(b, " %" PRIu64 "\n", cum);
+}

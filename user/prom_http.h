@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The /metrics HTTP endpoint (libmicrohttpd).
+ *
+ * The server never renders anything itself: the collector side publishes
+ * a finished exposition (prom_server_publish(), once per interval) and
+ * every scrape is answered from the latest published text.  So a scrape
+ * costs no BPF map read, a slow or vanished client never holds up the
+ * collector, and all scrapes between two intervals see the same numbers.
+ *
+ * Requests: GET or HEAD /metrics -> 200; any other path -> 404; any other
+ * method on /metrics -> 405 with "Allow: GET, HEAD".  Connections that
+ * stay idle (half-open, or a client that stops reading) are closed after
+ * the connection timeout; at most max_connections are open at a time.
+ */
+#ifndef VMAPSCOPE_PROM_HTTP_H
+#define VMAPSCOPE_PROM_HTTP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#define PROM_DEFAULT_ADDR		"127.0.0.1"
+#define PROM_DEFAULT_TIMEOUT_S		10
+#define PROM_DEFAULT_MAX_CONNECTIONS	64
+
+struct prom_listen {
+	struct sockaddr_storage addr;
+	socklen_t addrlen;
+	char text[80];			/* "127.0.0.1:9100", "[::1]:9100" */
+};
+
+/*
+ * Parse "[ADDR:]PORT": PORT alone binds 127.0.0.1; ADDR is an IPv4
+ * address, "[IPv6]" or "localhost".  PORT 0 asks the kernel for a free
+ * port (prom_server_port() tells which).  Returns 0, or -EINVAL with one
+ * line in err.
+ */
+int prom_listen_parse(const char *spec, struct prom_listen *out,
+		      char *err, size_t errlen);
+
+struct prom_server_opts {
+	struct prom_listen listen;
+	unsigned int timeout_s;		/* 0 = PROM_DEFAULT_TIMEOUT_S */
+	unsigned int max_connections;	/* 0 = PROM_DEFAULT_MAX_CONNECTIONS */
+};
+
+/* Counters of what the server did (tests and diagnostics). */
+struct prom_server_stats {
+	uint64_t ok;			/* 200 responses queued */
+	uint64_t not_found;		/* 404 */
+	uint64_t bad_method;		/* 405 */
+	uint64_t failed;		/* responses that could not be queued */
+	uint64_t publishes;
+};
+
+struct prom_server;
+
+/*
+ * Bind, listen and start the server thread.  Until the first
+ * prom_server_publish() scrapes get an empty (valid) exposition.
+ * Returns 0, or a negative errno with one line in err (such as
+ * "--listen 127.0.0.1:9100: Address already in use").
+ */
+int prom_server_start(const struct prom_server_opts *opts,
+		      struct prom_server **out, char *err, size_t errlen);
+
+/* Replace the served exposition (copied).  Returns 0 or -ENOMEM. */
+int prom_server_publish(struct prom_server *s, const char *text, size_t len);
+
+/* The bound port (useful with port 0). */
+uint16_t prom_server_port(const struct prom_server *s);
+
+void prom_server_stats(struct prom_server *s, struct prom_server_stats *st);
+
+/* Stop the thread, close every connection, free everything. */
+void prom_server_stop(struct prom_server *s);
+
+#endif /* VMAPSCOPE_PROM_HTTP_H */

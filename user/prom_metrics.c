@@ -1,0 +1,508 @@
+// SPDX-License-Identifier: GPL-2.0
+/* vmapstat snapshots -> vmapscope_* metrics (see prom_metrics.h). */
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "granule.h"
+#include "hist.h"
+#include "prom_metrics.h"
+
+#ifndef VMAPSCOPE_VERSION
+#define VMAPSCOPE_VERSION "0.1"
+#endif
+
+#define SYM_LEN sizeof(((struct vmapstat_row *)0)->sym)
+
+/* struct vmapscope_stats is nothing but u64 counters: add it as an array. */
+#define STATS_WORDS (sizeof(struct vmapscope_stats) / sizeof(uint64_t))
+_Static_assert(sizeof(struct vmapscope_stats) % sizeof(uint64_t) == 0,
+	       "vmapscope_stats must hold only 64-bit counters");
+
+struct acc_row {
+	char sym[SYM_LEN];
+	int api;
+	struct vmapscope_stats st;
+};
+
+struct prom_state {
+	unsigned int top;
+	struct acc_row *rows;		/* sorted by (sym, api) */
+	size_t nr, cap;
+	char (*named)[SYM_LEN];		/* sorted; at most top entries */
+	size_t nr_named;
+	uint64_t counters[VMAPSCOPE_CNT_MAX];
+	uint64_t intervals;
+	double last_wall;		/* end of the last interval, epoch s */
+	double last_interval_s;
+	bool have_info;
+	struct vmapstat_feature_state feat[VMAPSTAT_FEAT_MAX];
+	bool symbols_ok;
+	uint32_t stats_max_entries;
+	char arch[16];
+	unsigned int page_shift;
+	char kernel_release[65];
+};
+
+static void stats_add(struct vmapscope_stats *dst, const struct vmapscope_stats *src)
+{
+	uint64_t *d = (uint64_t *)dst;
+	const uint64_t *s = (const uint64_t *)src;
+	size_t i;
+
+	for (i = 0; i < STATS_WORDS; i++)
+		d[i] += s[i];
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct acc_row *x = a, *y = b;
+	int c = strcmp(x->sym, y->sym);
+
+	return c ? c : (x->api > y->api) - (x->api < y->api);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+void prom_log2_bounds(double *le, double scale)
+{
+	unsigned int i;
+
+	/*
+	 * Division by 1/scale, not multiplication by scale: 3 / 1e9 is the
+	 * double nearest to 3e-9, so "le" prints as 3e-09, not 3.0000000000000004e-09.
+	 */
+	for (i = 0; i < PROM_HIST_BOUNDS; i++) {
+		double hi = (double)hist_slot_high(i, VMAPSCOPE_HIST_SLOTS);
+
+		le[i] = scale == 1.0 ? hi : hi / (1.0 / scale);
+	}
+}
+
+struct prom_state *prom_state_new(unsigned int top_callers)
+{
+	struct prom_state *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return NULL;
+	st->top = top_callers;
+	if (top_callers) {
+		st->named = calloc(top_callers, SYM_LEN);
+		if (!st->named) {
+			free(st);
+			return NULL;
+		}
+	}
+	return st;
+}
+
+void prom_state_free(struct prom_state *st)
+{
+	if (!st)
+		return;
+	free(st->rows);
+	free(st->named);
+	free(st);
+}
+
+uint64_t prom_state_intervals(const struct prom_state *st)
+{
+	return st->intervals;
+}
+
+void prom_state_set_info(struct prom_state *st, const struct vmapstat_snapshot *s)
+{
+	memcpy(st->feat, s->feat, sizeof(st->feat));
+	st->symbols_ok = s->symbols_ok;
+	st->stats_max_entries = s->stats_max_entries;
+	snprintf(st->arch, sizeof(st->arch), "%s", s->arch);
+	st->page_shift = s->page_shift;
+	snprintf(st->kernel_release, sizeof(st->kernel_release), "%s",
+		 s->kernel_release);
+	st->have_info = true;
+}
+
+static bool is_named(const struct prom_state *st, const char *sym)
+{
+	return st->nr_named &&
+	       bsearch(sym, st->named, st->nr_named, SYM_LEN, cmp_name);
+}
+
+struct caller_rank {
+	const char *sym;
+	uint64_t bytes, area_bytes, calls;
+};
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct caller_rank *x = a, *y = b;
+
+	if (x->bytes != y->bytes)
+		return x->bytes > y->bytes ? -1 : 1;
+	if (x->area_bytes != y->area_bytes)
+		return x->area_bytes > y->area_bytes ? -1 : 1;
+	if (x->calls != y->calls)
+		return x->calls > y->calls ? -1 : 1;
+	return strcmp(x->sym, y->sym);
+}
+
+/* Fill free slots of the named set with the biggest unnamed callers. */
+static int admit_callers(struct prom_state *st)
+{
+	struct caller_rank *cand;
+	size_t i, n = 0, take;
+
+	if (st->nr_named >= st->top)
+		return 0;
+	cand = calloc(st->nr ? st->nr : 1, sizeof(*cand));
+	if (!cand)
+		return -ENOMEM;
+	for (i = 0; i < st->nr; i++) {
+		const struct acc_row *r = &st->rows[i];
+		struct caller_rank *c;
+		unsigned int sh;
+
+		if (is_named(st, r->sym))
+			continue;
+		/* rows are sorted by sym: one caller's rows are adjacent */
+		if (!n || strcmp(cand[n - 1].sym, r->sym))
+			cand[n++].sym = r->sym;
+		c = &cand[n - 1];
+		for (sh = 0; sh < VMAPSCOPE_NR_SHIFTS; sh++)
+			c->bytes += r->st.bytes[sh];
+		c->area_bytes += r->st.area_bytes;
+		c->calls += r->st.calls;
+	}
+	qsort(cand, n, sizeof(*cand), cmp_rank);
+	take = st->top - st->nr_named;
+	if (take > n)
+		take = n;
+	for (i = 0; i < take; i++)
+		snprintf(st->named[st->nr_named + i], SYM_LEN, "%s", cand[i].sym);
+	st->nr_named += take;
+	qsort(st->named, st->nr_named, SYM_LEN, cmp_name);
+	free(cand);
+	return 0;
+}
+
+int prom_state_add(struct prom_state *st, const struct vmapstat_snapshot *delta)
+{
+	size_t i, nr_new = 0, nr_old = st->nr;
+	int err;
+
+	/* Reserve room for every row first so that -ENOMEM changes nothing. */
+	if (st->nr + delta->nr_rows > st->cap) {
+		size_t cap = st->cap ? st->cap : 64;
+		struct acc_row *rows;
+
+		while (cap < st->nr + delta->nr_rows)
+			cap *= 2;
+		rows = realloc(st->rows, cap * sizeof(*rows));
+		if (!rows)
+			return -ENOMEM;
+		st->rows = rows;
+		st->cap = cap;
+	}
+	for (i = 0; i < delta->nr_rows; i++) {
+		const struct vmapstat_row *d = &delta->rows[i];
+		struct acc_row key, *r;
+
+		snprintf(key.sym, sizeof(key.sym), "%s", d->sym);
+		key.api = d->api;
+		r = bsearch(&key, st->rows, nr_old, sizeof(*r), cmp_row);
+		if (!r) {
+			/* appended rows are unsorted until the qsort below */
+			size_t j;
+
+			for (j = nr_old; j < nr_old + nr_new; j++)
+				if (!cmp_row(&key, &st->rows[j]))
+					break;
+			r = &st->rows[j];
+			if (j == nr_old + nr_new) {
+				*r = key;
+				memset(&r->st, 0, sizeof(r->st));
+				nr_new++;
+			}
+		}
+		stats_add(&r->st, &d->st);
+	}
+	st->nr += nr_new;
+	if (nr_new)
+		qsort(st->rows, st->nr, sizeof(*st->rows), cmp_row);
+	for (i = 0; i < VMAPSCOPE_CNT_MAX; i++)
+		st->counters[i] += delta->counters[i];
+	st->intervals++;
+	st->last_wall = (double)delta->wall.tv_sec + delta->wall.tv_nsec / 1e9;
+	st->last_interval_s = delta->interval_s;
+	prom_state_set_info(st, delta);
+	err = admit_callers(st);
+	/* a failed admission only leaves callers in "other" a while longer */
+	(void)err;
+	return 0;
+}
+
+/* ---- rendering ------------------------------------------------------- */
+
+/* Rows folded to (caller label, api): named callers keep their symbol. */
+struct out_row {
+	const char *caller;
+	int api;
+	struct vmapscope_stats st;
+};
+
+static int cmp_out(const void *a, const void *b)
+{
+	const struct out_row *x = a, *y = b;
+	int c = strcmp(x->caller, y->caller);
+
+	return c ? c : (x->api > y->api) - (x->api < y->api);
+}
+
+static struct out_row *fold_rows(const struct prom_state *st, size_t *nr)
+{
+	struct out_row *out;
+	size_t i, n = 0;
+
+	out = calloc(st->nr ? st->nr : 1, sizeof(*out));
+	if (!out)
+		return NULL;
+	for (i = 0; i < st->nr; i++) {
+		out[i].caller = is_named(st, st->rows[i].sym) ?
+				st->rows[i].sym : PROM_OTHER_CALLER;
+		out[i].api = st->rows[i].api;
+		out[i].st = st->rows[i].st;
+	}
+	qsort(out, st->nr, sizeof(*out), cmp_out);
+	for (i = 0; i < st->nr; i++) {
+		if (n && !cmp_out(&out[n - 1], &out[i]))
+			stats_add(&out[n - 1].st, &out[i].st);
+		else
+			out[n++] = out[i];
+	}
+	*nr = n;
+	return out;
+}
+
+static void row_labels(const struct out_row *r, struct prom_label *l)
+{
+	l[0] = (struct prom_label){ "caller", r->caller };
+	l[1] = (struct prom_label){ "api", api_name(r->api) };
+}
+
+/* A counter family with one series per (caller, api) row where nonzero. */
+static void per_row_counter(struct prom_buf *b, const struct out_row *rows,
+			    size_t n, const char *name, const char *help,
+			    size_t field_off)
+{
+	struct prom_label l[2];
+	size_t i;
+
+	prom_family(b, name, PROM_COUNTER, help);
+	for (i = 0; i < n; i++) {
+		uint64_t v = *(const uint64_t *)((const char *)&rows[i].st + field_off);
+
+		if (!v)
+			continue;
+		row_labels(&rows[i], l);
+		prom_sample_u64(b, name, l, 2, v);
+	}
+}
+
+static void per_granule(struct prom_buf *b, const struct out_row *rows,
+			size_t n, int what)
+{
+	static const struct {
+		const char *name, *help;
+	} fam[] = {
+		{ "vmapscope_mapped_bytes_total",
+		  "Bytes mapped into kernel virtual memory, by caller, API and mapping granule." },
+		{ "vmapscope_mappings_total",
+		  "Page-table entries written (bytes / granule size), by caller, API and mapping granule." },
+		{ "vmapscope_mapping_runs_total",
+		  "Tracepoint events: runs of PTEs set in one go (vmap_set_ptes) or huge block entries (vmap_huge_block)." },
+	};
+	struct prom_label l[3];
+	char gran[16];
+	size_t i;
+	unsigned int sh;
+
+	prom_family(b, fam[what].name, PROM_COUNTER, fam[what].help);
+	for (i = 0; i < n; i++) {
+		const struct vmapscope_stats *s = &rows[i].st;
+
+		for (sh = 0; sh < VMAPSCOPE_NR_SHIFTS; sh++) {
+			uint64_t v = what == 0 ? s->bytes[sh] :
+				     what == 1 ? s->bytes[sh] >> sh : s->runs[sh];
+
+			if (!s->bytes[sh] && !s->runs[sh])
+				continue;
+			row_labels(&rows[i], l);
+			size_label(sh, gran, sizeof(gran));
+			l[2] = (struct prom_label){ "granule", gran };
+			prom_sample_u64(b, fam[what].name, l, 3, v);
+		}
+	}
+}
+
+static void histograms(struct prom_buf *b, const struct out_row *rows, size_t n,
+		       bool latency)
+{
+	const char *name = latency ? "vmapscope_map_latency_seconds" :
+				     "vmapscope_chunk_length_pages";
+	double le[PROM_HIST_BOUNDS];
+	struct prom_label l[2];
+	size_t i;
+
+	prom_log2_bounds(le, latency ? 1e-9 : 1.0);
+	prom_family(b, name, PROM_HISTOGRAM, latency ?
+		    "Time from entry to return of the mapping API (vmalloc, vmap, ioremap, ...), log2 buckets of whole nanoseconds." :
+		    "Pages per chunk the batching page-table walker mapped in one walk (vmalloc:vmap_chunk), log2 buckets.");
+	for (i = 0; i < n; i++) {
+		const struct vmapscope_stats *s = &rows[i].st;
+		const uint64_t *slots = (const uint64_t *)(latency ? s->lat_hist : s->chunk_hist);
+		struct prom_hist h = {
+			.nr_bounds = PROM_HIST_BOUNDS,
+			.le = le,
+			.counts = slots,
+			.sum = latency ? (double)s->lat_sum_ns / 1e9 :
+					 (double)s->chunk_pages,
+		};
+		unsigned int k;
+		uint64_t total = 0;
+
+		for (k = 0; k < VMAPSCOPE_HIST_SLOTS; k++)
+			total += slots[k];
+		if (!total)
+			continue;
+		row_labels(&rows[i], l);
+		prom_histogram(b, name, l, 2, &h);
+	}
+}
+
+static void labelled_counters(struct prom_buf *b, const struct prom_state *st,
+			      const char *name, const char *label, const char *help,
+			      const int *idx, const char *const *values, size_t n)
+{
+	size_t i;
+
+	prom_family(b, name, PROM_COUNTER, help);
+	for (i = 0; i < n; i++) {
+		struct prom_label l = { label, values[i] };
+
+		prom_sample_u64(b, name, &l, 1, st->counters[idx[i]]);
+	}
+}
+
+int prom_render(const struct prom_state *st, struct prom_buf *b)
+{
+	static const int drop_idx[] = {
+		VMAPSCOPE_CNT_STATS_FULL, VMAPSCOPE_CNT_FILTERED,
+		VMAPSCOPE_CNT_LAT_NO_ENTRY,
+	};
+	static const char *const drop_names[] = {
+		"stats_map_full", "filtered", "latency_exit_without_entry",
+	};
+	static const int ev_idx[] = {
+		VMAPSCOPE_CNT_CHUNKS, VMAPSCOPE_CNT_SET_PTES,
+		VMAPSCOPE_CNT_HUGE_BLOCKS, VMAPSCOPE_CNT_AREAS,
+		VMAPSCOPE_CNT_PURGES, VMAPSCOPE_CNT_LAZY_FREES,
+	};
+	static const char *const ev_names[] = {
+		"vmap_chunk", "vmap_set_ptes", "vmap_huge_block",
+		"alloc_vmap_area", "purge_vmap_area_lazy", "free_vmap_area_noflush",
+	};
+	static const int odd_idx[] = {
+		VMAPSCOPE_CNT_UNATTRIBUTED, VMAPSCOPE_CNT_LAT_NESTED,
+		VMAPSCOPE_CNT_BAD_SHIFT, VMAPSCOPE_CNT_AREAS_FAILED,
+	};
+	static const char *const odd_names[] = {
+		"unattributed_events", "latency_nested_calls", "bad_shift",
+		"alloc_vmap_area_failed",
+	};
+	struct prom_label l[4];
+	char page_size[24];
+	struct out_row *rows;
+	size_t nr = 0;
+	int f;
+
+	rows = fold_rows(st, &nr);
+	if (!rows)
+		return -ENOMEM;
+
+	snprintf(page_size, sizeof(page_size), "%llu",
+		 st->have_info ? 1ULL << st->page_shift : 0ULL);
+	prom_family(b, "vmapscope_build_info", PROM_GAUGE,
+		    "vmapscope version and the kernel it observes; always 1.");
+	l[0] = (struct prom_label){ "version", VMAPSCOPE_VERSION };
+	l[1] = (struct prom_label){ "arch", st->arch };
+	l[2] = (struct prom_label){ "kernel_release", st->kernel_release };
+	l[3] = (struct prom_label){ "page_size", page_size };
+	prom_sample_u64(b, "vmapscope_build_info", l, 4, 1);
+
+	prom_family(b, "vmapscope_feature_available", PROM_GAUGE,
+		    "1 when this kernel provides the column (granule, chunk, latency, areas), else 0; vmapstat says why on stderr.");
+	for (f = 0; st->have_info && f < VMAPSTAT_FEAT_MAX; f++) {
+		l[0] = (struct prom_label){ "feature", feature_name(f) };
+		prom_sample_u64(b, "vmapscope_feature_available", l, 1,
+				st->feat[f].available);
+	}
+	prom_family(b, "vmapscope_symbols_available", PROM_GAUGE,
+		    "1 when callers are symbolized from /proc/kallsyms, 0 when kptr_restrict hides addresses.");
+	prom_sample_u64(b, "vmapscope_symbols_available", NULL, 0, st->symbols_ok);
+
+	prom_family(b, "vmapscope_intervals_total", PROM_COUNTER,
+		    "vmapstat intervals summed into this exposition.");
+	prom_sample_u64(b, "vmapscope_intervals_total", NULL, 0, st->intervals);
+	prom_family(b, "vmapscope_last_interval_end_timestamp_seconds", PROM_GAUGE,
+		    "Wall-clock time at which the last summed interval ended (0: none yet).");
+	prom_sample_double(b, "vmapscope_last_interval_end_timestamp_seconds",
+			   NULL, 0, st->last_wall);
+	prom_family(b, "vmapscope_top_callers", PROM_GAUGE,
+		    "Callers that can get their own caller label (--top-callers); the rest are caller=\"other\".");
+	prom_sample_u64(b, "vmapscope_top_callers", NULL, 0, st->top);
+	prom_family(b, "vmapscope_stats_map_capacity", PROM_GAUGE,
+		    "Entries of the per-(caller, api) BPF map; a full map is counted in vmapscope_dropped_events_total.");
+	prom_sample_u64(b, "vmapscope_stats_map_capacity", NULL, 0,
+			st->stats_max_entries);
+
+	per_granule(b, rows, nr, 0);
+	per_granule(b, rows, nr, 1);
+	per_granule(b, rows, nr, 2);
+	histograms(b, rows, nr, false);
+	histograms(b, rows, nr, true);
+	per_row_counter(b, rows, nr, "vmapscope_calls_total",
+			"Completed calls of the mapping API entry points (latency probes).",
+			offsetof(struct vmapscope_stats, calls));
+	per_row_counter(b, rows, nr, "vmapscope_failed_calls_total",
+			"Calls of the mapping API entry points that returned NULL.",
+			offsetof(struct vmapscope_stats, failed));
+	per_row_counter(b, rows, nr, "vmapscope_vmap_areas_total",
+			"Virtual areas allocated (vmalloc:alloc_vmap_area), attributed to the API call in flight.",
+			offsetof(struct vmapscope_stats, areas));
+	per_row_counter(b, rows, nr, "vmapscope_vmap_area_bytes_total",
+			"Bytes of virtual areas allocated (vmalloc:alloc_vmap_area).",
+			offsetof(struct vmapscope_stats, area_bytes));
+
+	labelled_counters(b, st, "vmapscope_dropped_events_total", "reason",
+			  "Events not counted per caller: BPF map full, excluded by --pid/--api/-c, or a latency exit without its entry.",
+			  drop_idx, drop_names, 3);
+	labelled_counters(b, st, "vmapscope_kernel_events_total", "event",
+			  "Tracepoint events seen by the collector, before filters.",
+			  ev_idx, ev_names, 6);
+	labelled_counters(b, st, "vmapscope_anomalies_total", "kind",
+			  "Events the collector could not fully explain: mappings outside any vmap_chunk, nested probed calls, shifts out of range, failed area allocations.",
+			  odd_idx, odd_names, 4);
+	prom_family(b, "vmapscope_purged_vmap_areas_total", PROM_COUNTER,
+		    "Lazily freed vmap areas purged (sum of purge_vmap_area_lazy npurged).");
+	prom_sample_u64(b, "vmapscope_purged_vmap_areas_total", NULL, 0,
+			st->counters[VMAPSCOPE_CNT_PURGED_AREAS]);
+
+	free(rows);
+	return prom_buf_error(b);
+}
