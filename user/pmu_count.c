@@ -113,6 +113,36 @@ void cpulist_format(const struct cpuset *s, char *buf, size_t len)
 		strcpy(buf + len - 4, "...");
 }
 
+int pmu_cpulist_check(const char *list, const char *sys_root, char *err,
+		      size_t errlen)
+{
+	struct cpuset want, possible;
+	char buf[1024], path[512], have[128];
+	FILE *f;
+	size_t n;
+
+	if (cpulist_parse(list, &want, err, errlen))
+		return -1;
+	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/possible",
+		 sys_root ? sys_root : "");
+	f = fopen(path, "r");
+	if (!f)
+		return 0;	/* cannot tell: perf_event_open will */
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	if (cpulist_parse(buf, &possible, have, sizeof(have)))
+		return 0;
+	for (int c = 0; c < PMU_MAX_CPUS; c++) {
+		if (cpuset_has(&want, c) && !cpuset_has(&possible, c)) {
+			cpulist_format(&possible, have, sizeof(have));
+			snprintf(err, errlen, "CPU %d does not exist (CPUs: %s)", c, have);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Real system calls                                                   */
 
@@ -673,8 +703,11 @@ void pmu_results_print(FILE *out, const struct pmu_results *res, bool per_cpu)
 		if (r->scaled)
 			snprintf(flag, sizeof(flag), "  (scaled, counted %.1f%%)",
 				 r->running_pct);
-		fprintf(out, "%20s  %-24s%s%s%s\n", num, r->name, flag,
-			r->note[0] ? "  # " : "", r->note);
+		if (flag[0] || r->note[0])
+			fprintf(out, "%20s  %-24s%s%s%s\n", num, r->name, flag,
+				r->note[0] ? "  # " : "", r->note);
+		else
+			fprintf(out, "%20s  %s\n", num, r->name);
 		if (!per_cpu)
 			continue;
 		for (int j = 0; j < r->nr_cpus; j++) {

@@ -43,6 +43,9 @@ int cpuset_count(const struct cpuset *s);
 void cpuset_and(struct cpuset *dst, const struct cpuset *other);
 /* "0-3,5" → set.  Returns 0, or -1 with one line in @err. */
 int cpulist_parse(const char *list, struct cpuset *out, char *err, size_t errlen);
+/* Parse and check every CPU exists (<sys_root>/sys/devices/system/cpu/possible). */
+int pmu_cpulist_check(const char *list, const char *sys_root, char *err,
+		      size_t errlen);
 /* set → "0-3,5" (empty string for an empty set). */
 void cpulist_format(const struct cpuset *s, char *buf, size_t len);
 
