@@ -15,7 +15,7 @@
 #                      vmapstat -j of the same intervals, node_exporter's
 #                      textfile collector, bad requests and slow clients.
 
-TOOLS_LDLIBS	+= -lmicrohttpd $(if $(findstring /bin/,$@),$(dir $(@D))obj/prom_tls_stubs.o)
+TOOLS_LDLIBS	+= -lmicrohttpd -lm $(if $(findstring /bin/,$@),$(dir $(@D))obj/prom_tls_stubs.o)
 
 PROM_UNIT_BINS	:= $(patsubst tests/unit/%.c,$(OUTDIR)/$(HOST_ARCH)/tests/%,$(wildcard tests/unit/test_prom_*.c))
 PROM_TESTS	:= $(sort $(wildcard tests/prom/test_*.sh))

@@ -70,19 +70,17 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(a, b);
 }
 
-void prom_log2_bounds(double *le, double scale)
+void prom_log2_bounds(double *le, double div)
 {
 	unsigned int i;
 
 	/*
-	 * Division by 1/scale, not multiplication by scale: 3 / 1e9 is the
-	 * double nearest to 3e-9, so "le" prints as 3e-09, not 3.0000000000000004e-09.
+	 * Divide, never multiply by 1e-9: 3 / 1e9 is the double nearest to
+	 * 3e-9 and prints as "3e-09", where 3 * 1e-9 prints as
+	 * "3.0000000000000004e-09".
 	 */
-	for (i = 0; i < PROM_HIST_BOUNDS; i++) {
-		double hi = (double)hist_slot_high(i, VMAPSCOPE_HIST_SLOTS);
-
-		le[i] = scale == 1.0 ? hi : hi / (1.0 / scale);
-	}
+	for (i = 0; i < PROM_HIST_BOUNDS; i++)
+		le[i] = (double)hist_slot_high(i, VMAPSCOPE_HIST_SLOTS) / div;
 }
 
 struct prom_state *prom_state_new(unsigned int top_callers)
@@ -359,7 +357,7 @@ static void histograms(struct prom_buf *b, const struct out_row *rows, size_t n,
 	struct prom_label l[2];
 	size_t i;
 
-	prom_log2_bounds(le, latency ? 1e-9 : 1.0);
+	prom_log2_bounds(le, latency ? 1e9 : 1.0);
 	prom_family(b, name, PROM_HISTOGRAM, latency ?
 		    "Time from entry to return of the mapping API (vmalloc, vmap, ioremap, ...), log2 buckets of whole nanoseconds." :
 		    "Pages per chunk the batching page-table walker mapped in one walk (vmalloc:vmap_chunk), log2 buckets.");

@@ -32,12 +32,12 @@
 /*
  * Log2 histogram bounds as the BPF side counts (hist.h): slot i holds the
  * integers up to hist_slot_high(i) = 2^(i+1) - 1, so "le" of slot i is
- * that value times @scale (1 for pages, 1e-9 for ns -> seconds).  The
+ * that value divided by @div (1 for pages, 1e9 for ns -> seconds).  The
  * open-ended last slot has no finite bound: it is counted in "+Inf" only.
  * Fills le[0 .. VMAPSCOPE_HIST_SLOTS - 2].
  */
 #define PROM_HIST_BOUNDS	(VMAPSCOPE_HIST_SLOTS - 1)
-void prom_log2_bounds(double *le, double scale);
+void prom_log2_bounds(double *le, double div);
 
 struct prom_state;
 

@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The /metrics server over real loopback sockets: status codes, content
+ * type, publishing, HEAD, concurrent scrapes, clients that vanish
+ * mid-response, half-open and stalled clients, "--listen" parsing.
+ * Every connection goes to 127.0.0.1 only.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "prom_http.h"
+
+static struct prom_server *srv;
+static uint16_t port;
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int start(unsigned int timeout_s, unsigned int max_conn)
+{
+	struct prom_server_opts o = { .timeout_s = timeout_s,
+				      .max_connections = max_conn };
+	char err[256];
+
+	assert_int_equal(prom_listen_parse("127.0.0.1:0", &o.listen, err, sizeof(err)), 0);
+	assert_int_equal(prom_server_start(&o, &srv, err, sizeof(err)), 0);
+	port = prom_server_port(srv);
+	assert_int_not_equal(port, 0);
+	return 0;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return start(2, 0);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	prom_server_stop(srv);
+	srv = NULL;
+	return 0;
+}
+
+static int connect_lo(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	assert_true(fd >= 0);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	return fd;
+}
+
+static void send_all(int fd, const char *s)
+{
+	size_t n = strlen(s);
+
+	while (n) {
+		ssize_t w = send(fd, s, n, MSG_NOSIGNAL);
+
+		assert_true(w > 0);
+		s += w;
+		n -= (size_t)w;
+	}
+}
+
+/* Read until EOF (the server closes: HTTP/1.0 style requests). */
+static char *recv_all(int fd, size_t *len)
+{
+	size_t cap = 65536, n = 0;
+	char *buf = malloc(cap);
+
+	assert_non_null(buf);
+	for (;;) {
+		ssize_t r;
+
+		if (n + 1 >= cap) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			assert_non_null(buf);
+		}
+		r = recv(fd, buf + n, cap - n - 1, 0);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+/* One request; returns the whole response (headers and body). */
+static char *request(const char *method, const char *path, size_t *len)
+{
+	char req[512];
+	char *resp;
+	int fd = connect_lo();
+
+	snprintf(req, sizeof(req), "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+		 "Connection: close\r\n\r\n", method, path);
+	send_all(fd, req);
+	resp = recv_all(fd, len);
+	close(fd);
+	return resp;
+}
+
+static int status_of(const char *resp)
+{
+	int code = 0;
+
+	sscanf(resp, "HTTP/1.%*d %d", &code);
+	return code;
+}
+
+static const char *body_of(const char *resp)
+{
+	const char *p = strstr(resp, "\r\n\r\n");
+
+	return p ? p + 4 : NULL;
+}
+
+static void test_get_metrics(void **state)
+{
+	static const char text[] = "# TYPE a_total counter\na_total 1\n";
+	char *r;
+
+	(void)state;
+	/* before anything is published: 200 with an empty exposition */
+	r = request("GET", "/metrics", NULL);
+	assert_int_equal(status_of(r), 200);
+	assert_string_equal(body_of(r), "");
+	free(r);
+
+	assert_int_equal(prom_server_publish(srv, text, strlen(text)), 0);
+	r = request("GET", "/metrics", NULL);
+	assert_int_equal(status_of(r), 200);
+	assert_non_null(strstr(r, "Content-Type: text/plain; version=0.0.4; charset=utf-8\r\n"));
+	assert_string_equal(body_of(r), text);
+	free(r);
+
+	/* a query string is still /metrics */
+	r = request("GET", "/metrics?x=1", NULL);
+	assert_int_equal(status_of(r), 200);
+	free(r);
+
+	assert_int_equal(prom_server_publish(srv, "b 2\n", 4), 0);
+	r = request("GET", "/metrics", NULL);
+	assert_string_equal(body_of(r), "b 2\n");
+	free(r);
+}
+
+static void test_head(void **state)
+{
+	char *r;
+
+	(void)state;
+	assert_int_equal(prom_server_publish(srv, "a 1\n", 4), 0);
+	r = request("HEAD", "/metrics", NULL);
+	assert_int_equal(status_of(r), 200);
+	assert_non_null(strstr(r, "Content-Length: 4\r\n"));
+	assert_string_equal(body_of(r), "");
+	free(r);
+}
+
+static void test_404_and_405(void **state)
+{
+	static const char *const paths[] = { "/", "/metric", "/metrics/", "/x/metrics", "/favicon.ico" };
+	static const char *const methods[] = { "POST", "PUT", "DELETE", "OPTIONS", "PATCH" };
+	struct prom_server_stats st;
+	unsigned int i;
+	char *r;
+
+	(void)state;
+	for (i = 0; i < 5; i++) {
+		r = request("GET", paths[i], NULL);
+		assert_int_equal(status_of(r), 404);
+		free(r);
+	}
+	for (i = 0; i < 5; i++) {
+		r = request(methods[i], "/metrics", NULL);
+		assert_int_equal(status_of(r), 405);
+		assert_non_null(strstr(r, "Allow: GET, HEAD\r\n"));
+		free(r);
+	}
+	prom_server_stats(srv, &st);
+	assert_int_equal(st.not_found, 5);
+	assert_int_equal(st.bad_method, 5);
+	assert_int_equal(st.ok, 0);
+}
+
+static void test_post_with_body_is_405(void **state)
+{
+	char *r;
+	int fd;
+
+	(void)state;
+	fd = connect_lo();
+	send_all(fd, "POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n"
+		 "Content-Type: text/plain\r\n\r\nhello world");
+	r = recv_all(fd, NULL);
+	close(fd);
+	assert_int_equal(status_of(r), 405);
+	free(r);
+}
+
+#define SCRAPERS	16
+#define SCRAPES		25
+
+static char big[256 * 1024];
+
+static void *scraper(void *arg)
+{
+	long ok = 0;
+	int i;
+
+	(void)arg;
+	for (i = 0; i < SCRAPES; i++) {
+		size_t len;
+		char *r = request("GET", "/metrics", &len);
+		const char *body = body_of(r);
+
+		/* every response is one complete published text */
+		if (status_of(r) == 200 && body &&
+		    strlen(body) == sizeof(big) - 1 &&
+		    body[0] == body[sizeof(big) - 3] && body[sizeof(big) - 2] == '\n')
+			ok++;
+		free(r);
+	}
+	return (void *)ok;
+}
+
+/* Many concurrent scrapes while the text is being replaced. */
+static void test_concurrent_scrapes(void **state)
+{
+	pthread_t th[SCRAPERS];
+	struct prom_server_stats st;
+	long total = 0;
+	int i;
+
+	(void)state;
+	memset(big, 'a', sizeof(big) - 2);
+	big[sizeof(big) - 2] = '\n';
+	assert_int_equal(prom_server_publish(srv, big, sizeof(big) - 1), 0);
+	for (i = 0; i < SCRAPERS; i++)
+		assert_int_equal(pthread_create(&th[i], NULL, scraper, NULL), 0);
+	for (i = 0; i < 20; i++) {
+		/* republish with another fill: a body must never mix the two */
+		memset(big, i % 2 ? 'a' : 'b', sizeof(big) - 2);
+		assert_int_equal(prom_server_publish(srv, big, sizeof(big) - 1), 0);
+		usleep(5000);
+	}
+	for (i = 0; i < SCRAPERS; i++) {
+		void *ok;
+
+		pthread_join(th[i], &ok);
+		total += (long)ok;
+	}
+	assert_int_equal(total, SCRAPERS * SCRAPES);
+	prom_server_stats(srv, &st);
+	assert_int_equal(st.ok, SCRAPERS * SCRAPES);
+	assert_int_equal(st.failed, 0);
+}
+
+/*
+ * Clients that read a little of a big response and vanish (plain close,
+ * and reset with SO_LINGER 0): the server and later scrapes are fine,
+ * and the process gets no SIGPIPE (it would die of it).
+ */
+static void test_client_disconnect_mid_response(void **state)
+{
+	static char huge[8 << 20];
+	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+	char tmp[1024];
+	size_t len;
+	char *r;
+	int i;
+
+	(void)state;
+	memset(huge, 'z', sizeof(huge) - 1);
+	huge[sizeof(huge) - 2] = '\n';
+	assert_int_equal(prom_server_publish(srv, huge, sizeof(huge) - 1), 0);
+	for (i = 0; i < 20; i++) {
+		int fd = connect_lo();
+
+		send_all(fd, "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+		assert_true(recv(fd, tmp, sizeof(tmp), MSG_WAITALL) > 0);
+		if (i % 2)
+			setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+		close(fd);
+	}
+	/* and one that sends a request and closes before reading anything */
+	for (i = 0; i < 5; i++) {
+		int fd = connect_lo();
+
+		send_all(fd, "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+		setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+		close(fd);
+	}
+	r = request("GET", "/metrics", &len);
+	assert_int_equal(status_of(r), 200);
+	assert_int_equal(strlen(body_of(r)), sizeof(huge) - 1);
+	free(r);
+}
+
+/* Wait until the server closes fd (EOF or reset); seconds waited or -1. */
+static double wait_closed(int fd, double limit_s)
+{
+	double t0 = now_s();
+	char c[4096];
+
+	while (now_s() - t0 < limit_s) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		if (poll(&p, 1, 100) > 0) {
+			ssize_t r = recv(fd, c, sizeof(c), MSG_DONTWAIT);
+
+			if (r == 0 || (r < 0 && errno != EAGAIN))
+				return now_s() - t0;
+		}
+	}
+	return -1;
+}
+
+/*
+ * Half-open (connected, says nothing) and stalled (half a request line)
+ * clients are closed after the timeout (2 s here); meanwhile other
+ * scrapes are served at once.
+ */
+static void test_idle_clients_time_out(void **state)
+{
+	int idle[4], i;
+	double t0, waited;
+	char *r;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		idle[i] = connect_lo();
+		if (i % 2)
+			send_all(idle[i], "GET /metr");
+	}
+	t0 = now_s();
+	r = request("GET", "/metrics", NULL);
+	assert_int_equal(status_of(r), 200);
+	free(r);
+	assert_true(now_s() - t0 < 1.0);
+	for (i = 0; i < 4; i++) {
+		waited = wait_closed(idle[i], 6.0);
+		assert_true(waited >= 0);
+		close(idle[i]);
+	}
+	/* closed around the 2 s timeout, not at once and not never */
+	waited = now_s() - t0;
+	assert_true(waited > 1.0 && waited < 6.0);
+}
+
+/*
+ * A client that requests a big text and never reads: the server cannot
+ * finish sending, and it drops the connection after the timeout rather
+ * than hold it forever.  Other scrapes are not blocked meanwhile.
+ */
+static void test_stalled_reader_times_out(void **state)
+{
+	static char huge[8 << 20];
+	int fd, rcv = 4096;
+	double waited;
+	char *r;
+
+	(void)state;
+	memset(huge, 'q', sizeof(huge) - 1);
+	assert_int_equal(prom_server_publish(srv, huge, sizeof(huge) - 1), 0);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcv, sizeof(rcv));
+	{
+		struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+
+		a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	}
+	send_all(fd, "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+	sleep(1);
+	r = request("GET", "/metrics", NULL);
+	assert_int_equal(status_of(r), 200);
+	free(r);
+	/* now drain: the stream must end well short of 8 MiB (dropped) */
+	sleep(4);
+	{
+		size_t len;
+		char *rest = recv_all(fd, &len);
+
+		assert_true(len < sizeof(huge) - 1);
+		free(rest);
+	}
+	waited = wait_closed(fd, 1.0);
+	(void)waited;
+	close(fd);
+}
+
+/*
+ * With max_connections clients open, a further one waits (libmicrohttpd
+ * stops accepting; the kernel holds it in the backlog) and is served as
+ * soon as a slot frees up.
+ */
+static void test_connection_limit_recovers(void **state)
+{
+	struct pollfd p;
+	int idle[4], i, fd;
+	char *r;
+
+	(void)state;
+	prom_server_stop(srv);
+	start(10, 4);
+	for (i = 0; i < 4; i++)
+		idle[i] = connect_lo();
+	usleep(200000);
+	fd = connect_lo();
+	send_all(fd, "GET /metrics HTTP/1.0\r\n\r\n");
+	p = (struct pollfd){ .fd = fd, .events = POLLIN };
+	assert_int_equal(poll(&p, 1, 1000), 0);	/* not served: limit holds */
+	for (i = 0; i < 4; i++)
+		close(idle[i]);
+	r = recv_all(fd, NULL);			/* served now, long before 10 s */
+	close(fd);
+	assert_int_equal(status_of(r), 200);
+	free(r);
+}
+
+static void parse_ok(const char *spec, const char *text)
+{
+	struct prom_listen l;
+	char err[256] = "";
+
+	assert_int_equal(prom_listen_parse(spec, &l, err, sizeof(err)), 0);
+	assert_string_equal(l.text, text);
+}
+
+static void parse_bad(const char *spec, const char *needle)
+{
+	struct prom_listen l;
+	char err[256] = "";
+
+	assert_int_equal(prom_listen_parse(spec, &l, err, sizeof(err)), -EINVAL);
+	if (!strstr(err, needle))
+		fail_msg("'%s': error '%s' lacks '%s'", spec, err, needle);
+	assert_null(strchr(err, '\n'));
+}
+
+static void test_listen_parse(void **state)
+{
+	struct prom_listen l;
+	char err[256];
+
+	(void)state;
+	parse_ok("9100", "127.0.0.1:9100");
+	parse_ok("0", "127.0.0.1:0");
+	parse_ok("127.0.0.2:65535", "127.0.0.2:65535");
+	parse_ok("localhost:9100", "127.0.0.1:9100");
+	parse_ok("0.0.0.0:80", "0.0.0.0:80");
+	parse_ok("[::1]:9100", "[::1]:9100");
+	assert_int_equal(prom_listen_parse("9100", &l, err, sizeof(err)), 0);
+	assert_int_equal(l.addr.ss_family, AF_INET);
+	assert_int_equal(ntohl(((struct sockaddr_in *)&l.addr)->sin_addr.s_addr),
+			 INADDR_LOOPBACK);
+	assert_int_equal(ntohs(((struct sockaddr_in *)&l.addr)->sin_port), 9100);
+
+	parse_bad("", "empty");
+	parse_bad("abc", "bad port");
+	parse_bad("65536", "bad port");
+	parse_bad("-1", "bad port");
+	parse_bad("+80", "bad port");
+	parse_bad("127.0.0.1:", "bad port");
+	parse_bad(":80", "expected ADDR:PORT");
+	parse_bad("1.2.3:80", "bad IPv4 address");
+	parse_bad("example.com:80", "bad IPv4 address");
+	parse_bad("::1:80", "IPv6 as [ADDR]:PORT");
+	parse_bad("[::1]80", "expected [IPv6]:PORT");
+	parse_bad("[zz]:80", "bad IPv6 address");
+}
+
+static void test_bind_error_is_one_line(void **state)
+{
+	struct prom_server_opts o = { 0 };
+	struct prom_server *second;
+	char err[256] = "", spec[32];
+
+	(void)state;
+	snprintf(spec, sizeof(spec), "127.0.0.1:%u", port);
+	assert_int_equal(prom_listen_parse(spec, &o.listen, err, sizeof(err)), 0);
+	assert_int_equal(prom_server_start(&o, &second, err, sizeof(err)), -EADDRINUSE);
+	assert_non_null(strstr(err, "Address already in use"));
+	assert_non_null(strstr(err, spec));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_listen_parse),
+		cmocka_unit_test_setup_teardown(test_get_metrics, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_head, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_404_and_405, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_post_with_body_is_405, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_concurrent_scrapes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_client_disconnect_mid_response, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_idle_clients_time_out, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stalled_reader_times_out, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_connection_limit_recovers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bind_error_is_one_line, setup, teardown),
+	};
+
+	return cmocka_run_group_tests_name("prom_http", tests, NULL, NULL);
+}
