@@ -12,7 +12,7 @@
 #                         real perf record where out/<arch>/bin/perf exists
 #   make perf-tools       scripts/build-perf: static perf for both arches
 
-PMU_SRCS	:= $(filter-out user/pmu_cli.c,$(wildcard user/pmu_*.c))
+PMU_SRCS	:= $(wildcard user/pmu_*.c) user/hooks.c
 PMU_UNIT_SRCS	:= $(wildcard tests/unit/test_pmu_*.c)
 PMU_UNIT_BINS	:= $(patsubst tests/unit/%.c,$(OUTDIR)/pmu-unit/%,$(PMU_UNIT_SRCS))
 PMU_CFLAGS	:= -g -O2 -Wall -Wextra -Wno-unused-parameter \

@@ -4,24 +4,43 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "pmu_events.h"
 
-#ifndef PMU_FIXTURE_DIR
-#ifdef TEST_DATA_DIR	/* mk/tools.mk: $(TOPDIR)/tests/unit/data */
-#define PMU_FIXTURE_DIR	TEST_DATA_DIR "/../../fixtures/pmu"
+/*
+ * Fixture root: -DPMU_FIXTURE_DIR (mk/pmu.mk), or derived from mk/tools.mk's
+ * TEST_DATA_DIR ($(TOPDIR)/tests/unit/data, which need not exist).
+ */
+static const char *fx(const char *tree)
+{
+	static char buf[8][512];
+	static int i;
+	char *b = buf[i++ % 8];
+#ifdef PMU_FIXTURE_DIR
+	snprintf(b, sizeof(buf[0]), "%s/%s", PMU_FIXTURE_DIR, tree);
+#elif defined(TEST_DATA_DIR)
+	char top[400];
+	char *cut;
+
+	snprintf(top, sizeof(top), "%s", TEST_DATA_DIR);
+	cut = strstr(top, "/tests/unit/data");
+	if (cut)
+		*cut = '\0';
+	snprintf(b, sizeof(buf[0]), "%s/tests/fixtures/pmu/%s", top, tree);
 #else
 #error "build with -DPMU_FIXTURE_DIR=\"<repo>/tests/fixtures/pmu\""
 #endif
-#endif
-#define ARM	PMU_FIXTURE_DIR "/arm64"
-#define QEMU	PMU_FIXTURE_DIR "/arm64-qemu"
-#define BIGLIT	PMU_FIXTURE_DIR "/arm64-biglittle"
-#define X86	PMU_FIXTURE_DIR "/x86"
-#define BAD	PMU_FIXTURE_DIR "/malformed"
+	return b;
+}
+#define ARM	fx("arm64")
+#define QEMU	fx("arm64-qemu")
+#define BIGLIT	fx("arm64-biglittle")
+#define X86	fx("x86")
+#define BAD	fx("malformed")
 
 static struct pmu_event ev[PMU_MAX_INSTANCES];
 static char err[512];
@@ -127,7 +146,7 @@ static void test_legacy_beats_nothing_sysfs_beats_legacy(void **state)
 	assert_int_equal(ev[0].attr.type, PERF_TYPE_HARDWARE);
 	assert_string_equal(ev[0].pmu, "cpu");
 	/* the host and the x86 guest have no core PMU: say so */
-	assert_int_equal(resolve(PMU_FIXTURE_DIR "/malformed", "cycles"), 1);
+	assert_int_equal(resolve(BAD, "cycles"), 1);
 	assert_string_equal(ev[0].pmu, "no core PMU");
 	assert_int_equal(resolve(X86, "branches"), 1);
 	assert_int_equal(ev[0].attr.type, PERF_TYPE_HARDWARE);

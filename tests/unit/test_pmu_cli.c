@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmu_argp + the hooks vmapstat calls, driven the way vmapstat drives them:
+ * --repeat 3 with known per-run snapshot deltas must print exactly those
+ * figures per run and their averages, list the failed run and return
+ * non-zero, and the -j output must read back into the same table.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <cmocka.h>
+
+#include "hooks.h"
+#include "pmu_runs.h"
+
+static char out_path[64], err_path[64];
+
+/* Run @fn with stdout and stderr sent to files; return fn's result. */
+static int captured(int (*fn)(void *), void *arg)
+{
+	int so = dup(1), se = dup(2), ret;
+	int fo = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	int fe = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	assert_true(fo >= 0 && fe >= 0);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(fo, 1);
+	dup2(fe, 2);
+	ret = fn(arg);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(so, 1);
+	dup2(se, 2);
+	close(fo);
+	close(fe);
+	close(so);
+	close(se);
+	return ret;
+}
+
+static char *slurp(const char *path)
+{
+	static char buf[2][16384];
+	static int which;
+	char *b = buf[which ^= 1];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	assert_non_null(f);
+	n = fread(b, 1, sizeof(buf[0]) - 1, f);
+	b[n] = '\0';
+	fclose(f);
+	return b;
+}
+
+/*
+ * The table row whose first cell is @metric, as "cell|cell|...": column
+ * widths depend on the measured task-clock values, the cells do not.
+ */
+static const char *cells(const char *table, const char *metric)
+{
+	static char row[512];
+	char want[128];
+	const char *p;
+	size_t o = 0;
+
+	snprintf(want, sizeof(want), "| %s ", metric);
+	p = strstr(table, want);
+	if (!p)
+		return "(row missing)";
+	p += 2;
+	while (*p && *p != '\n' && o + 1 < sizeof(row)) {
+		const char *end = strchr(p, '|');
+		const char *e;
+
+		if (!end)
+			break;
+		e = end;
+		while (e > p && e[-1] == ' ')
+			e--;
+		if (o)
+			row[o++] = '|';
+		memcpy(row + o, p, e - p);
+		o += e - p;
+		p = end + 1;
+		while (*p == ' ')
+			p++;
+	}
+	row[o] = '\0';
+	return row;
+}
+
+static int parse(int argc, char **argv)
+{
+	static const struct argp_child children[] = {
+		{ &pmu_argp, 0, NULL, 0 },
+		{ 0 },
+	};
+	static const struct argp parent = { .children = children };
+
+	return argp_parse(&parent, argc, argv, ARGP_NO_EXIT | ARGP_NO_HELP,
+			  NULL, NULL);
+}
+
+/* A delta with @bytes4k at 4K, @bytes2m at 2M, @chunks chunks, @calls calls. */
+static void mk_delta(struct vmapstat_snapshot *d, struct vmapstat_row *row,
+		     uint64_t bytes4k, uint64_t bytes2m, uint64_t chunks,
+		     uint64_t calls, uint64_t lat_sum)
+{
+	memset(d, 0, sizeof(*d));
+	memset(row, 0, sizeof(*row));
+	row->st.bytes[12] = bytes4k;
+	row->st.bytes[21] = bytes2m;
+	row->st.chunks = chunks;
+	row->st.calls = calls;
+	row->st.lat_sum_ns = lat_sum;
+	d->rows = row;
+	d->nr_rows = 1;
+	d->page_shift = 12;
+	d->feat[VMAPSTAT_FEAT_GRANULE].available = true;
+	d->feat[VMAPSTAT_FEAT_CHUNK].available = true;
+	d->feat[VMAPSTAT_FEAT_LATENCY].available = true;
+}
+
+static const struct vmapstat_hooks *pmu_hooks(void)
+{
+	const struct vmapstat_hooks *const *list;
+	size_t n = vmapstat_hooks(&list);
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(list[i]->name, "pmu"))
+			return list[i];
+	fail_msg("pmu hooks not registered");
+	return NULL;
+}
+
+static char *cmd_argv[] = { "true", NULL };
+static struct vmapstat_run run;
+static int statuses[3];
+
+static int three_runs(void *arg)
+{
+	const struct vmapstat_hooks *h = pmu_hooks();
+	struct vmapstat_snapshot d;
+	struct vmapstat_row row;
+	/* bytes at 4K, bytes at 2M, chunks, calls, latency sum */
+	static const uint64_t in[3][5] = {
+		{ 8192, 2 << 20, 3, 2, 3000 },
+		{ 4096, 0, 1, 1, 500 },
+		{ 0, 4 << 20, 2, 2, 1000 },
+	};
+
+	(void)arg;
+	if (h->start(&run))
+		return -100;
+	for (int i = 0; i < 3; i++) {
+		if (h->run_start(&run, i))
+			return -101;
+		mk_delta(&d, &row, in[i][0], in[i][1], in[i][2], in[i][3], in[i][4]);
+		if (h->run_end(&run, i, statuses[i], &d))
+			return -102;
+	}
+	return h->end(&run, NULL);
+}
+
+static void test_repeat_table_from_known_runs(void **state)
+{
+	char *argv[] = { "vmapstat", "--pmu", "task-clock", "--repeat", "3", NULL };
+	char *out, *err;
+
+	(void)state;
+	assert_int_equal(parse(5, argv), 0);
+	assert_int_equal(vmapstat_cmd_repeat, 3);
+	run.command = cmd_argv;
+	run.repeat = 3;
+	run.json = false;
+	statuses[0] = 0;
+	statuses[1] = 0;
+	statuses[2] = 2 << 8;		/* third run: exit(2) */
+	/* a failed run makes the end hook fail: vmapstat exits non-zero */
+	assert_int_not_equal(captured(three_runs, NULL), 0);
+	out = slurp(out_path);
+	err = slurp(err_path);
+	assert_non_null(strstr(out, "3 runs of: true\n"));
+	assert_string_equal(cells(out, "Metric"), "Metric|Run1|Run2|Run3|Avg.");
+	assert_string_equal(cells(out, "vmap bytes mapped"),
+			    "vmap bytes mapped|2105344|4096|4194304|2101248.0");
+	assert_string_equal(cells(out, "vmap bytes in large granules"),
+			    "vmap bytes in large granules|2097152|0|4194304|2097152.0");
+	assert_string_equal(cells(out, "vmap chunks"), "vmap chunks|3|1|2|2.0");
+	assert_string_equal(cells(out, "vmap calls"), "vmap calls|2|1|2|1.7");
+	assert_string_equal(cells(out, "vmap latency avg (ns)"),
+			    "vmap latency avg (ns)|1500|500|500|833.3");
+	/* the software event and the wall time are measured for every run */
+	assert_non_null(strstr(out, "| task-clock "));
+	assert_non_null(strstr(out, "| wall time (ms) "));
+	assert_non_null(strstr(err, "vmapstat: run 3: command exited with status 2\n"));
+	assert_null(strstr(err, "run 1:"));
+}
+
+static void test_json_reads_back(void **state)
+{
+	char *argv[] = { "vmapstat", "--pmu", "task-clock", "--repeat", "3", NULL };
+	struct pmu_runs r;
+	char err[256];
+	const struct pmu_metric *m;
+
+	(void)state;
+	assert_int_equal(parse(5, argv), 0);
+	run.command = cmd_argv;
+	run.repeat = 3;
+	run.json = true;
+	statuses[0] = statuses[1] = statuses[2] = 0;
+	assert_int_equal(captured(three_runs, NULL), 0);
+	assert_int_equal(pmu_runs_read_json(out_path, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.nr_runs, 3);
+	assert_string_equal(r.command, "true");
+	m = pmu_runs_find(&r, "vmap calls");
+	assert_non_null(m);
+	assert_true(m->values[0] == 2 && m->values[1] == 1 && m->values[2] == 2);
+	m = pmu_runs_find(&r, "task-clock");
+	assert_non_null(m);
+	for (int i = 0; i < 3; i++)
+		assert_false(m->flags[i] & PMU_VAL_MISSING);
+	pmu_runs_free(&r);
+}
+
+struct argvec {
+	int argc;
+	char **argv;
+};
+
+static int parse_wrapper(void *arg)
+{
+	struct argvec *a = arg;
+
+	return parse(a->argc, a->argv);
+}
+
+/* vmapstat treats anything argp printed as a usage error (exit 2). */
+static void expect_usage_error(char **argv, const char *needle)
+{
+	struct argvec a = { 0, argv };
+	char *err;
+
+	while (argv[a.argc])
+		a.argc++;
+	captured(parse_wrapper, &a);
+	err = slurp(err_path);
+	if (!strstr(err, needle))
+		fail_msg("'%s ...': stderr '%s' lacks '%s'", argv[1], err, needle);
+}
+
+static void test_bad_options(void **state)
+{
+	char *a1[] = { "vmapstat", "--repeat", "0", NULL };
+	char *a2[] = { "vmapstat", "--repeat", "3x", NULL };
+	char *a3[] = { "vmapstat", "-C", "0-", "--pmu", "task-clock", NULL };
+	char *a4[] = { "vmapstat", "--pmu", "no_such_event", NULL };
+	char *a5[] = { "vmapstat", "--pmu", "task-clock", "-C", "100000", NULL };
+	char *a6[] = { "vmapstat", "--pmu", "task-clock", "-C", "1000", NULL };
+
+	(void)state;
+	expect_usage_error(a1, "--repeat: invalid count '0'");
+	expect_usage_error(a2, "--repeat: invalid count '3x'");
+	expect_usage_error(a3, "-C: bad CPU list '0-'");
+	expect_usage_error(a4, "--pmu: no_such_event: unknown event");
+	expect_usage_error(a5, "-C: bad CPU list '100000'");
+	expect_usage_error(a6, "-C: CPU 1000 does not exist");
+}
+
+static int compare_main_wrapper(void *arg)
+{
+	char **argv = arg;
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
+	return vmapstat_compare_main(argc, argv);
+}
+
+static void test_compare_main(void **state)
+{
+	char b[80], a[80];
+	char *ok[] = { "compare", b, a, NULL };
+	char *one[] = { "compare", b, NULL };
+	char *missing[] = { "compare", b, "/nonexistent.json", NULL };
+	struct pmu_runs r;
+	FILE *f;
+	char *out;
+
+	(void)state;
+	snprintf(b, sizeof(b), "%s.b", out_path);
+	snprintf(a, sizeof(a), "%s.a", out_path);
+	pmu_runs_init(&r, "cmd", "stock");
+	pmu_runs_add_run(&r, 0);
+	pmu_runs_add_run(&r, 0);
+	pmu_runs_set(&r, 0, "dtlb_walk", "", 100, 0);
+	pmu_runs_set(&r, 1, "dtlb_walk", "", 200, 0);
+	f = fopen(b, "w");
+	pmu_runs_write_json(f, &r);
+	fclose(f);
+	pmu_runs_set(&r, 0, "dtlb_walk", "", 75, 0);
+	pmu_runs_set(&r, 1, "dtlb_walk", "", 75, 0);
+	snprintf(r.label, sizeof(r.label), "patched");
+	f = fopen(a, "w");
+	pmu_runs_write_json(f, &r);
+	fclose(f);
+	pmu_runs_free(&r);
+
+	assert_int_equal(captured(compare_main_wrapper, ok), 0);
+	out = slurp(out_path);
+	assert_non_null(strstr(out, "| dtlb_walk | 2/2  | 150.0       | 75.0       | -50.00% |"));
+	assert_int_equal(captured(compare_main_wrapper, one), 2);
+	assert_non_null(strstr(slurp(err_path), "vmapstat compare: want BEFORE.json AFTER.json"));
+	assert_int_equal(captured(compare_main_wrapper, missing), 2);
+	assert_string_equal(slurp(err_path),
+			    "vmapstat compare: /nonexistent.json: No such file or directory\n");
+	unlink(a);
+	unlink(b);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(out_path, sizeof(out_path), "/tmp/pmu_cli_out.%d", getpid());
+	snprintf(err_path, sizeof(err_path), "/tmp/pmu_cli_err.%d", getpid());
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	unlink(out_path);
+	unlink(err_path);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_repeat_table_from_known_runs),
+		cmocka_unit_test(test_json_reads_back),
+		cmocka_unit_test(test_bad_options),
+		cmocka_unit_test(test_compare_main),
+	};
+
+	if (geteuid() != 0) {
+		/* the hooks open real per-CPU counters (task-clock) */
+		printf("test_pmu_cli: skipped, needs root\n");
+		return 0;
+	}
+	return cmocka_run_group_tests_name("pmu_cli", tests, setup, teardown);
+}
