@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-2.0
+/* vmaptop row model: rates, shares, percentiles, sort, filter (top_model.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "granule.h"
+#include "hist.h"
+#include "top_model.h"
+
+void top_avail_from_snapshot(struct top_avail *av, const struct vmapstat_snapshot *snap,
+			     const char *live_why)
+{
+	static const enum vmapstat_feature feat_of[TOP_NEED_MAX] = {
+		[TOP_NEED_GRANULE] = VMAPSTAT_FEAT_GRANULE,
+		[TOP_NEED_CHUNK] = VMAPSTAT_FEAT_CHUNK,
+		[TOP_NEED_LATENCY] = VMAPSTAT_FEAT_LATENCY,
+		[TOP_NEED_AREAS] = VMAPSTAT_FEAT_AREAS,
+	};
+	enum vs_arch arch = arch_from_machine(snap->arch);
+	unsigned int shift;
+	int n;
+
+	memset(av, 0, sizeof(*av));
+	av->have[TOP_NEED_NONE] = true;
+	for (n = TOP_NEED_GRANULE; n <= TOP_NEED_AREAS; n++) {
+		const struct vmapstat_feature_state *f = &snap->feat[feat_of[n]];
+
+		av->have[n] = f->available;
+		if (!f->available)
+			snprintf(av->why[n], sizeof(av->why[n]), "%s", f->why);
+	}
+	av->have[TOP_NEED_LIVE] = !live_why;
+	if (live_why)
+		snprintf(av->why[TOP_NEED_LIVE], sizeof(av->why[TOP_NEED_LIVE]), "%s", live_why);
+
+	/*
+	 * Columns by what granule.h calls each shift on this arch and page
+	 * size: the page size itself, "... cont", "... PMD", "... PUD".
+	 */
+	for (shift = snap->page_shift; shift < VMAPSCOPE_NR_SHIFTS; shift++) {
+		char lab[48];
+		const char *kind;
+
+		granule_label(arch, snap->page_shift, shift, lab, sizeof(lab));
+		kind = strchr(lab, ' ');
+		if (shift == snap->page_shift)
+			av->shift[TOP_G_PTE] = shift;
+		else if (kind && !strcmp(kind, " cont"))
+			av->shift[TOP_G_CONT] = shift;
+		else if (kind && !strcmp(kind, " PMD"))
+			av->shift[TOP_G_PMD] = shift;
+		else if (kind && !strcmp(kind, " PUD"))
+			av->shift[TOP_G_PUD] = shift;
+	}
+}
+
+double top_hist_percentile(const __u64 *hist, unsigned int nr_slots,
+			   double p, bool *open)
+{
+	uint64_t total = 0, cum = 0;
+	unsigned int i;
+	double rank;
+
+	if (open)
+		*open = false;
+	for (i = 0; i < nr_slots; i++)
+		total += hist[i];
+	if (!total || p <= 0)
+		return NAN;
+	if (p > 1)
+		p = 1;
+	rank = p * (double)total;
+	for (i = 0; i < nr_slots; i++) {
+		double lo, width, frac;
+
+		if (!hist[i] || (double)(cum + hist[i]) < rank) {
+			cum += hist[i];
+			continue;
+		}
+		lo = (double)hist_slot_low(i);
+		if (hist_slot_high(i, nr_slots) == UINT64_MAX) {
+			/* open-ended: no upper bound to interpolate towards */
+			if (open)
+				*open = true;
+			return lo;
+		}
+		/* the slot covers [low, high + 1) */
+		width = (double)hist_slot_high(i, nr_slots) + 1.0 - lo;
+		frac = (rank - (double)cum) / (double)hist[i];
+		return lo + frac * width;
+	}
+	return NAN;	/* not reached: cum reaches total >= rank */
+}
+
+static int cmp_key(uint64_t ca, int aa, uint64_t cb, int ab)
+{
+	if (ca != cb)
+		return ca < cb ? -1 : 1;
+	return (aa > ab) - (aa < ab);
+}
+
+static int cmp_row_ptr(const void *pa, const void *pb)
+{
+	const struct vmapstat_row *a = *(const struct vmapstat_row *const *)pa;
+	const struct vmapstat_row *b = *(const struct vmapstat_row *const *)pb;
+
+	return cmp_key(a->caller, a->api, b->caller, b->api);
+}
+
+/*
+ * delta's rows by (caller, api), for one binary search per row of cum.
+ * (collector_read() sorts rows already; indexing keeps the model
+ * independent of that.)
+ */
+static const struct vmapstat_row **index_rows(const struct vmapstat_snapshot *s)
+{
+	const struct vmapstat_row **idx;
+	size_t i;
+
+	idx = malloc((s->nr_rows ? s->nr_rows : 1) * sizeof(*idx));
+	if (!idx)
+		return NULL;
+	for (i = 0; i < s->nr_rows; i++)
+		idx[i] = &s->rows[i];
+	qsort(idx, s->nr_rows, sizeof(*idx), cmp_row_ptr);
+	return idx;
+}
+
+static const struct vmapstat_row *find_row(const struct vmapstat_row **idx, size_t nr,
+					   uint64_t caller, int api)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = cmp_key(idx[mid]->caller, idx[mid]->api, caller, api);
+
+		if (!c)
+			return idx[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static uint64_t row_maps(const struct vmapscope_stats *d, enum top_maps_src src)
+{
+	switch (src) {
+	case TOP_MAPS_CALLS:	return d->calls;
+	case TOP_MAPS_AREAS:	return d->areas;
+	case TOP_MAPS_CHUNKS:	return d->chunks;
+	default:		return 0;
+	}
+}
+
+static bool row_any(const struct vmapstat_row *d)
+{
+	return d->st.calls || d->st.failed || d->st.chunks || d->st.areas || row_total_bytes(d);
+}
+
+static void fill_shares(double share[TOP_G_NR], const __u64 *bytes, uint64_t total,
+			const struct top_avail *av)
+{
+	unsigned int g;
+
+	for (g = 0; g < TOP_G_NR; g++) {
+		unsigned int s = av->shift[g];
+
+		if (!total || !av->have[TOP_NEED_GRANULE])
+			share[g] = NAN;
+		else if (!s || s >= VMAPSCOPE_NR_SHIFTS)
+			share[g] = 0;	/* granule this kernel cannot produce */
+		else
+			share[g] = (double)bytes[s] / (double)total;
+	}
+}
+
+static enum top_maps_src pick_maps_src(const struct top_avail *av)
+{
+	if (av->have[TOP_NEED_LATENCY])
+		return TOP_MAPS_CALLS;
+	if (av->have[TOP_NEED_AREAS])
+		return TOP_MAPS_AREAS;
+	if (av->have[TOP_NEED_CHUNK])
+		return TOP_MAPS_CHUNKS;
+	return TOP_MAPS_NONE;
+}
+
+/*
+ * A live area belongs to a row when caller symbol and API agree.
+ * vmallocinfo's flags name the area type: percpu chunks are VM_ALLOC
+ * ("vmalloc") areas that the collector files under "other".
+ */
+static bool live_matches(const struct top_live *l, const struct top_row *r)
+{
+	if (l->api != r->api &&
+	    !(r->api == VMAPSCOPE_API_OTHER && l->api == VMAPSCOPE_API_VMALLOC))
+		return false;
+	return !strcmp(l->sym, r->sym);
+}
+
+static void row_live(struct top_row *r, const struct top_live *live, size_t nr_live,
+		     bool have_live)
+{
+	size_t i;
+
+	r->live_areas = have_live ? 0 : -1;
+	r->live_bytes = have_live ? 0 : -1;
+	if (!have_live)
+		return;
+	for (i = 0; i < nr_live; i++) {
+		if (!live_matches(&live[i], r))
+			continue;
+		r->live_areas += (int64_t)live[i].areas;
+		r->live_bytes += (int64_t)live[i].bytes;
+	}
+}
+
+void top_table_free(struct top_table *tab)
+{
+	free(tab->rows);
+	tab->rows = NULL;
+	tab->nr = tab->cap = 0;
+}
+
+int top_table_build(struct top_table *tab, const struct vmapstat_snapshot *cum,
+		    const struct vmapstat_snapshot *delta, const struct top_avail *avail,
+		    const struct top_live *live, size_t nr_live, bool cumulative,
+		    bool live_rows)
+{
+	__u64 tot_bytes_by_shift[VMAPSCOPE_NR_SHIFTS] = { 0 };
+	static const struct vmapstat_row zero_row;
+	struct top_totals *tot = &tab->tot;
+	const struct vmapstat_row **idx = NULL;
+	const uint64_t *cnt;
+	size_t i, want, nr_cum;
+	double dt;
+
+	if (!cumulative && delta) {
+		idx = index_rows(delta);
+		if (!idx)
+			return -ENOMEM;
+	}
+	want = cum->nr_rows + (live_rows && avail->have[TOP_NEED_LIVE] ? nr_live : 0);
+	if (want > tab->cap) {
+		struct top_row *rows = realloc(tab->rows, want * sizeof(*rows));
+
+		if (!rows) {
+			free(idx);
+			return -ENOMEM;
+		}
+		tab->rows = rows;
+		tab->cap = want;
+	}
+	tab->nr = 0;
+	tab->avail = *avail;
+	tab->cumulative = cumulative;
+	tab->maps_src = pick_maps_src(avail);
+	tab->bytes_src = avail->have[TOP_NEED_GRANULE] ? TOP_BYTES_MAPPED :
+			 avail->have[TOP_NEED_AREAS] ? TOP_BYTES_AREAS : TOP_BYTES_NONE;
+	tab->interval_s = cumulative ? cum->interval_s : delta ? delta->interval_s : 0;
+	/* per second over the interval; totals (and the empty first frame) as is */
+	dt = !cumulative && delta && delta->interval_s > 0 ? delta->interval_s : 1;
+
+	memset(tot, 0, sizeof(*tot));
+	tot->live_areas = tot->live_bytes = avail->have[TOP_NEED_LIVE] ? 0 : -1;
+
+	for (i = 0; i < cum->nr_rows; i++) {
+		const struct vmapstat_row *c = &cum->rows[i], *d;
+		struct top_row *r = &tab->rows[tab->nr++];
+		unsigned int s;
+
+		if (cumulative)
+			d = c;
+		else if (idx && (d = find_row(idx, delta->nr_rows, c->caller, c->api)))
+			;
+		else
+			d = &zero_row;	/* idle in this interval (or no interval yet) */
+
+		memset(r, 0, sizeof(*r));
+		r->caller = c->caller;
+		r->api = c->api;
+		memcpy(r->sym, c->sym, sizeof(r->sym));
+		r->sym[sizeof(r->sym) - 1] = 0;
+		r->active = row_any(d);
+
+		r->maps = row_maps(&d->st, tab->maps_src);
+		r->gran_bytes = row_total_bytes(d);
+		r->bytes = tab->bytes_src == TOP_BYTES_MAPPED ? r->gran_bytes :
+			   tab->bytes_src == TOP_BYTES_AREAS ? d->st.area_bytes : 0;
+		r->maps_rate = (double)r->maps / dt;
+		r->bytes_rate = (double)r->bytes / dt;
+		fill_shares(r->share, d->st.bytes, r->gran_bytes, avail);
+		r->chunk_mean = avail->have[TOP_NEED_CHUNK] && d->st.chunks ?
+				(double)d->st.chunk_pages / (double)d->st.chunks : NAN;
+		if (avail->have[TOP_NEED_LATENCY]) {
+			r->p50_ns = top_hist_percentile(d->st.lat_hist, VMAPSCOPE_HIST_SLOTS,
+							0.50, &r->p50_open);
+			r->p99_ns = top_hist_percentile(d->st.lat_hist, VMAPSCOPE_HIST_SLOTS,
+							0.99, &r->p99_open);
+		} else {
+			r->p50_ns = r->p99_ns = NAN;
+		}
+		r->failed = d->st.failed;
+		row_live(r, live, nr_live, avail->have[TOP_NEED_LIVE]);
+
+		tot->maps += r->maps;
+		tot->bytes += r->bytes;
+		tot->gran_bytes += r->gran_bytes;
+		for (s = 0; s < VMAPSCOPE_NR_SHIFTS; s++)
+			tot_bytes_by_shift[s] += d->st.bytes[s];
+	}
+	nr_cum = tab->nr;
+	for (i = 0; live_rows && avail->have[TOP_NEED_LIVE] && i < nr_live; i++) {
+		struct top_row *r;
+		size_t k;
+
+		/* already shown as a row of the collector's? */
+		for (k = 0; k < nr_cum; k++)
+			if (live_matches(&live[i], &tab->rows[k]))
+				break;
+		if (k < nr_cum)
+			continue;
+		r = &tab->rows[tab->nr++];
+		memset(r, 0, sizeof(*r));
+		r->api = live[i].api;
+		memcpy(r->sym, live[i].sym, sizeof(r->sym));
+		fill_shares(r->share, NULL, 0, avail);
+		r->chunk_mean = r->p50_ns = r->p99_ns = NAN;
+		r->live_areas = (int64_t)live[i].areas;
+		r->live_bytes = (int64_t)live[i].bytes;
+	}
+
+	tot->maps_rate = (double)tot->maps / dt;
+	tot->bytes_rate = (double)tot->bytes / dt;
+	fill_shares(tot->share, tot_bytes_by_shift, tot->gran_bytes, avail);
+	/* live totals cover every area, including callers without a row */
+	if (avail->have[TOP_NEED_LIVE]) {
+		for (i = 0; i < nr_live; i++) {
+			tot->live_areas += (int64_t)live[i].areas;
+			tot->live_bytes += (int64_t)live[i].bytes;
+		}
+	}
+
+	/* drops: of this interval, or since attach in cumulative mode */
+	cnt = cumulative ? cum->counters : delta ? delta->counters : NULL;
+	if (cnt) {
+		tot->drops_full = cnt[VMAPSCOPE_CNT_STATS_FULL];
+		tot->drops_unattr = cnt[VMAPSCOPE_CNT_UNATTRIBUTED];
+		tot->drops_lat = cnt[VMAPSCOPE_CNT_LAT_NO_ENTRY] + cnt[VMAPSCOPE_CNT_LAT_NESTED];
+		tot->filtered = cnt[VMAPSCOPE_CNT_FILTERED];
+	}
+	tot->map_full = cum->stats_map_full;
+	free(idx);
+	return 0;
+}
+
+/* ---- sorting ---------------------------------------------------------- */
+
+static double col_value(const struct top_row *r, enum top_col col)
+{
+	switch (col) {
+	case TOP_COL_MAPS:	return r->maps_rate;
+	case TOP_COL_BYTES:	return r->bytes_rate;
+	case TOP_COL_G_PTE:	return r->share[TOP_G_PTE];
+	case TOP_COL_G_CONT:	return r->share[TOP_G_CONT];
+	case TOP_COL_G_PMD:	return r->share[TOP_G_PMD];
+	case TOP_COL_G_PUD:	return r->share[TOP_G_PUD];
+	case TOP_COL_CHUNK:	return r->chunk_mean;
+	case TOP_COL_P50:	return r->p50_ns;
+	case TOP_COL_P99:	return r->p99_ns;
+	case TOP_COL_LIVE_AREAS: return r->live_areas < 0 ? NAN : (double)r->live_areas;
+	case TOP_COL_LIVE_BYTES: return r->live_bytes < 0 ? NAN : (double)r->live_bytes;
+	default:		return NAN;
+	}
+}
+
+static enum top_col sort_col;
+static bool sort_reverse;
+
+static int cmp_names(const struct top_row *a, const struct top_row *b)
+{
+	int c = strcmp(a->sym, b->sym);
+
+	if (c)
+		return c;
+	return (a->api > b->api) - (a->api < b->api);
+}
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+	const struct top_row *a = pa, *b = pb;
+	int c;
+
+	if (sort_col == TOP_COL_CALLER) {
+		c = cmp_names(a, b);
+		return sort_reverse ? -c : c;
+	}
+	if (sort_col == TOP_COL_API) {
+		c = strcmp(api_name(a->api), api_name(b->api));
+		if (sort_reverse)
+			c = -c;
+	} else {
+		double va = col_value(a, sort_col), vb = col_value(b, sort_col);
+
+		/* unknown sorts last whichever the direction */
+		if (isnan(va) != isnan(vb))
+			return isnan(va) ? 1 : -1;
+		c = isnan(va) ? 0 : (va < vb) - (va > vb);	/* descending */
+		if (sort_reverse)
+			c = -c;
+	}
+	return c ? c : cmp_names(a, b);
+}
+
+void top_table_sort(struct top_table *tab, enum top_col col, bool reverse)
+{
+	/* qsort has no context argument in C11; vmaptop is single-threaded */
+	sort_col = col;
+	sort_reverse = reverse;
+	if (tab->nr > 1)
+		qsort(tab->rows, tab->nr, sizeof(*tab->rows), cmp_rows);
+}
+
+size_t top_table_filter(struct top_table *tab, const char *pattern)
+{
+	size_t i, kept = 0;
+
+	if (!pattern || !*pattern)
+		return tab->nr;
+	for (i = 0; i < tab->nr; i++) {
+		const struct top_row *r = &tab->rows[i];
+
+		if (!strcasestr(r->sym, pattern) && !strcasestr(api_name(r->api), pattern))
+			continue;
+		if (kept != i)
+			tab->rows[kept] = *r;
+		kept++;
+	}
+	tab->nr = kept;
+	return kept;
+}
+
+/* ---- column names ----------------------------------------------------- */
+
+static const char *const col_names[TOP_COL_MAX] = {
+	[TOP_COL_CALLER]	= "caller",
+	[TOP_COL_API]		= "api",
+	[TOP_COL_MAPS]		= "maps",
+	[TOP_COL_BYTES]		= "bytes",
+	[TOP_COL_G_PTE]		= "pte",
+	[TOP_COL_G_CONT]	= "cont",
+	[TOP_COL_G_PMD]		= "pmd",
+	[TOP_COL_G_PUD]		= "pud",
+	[TOP_COL_CHUNK]		= "chunk",
+	[TOP_COL_P50]		= "p50",
+	[TOP_COL_P99]		= "p99",
+	[TOP_COL_LIVE_AREAS]	= "areas",
+	[TOP_COL_LIVE_BYTES]	= "live",
+};
+
+const char *top_col_name(enum top_col col)
+{
+	return col >= 0 && col < TOP_COL_MAX ? col_names[col] : "?";
+}
+
+int top_col_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i < TOP_COL_MAX; i++)
+		if (!strcasecmp(name, col_names[i]))
+			return i;
+	return -1;
+}

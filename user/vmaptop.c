@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vmaptop: a top-style live view of vmalloc / vmap / ioremap activity,
+ * one row per (caller, API).  Data: the vmapstat collector (collector.h)
+ * and /proc/vmallocinfo; model: top_model.c; text: top_format.c;
+ * screen: top_ui.c.  See docs/vmaptop.md.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collector.h"
+#include "top_live.h"
+#include "top_model.h"
+#include "top_ui.h"
+
+#define EXIT_USAGE	2
+#define EXIT_RUNTIME	1
+
+static struct env {
+	double delay_s;
+	long iterations;	/* 0 = until quit */
+	bool batch;
+	bool noclear;
+	bool cumulative;
+	bool reverse;
+	bool live;
+	bool live_rows;
+	bool latency;
+	bool verbose;
+	enum top_col sort;
+	const char *filter;
+	unsigned int api_mask;
+	pid_t pid;
+} env = {
+	.delay_s = 1.0,
+	.sort = TOP_COL_BYTES,
+	.live = true,
+	.latency = true,
+};
+
+const char *argp_program_version = "vmaptop 0.1";
+static const char doc[] =
+"vmaptop: live per-caller view of vmalloc/vmap/ioremap mappings.\n"
+"\n"
+"One row per caller and API: mappings/s, bytes/s, share of bytes per mapping\n"
+"granule, mean chunk length (pages), latency p50/p99, live areas and bytes.\n"
+"Columns the running kernel cannot provide show n/a, with the reason above\n"
+"the table.  Keys: m b c a l L k 1-4 v V < > sort, r reverse, / filter,\n"
+"z totals, p pause, h help, q quit.\n"
+"\n"
+"EXAMPLES:\n"
+"    vmaptop                 # full screen, refresh every second\n"
+"    vmaptop -d 5 -s p99     # every 5 s, slowest callers first\n"
+"    vmaptop -b -n 3         # three plain-text frames, e.g. into a file\n"
+"    vmaptop -b -z -n 1 -d 10 -c test_vmalloc  # totals over 10 s\n";
+
+enum { OPT_API = 0x100, OPT_NO_LIVE, OPT_NO_LATENCY };
+
+static const struct argp_option opts[] = {
+	{ "delay", 'd', "SEC", 0, "Refresh every SEC seconds (default 1; decimals allowed)" },
+	{ "batch", 'b', NULL, 0, "Plain-text output, no terminal control (pipes, scripts)" },
+	{ "iterations", 'n', "N", 0, "Stop after N refreshes (default: until q / Ctrl-C)" },
+	{ "no-clear", 'C', NULL, 0, "Never clear: batch frames follow each other even on a "
+	  "terminal; the full-screen view leaves its last frame printed on exit" },
+	{ "sort", 's', "COL", 0, "Sort by COL: caller api maps bytes pte cont pmd pud chunk "
+	  "p50 p99 areas live (default bytes)" },
+	{ "reverse", 'r', NULL, 0, "Reverse the sort order" },
+	{ "caller", 'c', "PATTERN", 0, "Show only rows whose caller or API contains PATTERN" },
+	{ "api", OPT_API, "LIST", 0, "Trace only these APIs (comma list: vmalloc,vmap,"
+	  "ioremap,vm_map_ram,other)" },
+	{ "pid", 'p', "PID", 0, "Trace only mappings made by process PID" },
+	{ "cumulative", 'z', NULL, 0, "Totals since start instead of rates per interval" },
+	{ "all", 'a', NULL, 0, "Also list callers that only have live areas in "
+	  "/proc/vmallocinfo (no mapping seen since start)" },
+	{ "no-live", OPT_NO_LIVE, NULL, 0, "Do not read /proc/vmallocinfo (no LIVE/AREAS)" },
+	{ "no-latency", OPT_NO_LATENCY, NULL, 0, "Do not probe entry points (no P50/P99; "
+	  "cheaper)" },
+	{ "verbose", 'v', NULL, 0, "libbpf debug output" },
+	{ "help", 'h', NULL, 0, "Show this help" },
+	{},
+};
+
+static void usage_err(struct argp_state *state, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "vmaptop: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (see vmaptop --help)\n");
+	exit(EXIT_USAGE);
+	(void)state;
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	char *end;
+	long l;
+	int c;
+
+	switch (key) {
+	case 'd':
+		errno = 0;
+		env.delay_s = strtod(arg, &end);
+		if (errno || end == arg || *end || !isfinite(env.delay_s) ||
+		    env.delay_s < 0.1 || env.delay_s > 3600)
+			usage_err(state, "invalid delay '%s': want seconds in [0.1, 3600]", arg);
+		break;
+	case 'n':
+		errno = 0;
+		l = strtol(arg, &end, 10);
+		if (errno || end == arg || *end || l <= 0)
+			usage_err(state, "invalid iteration count '%s': want a positive integer", arg);
+		env.iterations = l;
+		break;
+	case 'b':
+		env.batch = true;
+		break;
+	case 'C':
+		env.noclear = true;
+		break;
+	case 's':
+		c = top_col_parse(arg);
+		if (c < 0)
+			usage_err(state, "unknown sort column '%s'", arg);
+		env.sort = c;
+		break;
+	case 'r':
+		env.reverse = true;
+		break;
+	case 'c':
+		if (!*arg || strlen(arg) >= sizeof(((struct top_view *)0)->filter))
+			usage_err(state, "invalid caller pattern '%s': want 1 to 63 characters", arg);
+		env.filter = arg;
+		break;
+	case OPT_API:
+		if (api_parse_mask(arg, &env.api_mask))
+			usage_err(state, "unknown API in '%s' (vmalloc, vmap, ioremap, vm_map_ram, "
+				  "other)", arg);
+		break;
+	case 'p':
+		errno = 0;
+		l = strtol(arg, &end, 10);
+		if (errno || end == arg || *end || l <= 0 || l > INT_MAX)
+			usage_err(state, "invalid PID '%s'", arg);
+		env.pid = (pid_t)l;
+		break;
+	case 'z':
+		env.cumulative = true;
+		break;
+	case 'a':
+		env.live_rows = true;
+		break;
+	case OPT_NO_LIVE:
+		env.live = false;
+		break;
+	case OPT_NO_LATENCY:
+		env.latency = false;
+		break;
+	case 'v':
+		env.verbose = true;
+		break;
+	case 'h':
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP & ~ARGP_HELP_EXIT_ERR);
+		break;
+	case ARGP_KEY_ARG:
+		usage_err(state, "unexpected argument '%s'", arg);
+		break;
+	case ARGP_KEY_ERROR:
+		/* ARGP_NO_ERRS: say it in one line instead of argp's two */
+		usage_err(state, "invalid option or missing argument near '%s'",
+			  state->next > 0 && state->next <= state->argc ?
+			  state->argv[state->next - 1] : "?");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* ---- the data source: collector snapshots + vmallocinfo --------------- */
+
+struct source_ctx {
+	struct collector *col;
+	struct vmapstat_snapshot prev;	/* cumulative */
+	bool have_prev;
+	struct timespec start;
+	char live_why[256];
+	bool live_warned;
+};
+
+static double ts_diff(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(a->tv_sec - b->tv_sec) + (double)(a->tv_nsec - b->tv_nsec) / 1e9;
+}
+
+static int source_sample(void *ctxp, struct top_table *tab, bool cumulative)
+{
+	struct source_ctx *ctx = ctxp;
+	struct vmapstat_snapshot cur, delta = { 0 };
+	struct top_live *live = NULL;
+	struct top_avail avail;
+	const char *live_why = NULL;
+	long nr_live = 0;
+	int err;
+
+	err = collector_read(ctx->col, &cur);
+	if (err)
+		return err;
+	if (ctx->have_prev) {
+		err = snapshot_delta(&cur, &ctx->prev, &delta);
+		if (err) {
+			snapshot_free(&cur);
+			return err;
+		}
+	}
+	/* a cumulative snapshot covers the time since the collector attached */
+	cur.interval_s = ts_diff(&cur.mono, &ctx->start);
+
+	if (!env.live) {
+		live_why = "live: not requested (--no-live)";
+	} else {
+		nr_live = top_live_read(NULL, &live, ctx->live_why, sizeof(ctx->live_why));
+		if (nr_live < 0) {
+			live_why = ctx->live_why;
+			nr_live = 0;
+		}
+	}
+	top_avail_from_snapshot(&avail, &cur, live_why);
+	err = top_table_build(tab, &cur, ctx->have_prev ? &delta : NULL, &avail, live,
+			      (size_t)nr_live, cumulative, env.live_rows);
+	free(live);
+	snapshot_free(&delta);
+	if (ctx->have_prev)
+		snapshot_free(&ctx->prev);
+	ctx->prev = cur;
+	ctx->have_prev = true;
+	return err;
+}
+
+/* ---- batch mode --------------------------------------------------------- */
+
+static volatile sig_atomic_t batch_stop;
+
+static void on_batch_signal(int sig)
+{
+	batch_stop = 1;
+	(void)sig;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = { .tv_sec = (time_t)s, .tv_nsec = (long)((s - floor(s)) * 1e9) };
+
+	/* a signal cuts the sleep short; the loop then sees batch_stop */
+	nanosleep(&ts, NULL);
+}
+
+static int run_batch(const struct top_source *src, struct top_ui *ui)
+{
+	struct top_table tab = { 0 };
+	bool clear = isatty(STDOUT_FILENO) && !env.noclear;
+	struct sigaction sa = { .sa_handler = on_batch_signal };
+	long i;
+	int err;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	/* the baseline sample: rates need two */
+	err = src->sample(src->ctx, &tab, ui->cumulative);
+	for (i = 0; !err && !batch_stop && (!env.iterations || i < env.iterations); i++) {
+		sleep_s(env.delay_s);
+		if (batch_stop)
+			break;
+		err = src->sample(src->ctx, &tab, ui->cumulative);
+		if (err)
+			break;
+		if (clear)
+			fputs("\033[H\033[2J", stdout);
+		top_print_batch(stdout, &tab, &ui->view, time(NULL));
+		if (ferror(stdout)) {
+			err = -EIO;
+			break;
+		}
+	}
+	top_table_free(&tab);
+	if (err)
+		fprintf(stderr, "vmaptop: reading the collector: %s\n", strerror(-err));
+	return err ? EXIT_RUNTIME : 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = { .options = opts, .parser = parse_arg, .doc = doc };
+	struct collector_opts copts = { 0 };
+	struct source_ctx ctx = { 0 };
+	struct top_source src = { .ctx = &ctx, .sample = source_sample };
+	struct top_ui ui;
+	char errbuf[512] = "";
+	int err, ret;
+
+	err = argp_parse(&argp, argc, argv, ARGP_NO_HELP | ARGP_NO_ERRS, NULL, NULL);
+	if (err)
+		return EXIT_USAGE;
+	if (!env.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		fprintf(stderr, "vmaptop: the full-screen view needs a terminal; use -b for text\n");
+		return EXIT_USAGE;
+	}
+
+	copts.pid = env.pid;
+	copts.api_mask = env.api_mask;
+	copts.want_latency = env.latency;
+	copts.verbose = env.verbose;
+	err = collector_open(&copts, &ctx.col, errbuf, sizeof(errbuf));
+	if (err) {
+		fprintf(stderr, "vmaptop: %s\n", errbuf[0] ? errbuf : strerror(-err));
+		return EXIT_RUNTIME;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ctx.start);
+
+	top_ui_init(&ui, env.sort, env.reverse, env.filter, env.cumulative);
+	if (env.batch) {
+		ret = run_batch(&src, &ui);
+	} else {
+		err = top_ui_run(&src, &ui, env.delay_s, env.iterations, env.noclear,
+				 errbuf, sizeof(errbuf));
+		if (err)
+			fprintf(stderr, "vmaptop: %s\n", errbuf);
+		ret = err ? EXIT_RUNTIME : 0;
+	}
+	if (ctx.have_prev)
+		snapshot_free(&ctx.prev);
+	collector_close(ctx.col);
+	return ret;
+}
