@@ -18,7 +18,6 @@ PMU_UNIT_BINS	:= $(patsubst tests/unit/%.c,$(OUTDIR)/pmu-unit/%,$(PMU_UNIT_SRCS)
 PMU_CFLAGS	:= -g -O2 -Wall -Wextra -Wno-unused-parameter \
 		   -Wno-missing-field-initializers -D_GNU_SOURCE -std=gnu11 \
 		   -Iinclude -Iuser -DPMU_FIXTURE_DIR='"$(TOPDIR)/tests/fixtures/pmu"'
-PMU_GUEST_TESTS	:= $(sort $(wildcard tests/guest/pmu/*.sh))
 
 .PHONY: pmu-unit check-pmu-guest perf-tools
 
@@ -32,8 +31,7 @@ pmu-unit: $(PMU_UNIT_BINS)
 perf-tools: deps
 	scripts/build-perf
 
-check-pmu-guest: lab-kernels
-	@set -e; for t in $(PMU_GUEST_TESTS); do echo "== $$t"; \
-		TOPDIR=$(TOPDIR) OUTDIR=$(OUTDIR) bash $$t; done
+check-pmu-guest: lab-kernels tools-all
+	TOPDIR=$(TOPDIR) bash tests/guest/pmu/lab.sh
 
 CHECK_TARGETS	+= check-pmu-guest

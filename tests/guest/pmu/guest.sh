@@ -1,0 +1,146 @@
+#!/bin/sh
+# PMU counting, --repeat and compare inside a lab guest (busybox sh).
+#   sh /opt/vmapscope/tests/pmu/guest.sh x86_64|arm64 [icount]
+# x86_64 (QEMU TCG, no PMU): software events count, every hardware event
+# gets one clear ENOENT line and the rest still reports.  arm64 (QEMU's
+# PMUv3): cpu_cycles counts, the TLB events open but read 0 over a busy
+# period and must be flagged, more events than counters are scaled and
+# marked.  With "icount" (QEMU -icount shift=0): inst_retired counts too.
+arch=$1 mode=${2:-}
+pass=0 fail=0
+T=/tmp/pmu-test
+mkdir -p $T
+
+ok() { echo "PASS: $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+# run DESC WANT_RC CMD...: stdout in $T/out, stderr in $T/err
+run() {
+	desc=$1 want=$2
+	shift 2
+	"$@" >$T/out 2>$T/err
+	rc=$?
+	if [ "$rc" = "$want" ]; then ok "$desc (exit $rc)"; else
+		bad "$desc: exit $rc, wanted $want"; tail -n 15 $T/out $T/err; fi
+}
+has() {	# has FILE REGEX DESC
+	if grep -qE -- "$2" "$1"; then ok "$3"; else
+		bad "$3: $(basename $1) lacks /$2/"; tail -n 20 "$1"; fi
+}
+hasnt() {
+	if grep -qE -- "$2" "$1"; then bad "$3: $(basename $1) has /$2/"; grep -E -- "$2" "$1"; else
+		ok "$3"; fi
+}
+# count EVENT: the scaled count printed for EVENT (commas removed)
+count() {
+	awk -v e="$1" '$2 == e { gsub(",", "", $1); print $1; exit }' $T/out
+}
+busy='dd if=/dev/zero of=/dev/null bs=64k count=20000'
+
+# ---- common: software events, repeat, failing commands, compare ----------
+run "software events around a busy command" 0 \
+	vmapstat --pmu task-clock,context-switches:k,page-faults -- sh -c "$busy 2>/dev/null"
+has $T/out "PMU counts, CPUs 0-1" "report header names the CPUs"
+tc=$(count task-clock)
+[ -n "$tc" ] && [ "$tc" -gt 10000000 ] && ok "task-clock counted ($tc ns)" ||
+	bad "task-clock not counted: '$tc'"
+pf=$(count page-faults)
+[ -n "$pf" ] && [ "$pf" -gt 0 ] && ok "page-faults counted ($pf)" || bad "page-faults: '$pf'"
+
+run "-C 1 counts one CPU" 0 vmapstat --pmu task-clock --pmu-per-cpu -C 1 -- sh -c "$busy 2>/dev/null"
+has $T/out "PMU counts, CPUs 1," "-C 1 selects CPU 1 only"
+has $T/out "CPU1 " "per-CPU line for CPU 1"
+hasnt $T/out "CPU0 " "no line for CPU 0"
+
+run "--repeat 3 -j" 0 vmapstat --pmu task-clock --repeat 3 -j -- sh -c "$busy 2>/dev/null"
+has $T/out '"pmu_runs":\{"version":1,"command":"sh -c dd' "pmu_runs JSON line with the command"
+has $T/out '"runs":3,"status":\[0,0,0\]' "three runs, all exit 0"
+has $T/out '"name":"task-clock","unit":"","values":\[[0-9.]+,[0-9.]+,[0-9.]+\]' "task-clock value per run"
+cp $T/out $T/before.json
+
+run "--repeat 3 table" 0 vmapstat --pmu task-clock --repeat 3 -- sh -c "$busy 2>/dev/null"
+has $T/out "^3 runs of: sh -c dd" "table title"
+has $T/out '^\| Metric +\| Run1 +\| Run2 +\| Run3 +\| Avg\. +\|$' "Arm-style header"
+has $T/out '^\| task-clock +\| [0-9]+ +\| [0-9]+ +\| [0-9]+ +\| [0-9.]+ +\|$' "task-clock row"
+has $T/out '^\| vmap bytes mapped ' "vmap figures of each run (patched kernel)"
+
+run "a failing command: its status, non-zero exit" 3 \
+	vmapstat --pmu task-clock --repeat 2 -- sh -c 'exit 3'
+has $T/err "vmapstat: run 1: command exited with status 3" "run 1 status reported"
+has $T/err "vmapstat: run 2: command exited with status 3" "run 2 status reported"
+run "a command that does not exist" 127 vmapstat --pmu task-clock -- /no/such/command
+has $T/err "cannot run '/no/such/command'" "exec failure named"
+has $T/err "run 1: command exited with status 127" "its status reported"
+
+run "second run set for compare" 0 vmapstat --pmu task-clock --repeat 2 -j -- sh -c "$busy 2>/dev/null; $busy 2>/dev/null"
+cp $T/out $T/after.json
+run "compare" 0 vmapstat compare $T/before.json $T/after.json
+has $T/out '^\| Metric +\| Runs \| Before avg\. \| After avg\. +\| Diff\. +\|$' "compare header"
+has $T/out '^\| task-clock +\| 3/2 +\| [0-9.]+ +\| [0-9.]+ +\| [+-][0-9]+\.[0-9][0-9]% +\|$' "task-clock diff row"
+run "compare with a missing file" 2 vmapstat compare $T/before.json /nonexistent.json
+has $T/err "vmapstat compare: /nonexistent.json: No such file or directory" "one clear line"
+
+run "unknown event" 2 vmapstat --pmu no_such_event -- true
+has $T/err "no_such_event: unknown event" "unknown event named"
+run "CPU that does not exist" 2 vmapstat --pmu task-clock -C 7 -- true
+has $T/err "CPU 7 does not exist" "bad CPU named"
+
+# ---- per arch -------------------------------------------------------------
+case $arch in
+x86_64)
+	run "hardware events on a machine without PMU" 0 \
+		vmapstat --pmu task-clock,cycles,instructions,dTLB-load-misses,r003c -- sh -c "$busy 2>/dev/null"
+	for e in cycles instructions dTLB-load-misses r003c; do
+		has $T/err "vmapstat: pmu: $e \(PMU no core PMU, .*\): not counted on CPUs 0-1: no hardware PMU on this machine counts it \(ENOENT\)" \
+			"clear line for $e"
+		has $T/out "<not counted> +$e" "$e shown as not counted"
+	done
+	tc=$(count task-clock)
+	[ -n "$tc" ] && [ "$tc" -gt 0 ] && ok "the rest still reports (task-clock $tc)" || bad "task-clock lost"
+	run "Arm TLB names need an Arm PMU" 2 vmapstat --pmu dtlb_walk -- true
+	has $T/err "dtlb_walk: Arm PMUv3 event 0x34, but no armv8_\*/armv9_\* PMU" "clear reason"
+	;;
+arm64)
+	run "cycles and the TLB events around a busy command" 0 \
+		vmapstat --pmu cpu_cycles,dtlb_walk,l1d_tlb_refill,l2d_tlb_refill,l1d_tlb:k -- sh -c "$busy 2>/dev/null"
+	cy=$(count cpu_cycles)
+	[ -n "$cy" ] && [ "$cy" -gt 1000000 ] && ok "cpu_cycles counted ($cy)" || bad "cpu_cycles: '$cy'"
+	for e in dtlb_walk l1d_tlb_refill l2d_tlb_refill l1d_tlb:k; do
+		has $T/out "^ +0  $e +# not counted by this PMU\? \(0 over [0-9.]+ s busy CPU time\)" \
+			"$e reads 0 and is flagged"
+	done
+	hasnt $T/out "cpu_cycles .*not counted by this PMU" "cpu_cycles is not flagged"
+
+	# 6 programmable counters + the cycle counter: 10 events multiplex
+	ev=r11; for i in 1 2 3 4 5 6 7 8 9; do ev="$ev,r11"; done
+	run "more events than counters" 0 vmapstat --pmu $ev -- sh -c "$busy 2>/dev/null; $busy 2>/dev/null"
+	n=$(grep -cE '^ +[0-9,]+  r11 +\(scaled, counted [0-9.]+%\)' $T/out)
+	[ "$n" -ge 1 ] && ok "multiplexed counts are scaled and marked ($n of 10)" ||
+		bad "no scaled marks"; grep r11 $T/out
+
+	run "--repeat 2 with cycles" 0 vmapstat --pmu cpu_cycles:u,dtlb_walk:u --repeat 2 -- sh -c "$busy 2>/dev/null"
+	has $T/out '^\| cpu_cycles:u +\| [0-9]+ +\| [0-9]+ +\|' "cpu_cycles:u per run"
+	has $T/out '^\| dtlb_walk:u +\| 0\? +\| 0\? +\| 0\.0 +\|$' "dtlb_walk:u flagged in the table"
+	has $T/out "dtlb_walk:u: not counted by this PMU\?" "note under the table"
+
+	if [ "$mode" = icount ]; then
+		run "inst_retired with -icount" 0 vmapstat --pmu inst_retired,instructions -- sh -c "$busy 2>/dev/null"
+		ir=$(count inst_retired)
+		[ -n "$ir" ] && [ "$ir" -gt 1000000 ] && ok "inst_retired counted ($ir)" || bad "inst_retired: '$ir'"
+	fi
+	;;
+esac
+
+# ---- a real perf record, when the guest carries perf ----------------------
+if command -v perf >/dev/null 2>&1; then
+	pev=task-clock; [ "$arch" = arm64 ] && pev=cpu_cycles
+	run "--repeat 2 around perf record" 0 vmapstat --pmu $pev,page-faults --repeat 2 -- \
+		perf record -o $T/perf.data -e $pev -a -- sh -c "$busy 2>/dev/null"
+	has $T/out '^\| page-faults +\| [0-9]+ +\| [0-9]+ +\|' "counts per perf record run"
+	has $T/err "perf record: Captured and wrote" "perf record ran"
+	has $T/out '^\| vmap bytes mapped +\| [1-9][0-9]* +\| [1-9][0-9]* ' "perf's ring buffer mappings seen per run"
+else
+	echo "SKIP: no perf in this guest (scripts/build-perf)"
+fi
+
+echo "pmu guest tests ($arch${mode:+ $mode}): $pass passed, $fail failed"
+[ $fail = 0 ]

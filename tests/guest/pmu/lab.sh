@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Host side of the PMU guest tests: boots the patched x86_64 and arm64
+# kernels (scripts/lab) and runs tests/guest/pmu/guest.sh in each; arm64
+# once more with QEMU -icount shift=0, where inst_retired counts.
+# Needs out/<arch>/bin/vmapstat (make tools-all); uses out/<arch>/bin/perf
+# when scripts/build-perf has put it there.
+set -uo pipefail
+TOP=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
+LAB=$TOP/scripts/lab
+fail=0
+
+for arch in x86_64 arm64; do
+	if [ ! -x "$TOP/out/$arch/bin/vmapstat" ]; then
+		echo "FAIL: out/$arch/bin/vmapstat missing (make tools-$arch)"
+		fail=1
+		continue
+	fi
+	echo "== pmu guest tests, $arch"
+	"$LAB" run --arch $arch --variant patched --timeout 900 -- \
+		sh /opt/vmapscope/tests/pmu/guest.sh $arch || fail=1
+done
+echo "== pmu guest tests, arm64 with -icount"
+"$LAB" run --arch arm64 --variant patched --icount --timeout 900 -- \
+	sh /opt/vmapscope/tests/pmu/guest.sh arm64 icount || fail=1
+exit $fail
