@@ -263,6 +263,7 @@ int top_table_build(struct top_table *tab, const struct vmapstat_snapshot *cum,
 	tab->maps_src = pick_maps_src(avail);
 	tab->bytes_src = avail->have[TOP_NEED_GRANULE] ? TOP_BYTES_MAPPED :
 			 avail->have[TOP_NEED_AREAS] ? TOP_BYTES_AREAS : TOP_BYTES_NONE;
+	tab->wall = cum->wall.tv_sec;
 	tab->interval_s = cumulative ? cum->interval_s : delta ? delta->interval_s : 0;
 	/* per second over the interval; totals (and the empty first frame) as is */
 	dt = !cumulative && delta && delta->interval_s > 0 ? delta->interval_s : 1;

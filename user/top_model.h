@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "vmapscope.h"
 
@@ -118,6 +119,7 @@ struct top_table {
 	struct top_row *rows;
 	size_t nr, cap;
 	double interval_s;		/* length of the interval the rates cover */
+	time_t wall;			/* when the newest snapshot was read */
 	bool cumulative;		/* rows show totals since start */
 	enum top_maps_src maps_src;
 	enum top_bytes_src bytes_src;

@@ -71,12 +71,14 @@ static void draw(const struct top_table *full, struct top_table *shown, const st
 	erase();
 	getmaxyx(stdscr, h, w);
 	if (h < TOP_MIN_LINES || w < TOP_MIN_COLS) {
-		char msg[96];
+		char msg[3][48];
 
-		snprintf(msg, sizeof(msg), "vmaptop: terminal too small (%dx%d, need %dx%d); q quits",
-			 w, h, TOP_MIN_COLS, TOP_MIN_LINES);
-		for (i = 0; i < h && i * w < (int)strlen(msg); i++)
-			put_line(i, w, h, msg + i * w, A_NORMAL);
+		/* short lines, so that even a tiny terminal shows the gist */
+		snprintf(msg[0], sizeof(msg[0]), "too small: %dx%d", w, h);
+		snprintf(msg[1], sizeof(msg[1]), "need %dx%d", TOP_MIN_COLS, TOP_MIN_LINES);
+		snprintf(msg[2], sizeof(msg[2]), "q quits");
+		for (i = 0; i < h && i < 3; i++)
+			put_line(i, w, h, msg[i], i ? A_NORMAL : A_BOLD);
 		refresh();
 		return;
 	}
@@ -93,7 +95,8 @@ static void draw(const struct top_table *full, struct top_table *shown, const st
 	}
 	top_layout_make(&lo, shown, w);
 	/* keep at least the column header and one row visible */
-	n = top_fmt_summary(lines, h - 3 < 16 ? h - 3 : 16, shown, &ui->view, time(NULL),
+	/* the sample's time: a paused screen stays exactly as it was */
+	n = top_fmt_summary(lines, h - 3 < 16 ? h - 3 : 16, shown, &ui->view, full->wall,
 			    shown->nr);
 	for (i = 0; i < n; i++)
 		put_line(y++, w, h, lines[i], i ? A_NORMAL : A_BOLD);
@@ -212,7 +215,7 @@ int top_ui_run(const struct top_source *src, struct top_ui *ui, double delay_s,
 	endwin();
 	delscreen(scr);
 	if (noclear && !err)
-		top_print_batch(stdout, &full, &ui->view, time(NULL));
+		top_print_batch(stdout, &full, &ui->view, full.wall);
 	top_table_free(&full);
 	top_table_free(&shown);
 	return err;

@@ -51,7 +51,7 @@ int top_view_apply(const struct top_table *full, const struct top_view *view,
 
 /* Batch mode: one iteration as plain text (summary, column header, rows). */
 void top_print_batch(FILE *out, const struct top_table *full, const struct top_view *view,
-		     time_t now);
+		     time_t when);
 
 /*
  * Where the interactive and batch loops get data: sample() takes a new

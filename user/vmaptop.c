@@ -284,7 +284,7 @@ static int run_batch(const struct top_source *src, struct top_ui *ui)
 			break;
 		if (clear)
 			fputs("\033[H\033[2J", stdout);
-		top_print_batch(stdout, &tab, &ui->view, time(NULL));
+		top_print_batch(stdout, &tab, &ui->view, tab.wall);
 		if (ferror(stdout)) {
 			err = -EIO;
 			break;
