@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Live mapping audit (vmapstat --snapshot, issue 9): which granules the
+ * kernel's page tables use, right now, for every live vmalloc area, per
+ * caller and API.
+ *
+ *   1. /proc/vmallocinfo lists the live areas (range, caller, flags);
+ *   2. a BPF program run on demand (BPF_PROG_TEST_RUN of a syscall
+ *      program, nothing attached) walks init_mm's page tables over each
+ *      range and counts bytes per granule (4K, arm64 64K cont-PTE, 2M,
+ *      arm64 32M cont-PMD, 1G);
+ *   3. the areas are folded into one row per (caller, api).
+ *
+ * Works on kernels without vmapscope's tracepoints; needs BTF, root, real
+ * addresses in /proc/vmallocinfo (kptr_restrict=1 + CAP_SYSLOG, or a
+ * kernel that prints them) and a way to find init_mm and the linear map,
+ * each verified before use (see docs/snapshot.md).
+ *
+ * Consumers (vmapstat, the Prometheus exporter): call live_snapshot_take()
+ * and read struct live_snapshot; bytes are indexed by mapping shift like
+ * struct vmapscope_stats (12 = 4K, 16 = 64K cont, 21 = 2M, 25 = 32M cont,
+ * 30 = 1G); live_granule_label() gives the label for a shift.
+ */
+#ifndef VMAPSCOPE_SNAPSHOT_H
+#define VMAPSCOPE_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "vmapscope.h"
+
+/* ---- /proc/vmallocinfo ----------------------------------------------- */
+
+/* Flags as /proc/vmallocinfo prints them (one word each). */
+enum live_area_flag {
+	LIVE_F_IOREMAP	   = 1u << 0,
+	LIVE_F_VMALLOC	   = 1u << 1,
+	LIVE_F_VMAP	   = 1u << 2,
+	LIVE_F_USER	   = 1u << 3,
+	LIVE_F_DMA_COHERENT = 1u << 4,
+	LIVE_F_SPARSE	   = 1u << 5,
+	LIVE_F_VPAGES	   = 1u << 6,
+	LIVE_F_VM_MAP_RAM  = 1u << 7,	/* "vm_map_ram" line (no vm_struct) */
+	LIVE_F_UNPURGED	   = 1u << 8,	/* "unpurged vm_area": freed, lazily unmapped */
+};
+
+#define LIVE_CALLER_LEN 128
+
+/* One line of /proc/vmallocinfo. */
+struct live_area {
+	uint64_t start;
+	uint64_t end;			/* exclusive; includes the guard page */
+	uint64_t size;			/* as printed */
+	char caller[LIVE_CALLER_LEN];	/* "func+0x1a [mod]" ("/0xlen" dropped); "" if none */
+	uint64_t nr_pages;		/* pages=N, 0 if absent */
+	uint64_t phys;			/* phys=0x..., 0 if absent */
+	unsigned int flags;		/* enum live_area_flag */
+	int api;			/* enum vmapscope_api derived from flags */
+};
+
+/* What the addresses of a whole file look like. */
+enum live_addr_kind {
+	LIVE_ADDR_REAL = 0,	/* kernel virtual addresses, end - start == size */
+	LIVE_ADDR_ZERO,		/* all zero: kptr_restrict=2, or 1 without CAP_SYSLOG */
+	LIVE_ADDR_HASHED,	/* %pK hashed (kptr_restrict=0) */
+	LIVE_ADDR_MIXED,	/* some lines inconsistent: not trustworthy */
+};
+
+struct live_areas {
+	struct live_area *v;
+	size_t n;
+	size_t skipped_unpurged;	/* "unpurged vm_area" lines (not mapped) */
+	enum live_addr_kind addr_kind;
+};
+
+/*
+ * Parse one line (without or with its newline).  Returns 0, or -EINVAL
+ * for a line that is not a vmallocinfo area line.
+ */
+int vmallocinfo_parse_line(const char *line, struct live_area *a);
+
+/*
+ * Read a whole file.  Returns 0, or negative errno with one line in err
+ * (malformed line N, unreadable file, hashed/zero addresses with the
+ * reason).  Unpurged lines are counted, not stored.  Free with
+ * live_areas_free().
+ */
+int vmallocinfo_read(FILE *f, const char *name, struct live_areas *out,
+		     char *err, size_t errlen);
+int vmallocinfo_load(const char *path, struct live_areas *out, char *err, size_t errlen);
+void live_areas_free(struct live_areas *a);
+const char *live_addr_kind_reason(enum live_addr_kind k);
+
+/* ---- the snapshot --------------------------------------------------- */
+
+/* One (caller, api) row: what the page tables map for its live areas. */
+struct live_row {
+	char caller[LIVE_CALLER_LEN];
+	int api;			/* enum vmapscope_api */
+	uint64_t areas;			/* live areas walked */
+	uint64_t area_bytes;		/* their sizes as /proc/vmallocinfo prints */
+	uint64_t bytes[VMAPSCOPE_NR_SHIFTS];	/* mapped bytes by mapping shift */
+	uint64_t unmapped;		/* bytes of the ranges with no mapping (guard pages) */
+	uint64_t changed;		/* areas that changed while walked (not in totals) */
+};
+
+struct live_snapshot {
+	struct timespec wall;		/* CLOCK_REALTIME when taken */
+	char arch[16];			/* "x86_64" / "arm64" */
+	size_t nr_rows;
+	struct live_row *rows;		/* sorted by caller, then api */
+	struct live_row total;		/* caller "", api -1: everything */
+	uint64_t areas_listed;		/* area lines in /proc/vmallocinfo */
+	uint64_t areas_unpurged;	/* lazily-freed lines, not walked */
+	uint64_t areas_changed;		/* vanished or unreadable during the walk */
+	uint64_t prog_runs;		/* BPF_PROG_TEST_RUN calls */
+	uint64_t walk_steps;		/* page-table steps in all runs */
+	double seconds;			/* wall time of the whole snapshot */
+	double walk_seconds;		/* ... of which BPF runs */
+	/* How init_mm and the linear map were found (for -v and JSON). */
+	char init_mm_how[256];
+	char linear_map_how[256];
+};
+
+struct live_opts {
+	const char *vmallocinfo;	/* default /proc/vmallocinfo */
+	const char *kallsyms;		/* default /proc/kallsyms */
+	const char *caller_filter;	/* substring; NULL = all */
+	unsigned int api_mask;		/* bit (1 << api); 0 = all */
+	uint32_t steps_per_run;		/* 0 = default */
+	bool verbose;			/* libbpf output and discovery steps */
+};
+
+/*
+ * Take one snapshot.  Returns 0; or negative errno with one line in err
+ * naming what is missing or hidden and why (for example: hashed
+ * /proc/vmallocinfo addresses, init_mm not in /proc/kallsyms, no BTF, not
+ * root).  Free with live_snapshot_free().
+ */
+int live_snapshot_take(const struct live_opts *o, struct live_snapshot *s,
+		       char *err, size_t errlen);
+void live_snapshot_free(struct live_snapshot *s);
+
+/*
+ * Fold per-area results into rows; used by live_snapshot_take() and by
+ * the unit tests.  granule_bytes[i] holds bytes per shift for area i.
+ */
+struct live_area_result {
+	uint64_t bytes[VMAPSCOPE_NR_SHIFTS];
+	uint64_t unmapped;
+	bool changed;
+};
+int live_fold(const struct live_areas *areas, const struct live_area_result *res,
+	      const struct live_opts *o, struct live_snapshot *s);
+
+/* "4K", "64K cont", "2M", "32M cont", "1G" (shift as in live_row.bytes). */
+const char *live_granule_label(unsigned int shift);
+/* "vmalloc", "vmap", "ioremap", "vm_map_ram", "other". */
+const char *live_api_name(int api);
+
+/* Output: the text tables and one JSON object (json-c). */
+void live_print_text(FILE *f, const struct live_snapshot *s, bool per_caller);
+int live_print_json(FILE *f, const struct live_snapshot *s, bool per_caller);
+
+/* ---- CLI (user/snapshot_cli.c) ------------------------------------- */
+
+/*
+ * vmapstat's argp child: --snapshot.  After argp_parse(), vmapstat calls
+ * live_snapshot_main(json, per_caller) when live_snapshot_requested().
+ */
+extern const struct argp snapshot_argp;
+bool live_snapshot_requested(void);
+int live_snapshot_main(bool json, bool per_caller, const char *caller_filter,
+		       unsigned int api_mask, bool verbose);
+
+#endif /* VMAPSCOPE_SNAPSHOT_H */

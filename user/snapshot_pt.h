@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Live mapping audit (vmapstat --snapshot): the layout shared by the
+ * page-table walker in bpf/snapshot.bpf.c and its driver in
+ * user/snapshot_walk.c, and the page-table entry decoding itself.
+ *
+ * The decoding is plain C on purpose: the same inline functions run in
+ * the BPF program and in the cmocka unit tests (which feed them x86_64
+ * and arm64 entries on any host).  Compiles with clang -target bpf (after
+ * vmapscope_bpf.h) and with the host C compiler (after <linux/types.h>).
+ *
+ * Entry formats (4K translation granule on both architectures):
+ *  x86_64: bit 0 present; bit 7 (PSE) makes a PUD (1G) or PMD (2M) entry
+ *          a leaf; table address in bits 12..51.
+ *  arm64:  bit 0 valid; bits 1:0 = 3 table (levels 0-2) or page (level 3),
+ *          1 block (levels 1-2); bit 52 contiguous (16 PTEs = 64K, or
+ *          16 PMDs = 32M); output address in bits 12..47 (48-bit PA).
+ */
+#ifndef VMAPSCOPE_SNAPSHOT_PT_H
+#define VMAPSCOPE_SNAPSHOT_PT_H
+
+#ifndef __always_inline
+#define __always_inline inline __attribute__((always_inline))
+#endif
+
+/* Ranges per BPF program run (power of two: the BPF side masks with it). */
+#define LSNAP_BATCH		256
+#define LSNAP_MAX_LEVELS	5
+#define LSNAP_PTRS_PER_TABLE	512
+
+enum lsnap_arch {
+	LSNAP_ARCH_X86_64 = 1,
+	LSNAP_ARCH_ARM64 = 2,
+};
+
+/* Granules a leaf entry can map; index into lsnap_result.bytes. */
+enum lsnap_granule {
+	LSNAP_G_PTE = 0,	/* 4K PTE */
+	LSNAP_G_CONT_PTE,	/* arm64: PTE with the contiguous bit (64K runs) */
+	LSNAP_G_PMD,		/* 2M block */
+	LSNAP_G_CONT_PMD,	/* arm64: PMD block with the contiguous bit (32M) */
+	LSNAP_G_PUD,		/* 1G block */
+	LSNAP_NR_G,
+};
+
+/* Mapping shift of each granule (4K pages). */
+static __always_inline unsigned int lsnap_granule_shift(int g)
+{
+	switch (g) {
+	case LSNAP_G_PTE:	return 12;
+	case LSNAP_G_CONT_PTE:	return 16;
+	case LSNAP_G_PMD:	return 21;
+	case LSNAP_G_CONT_PMD:	return 25;
+	case LSNAP_G_PUD:	return 30;
+	}
+	return 0;
+}
+
+/* What an entry is. */
+enum lsnap_kind {
+	LSNAP_PT_NONE = 0,	/* not valid: nothing mapped below it */
+	LSNAP_PT_TABLE,		/* points to the next-level table */
+	LSNAP_PT_LEAF,		/* maps memory: granule in *g */
+};
+
+#define LSNAP_X86_PRESENT	0x1ULL
+#define LSNAP_X86_PSE		0x80ULL
+#define LSNAP_X86_ADDR_MASK	0x000ffffffffff000ULL
+#define LSNAP_ARM64_CONT	(1ULL << 52)
+#define LSNAP_ARM64_ADDR_MASK	0x0000fffffffff000ULL
+
+/*
+ * Decode entry e found at a level whose entries each cover 1 << shift
+ * bytes; last is true for the PTE level.  Returns enum lsnap_kind and,
+ * for leaves, the granule in *g.
+ */
+static __always_inline int lsnap_decode(unsigned int arch, unsigned int shift,
+					int last, __u64 e, int *g)
+{
+	if (arch == LSNAP_ARCH_X86_64) {
+		if (!(e & LSNAP_X86_PRESENT))
+			return LSNAP_PT_NONE;
+		if (last) {
+			*g = LSNAP_G_PTE;
+			return LSNAP_PT_LEAF;
+		}
+		if ((e & LSNAP_X86_PSE) && (shift == 30 || shift == 21)) {
+			*g = shift == 30 ? LSNAP_G_PUD : LSNAP_G_PMD;
+			return LSNAP_PT_LEAF;
+		}
+		return LSNAP_PT_TABLE;
+	}
+	if (arch == LSNAP_ARCH_ARM64) {
+		if ((e & 3) == 3) {
+			if (!last)
+				return LSNAP_PT_TABLE;
+			*g = (e & LSNAP_ARM64_CONT) ? LSNAP_G_CONT_PTE : LSNAP_G_PTE;
+			return LSNAP_PT_LEAF;
+		}
+		/* Block descriptors exist at levels 1 and 2 only. */
+		if ((e & 3) == 1 && !last && (shift == 30 || shift == 21)) {
+			if (shift == 30)
+				*g = LSNAP_G_PUD;
+			else
+				*g = (e & LSNAP_ARM64_CONT) ? LSNAP_G_CONT_PMD : LSNAP_G_PMD;
+			return LSNAP_PT_LEAF;
+		}
+		return LSNAP_PT_NONE;
+	}
+	return LSNAP_PT_NONE;
+}
+
+/*
+ * How the walker finds its way: level shifts from the top (e.g. 39, 30,
+ * 21, 12 for four levels), the address bits of a table descriptor, and
+ * the linear map: a table at physical address p is read at
+ * p - phys_base + virt_base (x86_64: phys_base 0, virt_base
+ * page_offset_base; arm64: phys_base memstart_addr, virt_base
+ * PAGE_OFFSET).
+ */
+struct lsnap_layout {
+	__u32 arch;
+	__u32 nr_levels;
+	__u32 shift[LSNAP_MAX_LEVELS];
+	__u32 pad;
+	__u64 addr_mask;
+	__u64 phys_base;
+	__u64 virt_base;
+	__u64 pgd;		/* virtual address of init_mm.pgd */
+};
+
+static __always_inline __u64 lsnap_table_va(const struct lsnap_layout *l, __u64 e)
+{
+	return (e & l->addr_mask) - l->phys_base + l->virt_base;
+}
+
+/* One range to walk: [start, end). */
+struct lsnap_range {
+	__u64 start;
+	__u64 end;
+};
+
+#define LSNAP_RES_DONE	0x1	/* walked to the end */
+#define LSNAP_RES_FAULT	0x2	/* an entry could not be read: area changed under us */
+
+struct lsnap_result {
+	__u64 bytes[LSNAP_NR_G];	/* mapped, by granule */
+	__u64 unmapped;			/* bytes with no valid entry (guard pages, holes) */
+	__u64 resume;			/* next address when the run ran out of steps */
+	__u32 flags;
+	__u32 steps;
+};
+
+/*
+ * Self-test of the layout before any real walk (the "probe" program):
+ * resolve one address known to be in the linear map (the calling task's
+ * task_struct) and read init_mm's identity.
+ */
+struct lsnap_probe {
+	/* in */
+	__u64 init_mm;		/* candidate &init_mm ("" = use init_task.active_mm) */
+	__u64 addr;		/* address to resolve; 0 = current task_struct */
+	__u64 read_addr[2];	/* kernel variables to read (0 = none) */
+	/* out */
+	__u64 read_val[2];
+	__s32 read_err[2];
+	__u64 task;		/* current task_struct */
+	__u64 current_pgd;	/* current->mm->pgd */
+	__u64 init_task;	/* pid 0, found through real_parent */
+	__u64 init_task_active_mm;
+	__u64 mm_pgd;		/* init_mm->pgd */
+	__u64 mm_task_size;	/* init_mm->task_size: 0 for init_mm only */
+	__u64 leaf_entry;	/* the entry mapping addr */
+	__u64 leaf_phys;	/* physical address of addr */
+	__s32 leaf_granule;	/* enum lsnap_granule, -1 unmapped */
+	__s32 err;		/* 0, or the level + 1 whose read faulted */
+	__s32 mm_err;		/* reading init_mm failed */
+	__u32 pad;
+};
+
+#endif /* VMAPSCOPE_SNAPSHOT_PT_H */

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Live mapping audit: fold per-area walk results into (caller, api) rows
+ * and print them as text tables or one JSON object.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "snapshot.h"
+
+/* The granules a 4K-page kernel can map, smallest first. */
+static const unsigned int granule_shifts[] = { 12, 16, 21, 25, 30 };
+#define NR_GRANULES (sizeof(granule_shifts) / sizeof(granule_shifts[0]))
+
+const char *live_granule_label(unsigned int shift)
+{
+	switch (shift) {
+	case 12: return "4K";
+	case 16: return "64K cont";
+	case 21: return "2M";
+	case 25: return "32M cont";
+	case 30: return "1G";
+	}
+	return "?";
+}
+
+const char *live_api_name(int api)
+{
+	switch (api) {
+	case VMAPSCOPE_API_VMALLOC: return "vmalloc";
+	case VMAPSCOPE_API_VMAP: return "vmap";
+	case VMAPSCOPE_API_IOREMAP: return "ioremap";
+	case VMAPSCOPE_API_VM_MAP_RAM: return "vm_map_ram";
+	case VMAPSCOPE_API_OTHER: return "other";
+	}
+	return "all";
+}
+
+static uint64_t row_mapped(const struct live_row *r)
+{
+	uint64_t sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < VMAPSCOPE_NR_SHIFTS; i++)
+		sum += r->bytes[i];
+	return sum;
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct live_row *x = a, *y = b;
+	int c = strcmp(x->caller, y->caller);
+
+	return c ? c : x->api - y->api;
+}
+
+static void row_add(struct live_row *r, const struct live_area *a,
+		    const struct live_area_result *res)
+{
+	unsigned int i;
+
+	if (res->changed) {
+		r->changed++;
+		return;
+	}
+	r->areas++;
+	r->area_bytes += a->size;
+	for (i = 0; i < VMAPSCOPE_NR_SHIFTS; i++)
+		r->bytes[i] += res->bytes[i];
+	r->unmapped += res->unmapped;
+}
+
+int live_fold(const struct live_areas *areas, const struct live_area_result *res,
+	      const struct live_opts *o, struct live_snapshot *s)
+{
+	size_t i, j, cap = 0;
+
+	s->areas_listed = areas->n + areas->skipped_unpurged;
+	s->areas_unpurged = areas->skipped_unpurged;
+	s->total.api = -1;
+	for (i = 0; i < areas->n; i++) {
+		const struct live_area *a = &areas->v[i];
+		struct live_row *r = NULL;
+
+		if (o->api_mask && !(o->api_mask & (1u << a->api)))
+			continue;
+		if (o->caller_filter && !strstr(a->caller, o->caller_filter))
+			continue;
+		if (res[i].changed)
+			s->areas_changed++;
+		/* Linear search is fine: hundreds of callers at most. */
+		for (j = 0; j < s->nr_rows; j++)
+			if (s->rows[j].api == a->api && !strcmp(s->rows[j].caller, a->caller)) {
+				r = &s->rows[j];
+				break;
+			}
+		if (!r) {
+			if (s->nr_rows == cap) {
+				struct live_row *v;
+
+				cap = cap ? cap * 2 : 64;
+				v = realloc(s->rows, cap * sizeof(*v));
+				if (!v)
+					return -ENOMEM;
+				s->rows = v;
+			}
+			r = &s->rows[s->nr_rows++];
+			memset(r, 0, sizeof(*r));
+			snprintf(r->caller, sizeof(r->caller), "%s", a->caller);
+			r->api = a->api;
+		}
+		row_add(r, a, &res[i]);
+		row_add(&s->total, a, &res[i]);
+	}
+	if (s->nr_rows)
+		qsort(s->rows, s->nr_rows, sizeof(*s->rows), cmp_row);
+	return 0;
+}
+
+void live_snapshot_free(struct live_snapshot *s)
+{
+	free(s->rows);
+	s->rows = NULL;
+	s->nr_rows = 0;
+}
+
+/* Rows folded per API (caller ""), for the default view. */
+static size_t by_api(const struct live_snapshot *s, struct live_row out[VMAPSCOPE_API_MAX])
+{
+	size_t i, n = 0;
+	int api;
+	unsigned int k;
+
+	for (api = 0; api < VMAPSCOPE_API_MAX; api++) {
+		struct live_row r = { .api = api };
+		bool any = false;
+
+		for (i = 0; i < s->nr_rows; i++) {
+			const struct live_row *x = &s->rows[i];
+
+			if (x->api != api)
+				continue;
+			any = true;
+			r.areas += x->areas;
+			r.area_bytes += x->area_bytes;
+			r.unmapped += x->unmapped;
+			r.changed += x->changed;
+			for (k = 0; k < VMAPSCOPE_NR_SHIFTS; k++)
+				r.bytes[k] += x->bytes[k];
+		}
+		if (any)
+			out[n++] = r;
+	}
+	return n;
+}
+
+static void print_row(FILE *f, const char *name, const struct live_row *r)
+{
+	unsigned int g;
+
+	fprintf(f, "%-44.44s %-10s %6" PRIu64, name, r->api < 0 ? "all" : live_api_name(r->api),
+		r->areas);
+	for (g = 0; g < NR_GRANULES; g++)
+		fprintf(f, " %10" PRIu64, r->bytes[granule_shifts[g]] >> 10);
+	fprintf(f, " %10" PRIu64 " %10" PRIu64 " %7" PRIu64 "\n", row_mapped(r) >> 10,
+		r->unmapped >> 10, r->changed);
+}
+
+void live_print_text(FILE *f, const struct live_snapshot *s, bool per_caller)
+{
+	struct live_row api_rows[VMAPSCOPE_API_MAX];
+	size_t i, n;
+	unsigned int g;
+
+	fprintf(f, "Live vmalloc areas (%s): %" PRIu64 " listed, %" PRIu64
+		" lazily freed (not walked), %" PRIu64 " changed during the walk\n",
+		s->arch, s->areas_listed, s->areas_unpurged, s->areas_changed);
+	fprintf(f, "%-44s %-10s %6s", per_caller ? "caller" : "", "api", "areas");
+	for (g = 0; g < NR_GRANULES; g++) {
+		char h[24];
+
+		snprintf(h, sizeof(h), "%s KiB", live_granule_label(granule_shifts[g]));
+		fprintf(f, " %10.10s", h);
+	}
+	fprintf(f, " %10s %10s %7s\n", "mapped KiB", "holes KiB", "changed");
+	if (per_caller) {
+		for (i = 0; i < s->nr_rows; i++)
+			print_row(f, s->rows[i].caller[0] ? s->rows[i].caller : "?", &s->rows[i]);
+	} else {
+		n = by_api(s, api_rows);
+		for (i = 0; i < n; i++)
+			print_row(f, "", &api_rows[i]);
+	}
+	print_row(f, "total", &s->total);
+	fprintf(f, "(holes: unmapped parts such as guard pages; one snapshot: %.3f s, of which "
+		"%" PRIu64 " BPF runs %.3f s)\n", s->seconds, s->prog_runs, s->walk_seconds);
+}
+
+static json_object *row_json(const struct live_row *r, bool with_caller)
+{
+	json_object *o = json_object_new_object(), *b = json_object_new_object();
+	unsigned int g;
+
+	if (with_caller)
+		json_object_object_add(o, "caller", json_object_new_string(r->caller));
+	json_object_object_add(o, "api", json_object_new_string(r->api < 0 ? "all"
+								 : live_api_name(r->api)));
+	json_object_object_add(o, "areas", json_object_new_int64(r->areas));
+	json_object_object_add(o, "area_bytes", json_object_new_int64(r->area_bytes));
+	for (g = 0; g < NR_GRANULES; g++)
+		json_object_object_add(b, live_granule_label(granule_shifts[g]),
+				       json_object_new_int64(r->bytes[granule_shifts[g]]));
+	json_object_object_add(o, "bytes", b);
+	json_object_object_add(o, "mapped", json_object_new_int64(row_mapped(r)));
+	json_object_object_add(o, "unmapped", json_object_new_int64(r->unmapped));
+	json_object_object_add(o, "changed", json_object_new_int64(r->changed));
+	return o;
+}
+
+int live_print_json(FILE *f, const struct live_snapshot *s, bool per_caller)
+{
+	json_object *o = json_object_new_object(), *rows = json_object_new_array();
+	struct live_row api_rows[VMAPSCOPE_API_MAX];
+	size_t i, n;
+	int ret;
+
+	if (!o || !rows)
+		return -ENOMEM;
+	json_object_object_add(o, "type", json_object_new_string("snapshot"));
+	json_object_object_add(o, "time", json_object_new_double(s->wall.tv_sec +
+								 s->wall.tv_nsec / 1e9));
+	json_object_object_add(o, "arch", json_object_new_string(s->arch));
+	json_object_object_add(o, "areas_listed", json_object_new_int64(s->areas_listed));
+	json_object_object_add(o, "areas_unpurged", json_object_new_int64(s->areas_unpurged));
+	json_object_object_add(o, "areas_changed", json_object_new_int64(s->areas_changed));
+	json_object_object_add(o, "prog_runs", json_object_new_int64(s->prog_runs));
+	json_object_object_add(o, "walk_steps", json_object_new_int64(s->walk_steps));
+	json_object_object_add(o, "seconds", json_object_new_double(s->seconds));
+	json_object_object_add(o, "walk_seconds", json_object_new_double(s->walk_seconds));
+	json_object_object_add(o, "init_mm", json_object_new_string(s->init_mm_how));
+	json_object_object_add(o, "linear_map", json_object_new_string(s->linear_map_how));
+	if (per_caller) {
+		for (i = 0; i < s->nr_rows; i++)
+			json_object_array_add(rows, row_json(&s->rows[i], true));
+	} else {
+		n = by_api(s, api_rows);
+		for (i = 0; i < n; i++)
+			json_object_array_add(rows, row_json(&api_rows[i], false));
+	}
+	json_object_object_add(o, "rows", rows);
+	json_object_object_add(o, "total", row_json(&s->total, false));
+	ret = fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN)) < 0
+		? -EIO : 0;
+	fflush(f);
+	json_object_put(o);
+	return ret;
+}
