@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "hooks.h"
 #include "prom_expo.h"
@@ -135,8 +136,15 @@ static int prom_start(const struct vmapstat_run *run)
 			fprintf(stderr, "vmapstat: %s\n", err);
 			return -1;
 		}
-		fprintf(stderr, "vmapstat: serving http://%s/metrics (port %u)\n",
-			popt.addr.text, prom_server_port(server));
+		/* the real port: tests and scripts may ask for port 0 */
+		if (popt.addr.addr.ss_family == AF_INET6)
+			fprintf(stderr, "vmapstat: serving http://%.*s]:%u/metrics\n",
+				(int)(strrchr(popt.addr.text, ']') - popt.addr.text),
+				popt.addr.text, prom_server_port(server));
+		else
+			fprintf(stderr, "vmapstat: serving http://%.*s:%u/metrics\n",
+				(int)(strrchr(popt.addr.text, ':') - popt.addr.text),
+				popt.addr.text, prom_server_port(server));
 	}
 	if (server || popt.textfile)
 		return publish();

@@ -1,0 +1,85 @@
+# Shared helpers of the Prometheus integration tests (sourced).
+#
+# Everything listens on and connects to 127.0.0.1 only.  Each test runs
+# in its own temporary directory and stops exactly the processes it
+# started (by PID) when it exits, however it exits.
+
+set -euo pipefail
+
+: "${VMAPSTAT:?set VMAPSTAT to the vmapstat binary}"
+: "${TOPDIR:?set TOPDIR to the repository root}"
+PROM_TESTS_DIR="$TOPDIR/tests/prom"
+
+T=$(mktemp -d /tmp/vmapscope-prom.XXXXXX)
+STARTED_PIDS=()
+
+cleanup() {
+	local pid
+	for pid in "${STARTED_PIDS[@]}"; do
+		kill -INT "$pid" 2>/dev/null || true
+	done
+	for pid in "${STARTED_PIDS[@]}"; do
+		# give it 5 s to finish its last interval, then insist
+		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+		kill -KILL "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	done
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+pass() { echo "ok - $*"; PASSED=$((${PASSED:-0} + 1)); }
+
+need() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null || fail "$c not installed (make deps)"
+	done
+}
+
+# A TCP port on 127.0.0.1 that was free a moment ago.
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+# wait_for SECONDS CMD...: retry CMD every 0.2 s until it succeeds.
+wait_for() {
+	local limit=$1; shift
+	local end=$((SECONDS + limit))
+	until "$@" >/dev/null 2>&1; do
+		[ $SECONDS -lt $end ] || return 1
+		sleep 0.2
+	done
+}
+
+# Start vmapstat in the background; sets VS_PID, and VS_URL when it
+# listens (read from its "serving http://..." line).  Args: vmapstat args.
+start_vmapstat() {
+	"$VMAPSTAT" "$@" >"$T/vmapstat.out" 2>"$T/vmapstat.err" &
+	VS_PID=$!
+	STARTED_PIDS+=("$VS_PID")
+	if printf '%s\n' "$@" | grep -q -- '^--listen'; then
+		wait_for 20 grep -q 'serving http://' "$T/vmapstat.err" ||
+			fail "vmapstat did not start listening: $(cat "$T/vmapstat.err")"
+		VS_URL=$(grep -o 'http://[^ ]*/metrics' "$T/vmapstat.err" | head -1)
+	fi
+}
+
+# Stop vmapstat with SIGINT (as Ctrl-C) and return its exit status.
+stop_vmapstat() {
+	kill -INT "$VS_PID"
+	local rc=0
+	wait "$VS_PID" || rc=$?
+	return $rc
+}
+
+# Some vmalloc activity: every fork gets a vmalloc'ed kernel stack.
+workload() {
+	local i
+	for i in $(seq "${1:-50}"); do /bin/true; done
+}
+
+finish() {
+	echo "${PASSED:-0} passed, 0 failed"
+}

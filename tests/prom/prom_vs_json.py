@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""Compare what a Prometheus server scraped from vmapstat --listen with what
+the same vmapstat process printed with -j, for the same intervals.
+
+The exposition carries vmapscope_intervals_total = k: it is the sum of the
+first k interval objects of the JSON output.  This script asks Prometheus
+(HTTP API) for every vmapscope_ series with its samples' scrape times,
+takes each series' sample of the latest scrape (all must have one), sums the first k JSON
+intervals, and requires every scraped value to equal the JSON sum and every
+non-zero JSON figure to have been scraped.  No timing assumption: whatever
+k Prometheus happened to scrape is the k that is compared.
+
+usage: prom_vs_json.py PROMETHEUS_URL JSON_FILE [--min-intervals N]
+prints one line per check; exit 0 when all agree.
+"""
+import json
+import math
+import sys
+import time
+import urllib.parse
+import urllib.request
+
+HIST_SLOTS = 36          # VMAPSCOPE_HIST_SLOTS
+FINITE_BOUNDS = HIST_SLOTS - 1
+
+DROPPED = {"stats_map_full": "stats_map_full", "filtered_events": "filtered",
+           "latency_exit_without_entry": "latency_exit_without_entry"}
+EVENTS = {"chunk_events": "vmap_chunk", "set_ptes_events": "vmap_set_ptes",
+          "huge_block_events": "vmap_huge_block",
+          "alloc_vmap_area_events": "alloc_vmap_area",
+          "purge_events": "purge_vmap_area_lazy",
+          "lazy_free_events": "free_vmap_area_noflush"}
+ANOMALIES = {"unattributed_events": "unattributed_events",
+             "latency_nested_calls": "latency_nested_calls",
+             "bad_shift": "bad_shift",
+             "alloc_vmap_area_failed": "alloc_vmap_area_failed"}
+# families whose every series must match the JSON (info gauges excluded)
+COMPARED = ("vmapscope_mapped_bytes_total", "vmapscope_mappings_total",
+            "vmapscope_mapping_runs_total", "vmapscope_chunk_length_pages",
+            "vmapscope_map_latency_seconds", "vmapscope_calls_total",
+            "vmapscope_failed_calls_total", "vmapscope_vmap_areas_total",
+            "vmapscope_vmap_area_bytes_total", "vmapscope_dropped_events_total",
+            "vmapscope_kernel_events_total", "vmapscope_anomalies_total",
+            "vmapscope_purged_vmap_areas_total")
+
+
+def size_label(shift):
+    if shift < 10:
+        return str(1 << shift)
+    return "%d%s" % (1 << (shift % 10), "KMGTPE"[shift // 10 - 1])
+
+
+def query(base, q, t):
+    url = "%s/api/v1/query?%s" % (base, urllib.parse.urlencode({"query": q, "time": "%.3f" % t}))
+    with urllib.request.urlopen(url, timeout=10) as r:
+        d = json.load(r)
+    if d.get("status") != "success":
+        raise SystemExit("FAIL: query %s: %s" % (q, d))
+    return d["data"]["result"]
+
+
+def key(name, labels):
+    return (name, tuple(sorted(labels.items())))
+
+
+def add(exp, name, labels, v):
+    k = key(name, labels)
+    exp[k] = exp.get(k, 0) + v
+
+
+def hist_expected(exp, name, labels, entries, total_sum, div):
+    """entries: JSON [{low, high, count}] (non-zero slots); cumulative le."""
+    per_slot = [0] * HIST_SLOTS
+    for e in entries:
+        slot = 0 if e["low"] == 0 else e["low"].bit_length() - 1
+        per_slot[min(slot, HIST_SLOTS - 1)] += e["count"]
+    cum = 0
+    for i in range(FINITE_BOUNDS):
+        cum += per_slot[i]
+        add(exp, name + "_bucket", dict(labels, le=((2 ** (i + 1) - 1) / div)), cum)
+    cum += per_slot[-1]
+    add(exp, name + "_bucket", dict(labels, le=math.inf), cum)
+    add(exp, name + "_count", labels, cum)
+    add(exp, name + "_sum", labels, total_sum)
+
+
+def expected_from_json(objs):
+    exp = {}
+    hists = {}      # (name, caller, api) -> [entries, sum]
+    for o in objs:
+        for r in o["rows"]:
+            lab = {"caller": r["caller"], "api": r["api"]}
+            for g in r["granules"]:
+                glab = dict(lab, granule=size_label(g["shift"]))
+                add(exp, "vmapscope_mapped_bytes_total", glab, g["bytes"])
+                add(exp, "vmapscope_mappings_total", glab, g["mappings"])
+                add(exp, "vmapscope_mapping_runs_total", glab, g["runs"])
+            for field, name in (("calls", "vmapscope_calls_total"),
+                                ("failed", "vmapscope_failed_calls_total"),
+                                ("areas", "vmapscope_vmap_areas_total"),
+                                ("area_bytes", "vmapscope_vmap_area_bytes_total")):
+                add(exp, name, lab, r[field])
+            for hname, ent, s in (("chunk", r["chunk_hist"], r["chunk_pages"]),
+                                  ("lat", r["latency_hist_ns"], r["latency_sum_ns"])):
+                h = hists.setdefault((hname, r["caller"], r["api"]), [[], 0])
+                h[0].extend(ent)
+                h[1] += s
+        c = o["counters"]
+        for src, reason in DROPPED.items():
+            add(exp, "vmapscope_dropped_events_total", {"reason": reason}, c[src])
+        for src, ev in EVENTS.items():
+            add(exp, "vmapscope_kernel_events_total", {"event": ev}, c[src])
+        for src, kind in ANOMALIES.items():
+            add(exp, "vmapscope_anomalies_total", {"kind": kind}, c[src])
+        add(exp, "vmapscope_purged_vmap_areas_total", {}, c["purged_areas"])
+    for (hname, caller, api), (ent, s) in hists.items():
+        if not ent:
+            continue
+        lab = {"caller": caller, "api": api}
+        if hname == "chunk":
+            hist_expected(exp, "vmapscope_chunk_length_pages", lab, ent, s, 1)
+        else:
+            hist_expected(exp, "vmapscope_map_latency_seconds", lab, ent, s / 1e9, 1e9)
+    # the exporter writes per-(caller, api) series only when non-zero
+    # (the JSON lists a granule when its bytes or runs are non-zero, the
+    # same rule as the exporter's; histograms only when they have counts)
+    sparse = ("vmapscope_calls_total", "vmapscope_failed_calls_total",
+              "vmapscope_vmap_areas_total", "vmapscope_vmap_area_bytes_total")
+    return {k: v for k, v in exp.items() if v or k[0] not in sparse}
+
+
+def family(name):
+    for f in COMPARED:
+        if name == f or name in (f + "_bucket", f + "_sum", f + "_count"):
+            return f
+    return None
+
+
+def main():
+    base, jpath = sys.argv[1], sys.argv[2]
+    min_k = int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[3] == "--min-intervals" else 1
+    t = time.time()
+    # a range selector returns each sample with its scrape timestamp: take
+    # the latest scrape S, and from every series its sample of scrape S
+    res = query(base, '{__name__=~"vmapscope_.+"}[15s]', t)
+    last = max(float(v[0]) for s in res for v in s["values"])
+    at_s = []
+    for s in res:
+        vals = [v for v in s["values"] if float(v[0]) == last]
+        if not vals:
+            raise SystemExit("FAIL: %s has no sample from the scrape at %.3f" % (s["metric"], last))
+        at_s.append({"metric": s["metric"], "value": vals[0]})
+    res = at_s
+    print("ok - %d vmapscope series, all from the scrape at %.3f" % (len(res), last))
+
+    got = {}
+    k = None
+    for s in res:
+        m = dict(s["metric"])
+        name = m.pop("__name__")
+        m.pop("job", None)
+        m.pop("instance", None)
+        if name == "vmapscope_intervals_total":
+            k = int(float(s["value"][1]))
+        if not family(name):
+            continue
+        if "le" in m:
+            m["le"] = float(m["le"].replace("+Inf", "inf"))
+        got[key(name, m)] = float(s["value"][1])
+    if k is None or k < min_k:
+        raise SystemExit("FAIL: Prometheus scraped vmapscope_intervals_total=%s, want >= %d" % (k, min_k))
+
+    with open(jpath) as f:
+        objs = [json.loads(line) for line in f if line.strip()]
+    if len(objs) < k:
+        raise SystemExit("FAIL: scrape says %d intervals, JSON has only %d" % (k, len(objs)))
+    exp = expected_from_json(objs[:k])
+
+    bad = []
+    for kk, v in got.items():
+        if kk not in exp:
+            bad.append("scraped but not in JSON: %s = %s" % (kk, v))
+        elif exp[kk] != v:
+            bad.append("%s: scraped %r, JSON sum %r" % (kk, v, exp[kk]))
+    for kk, v in exp.items():
+        if kk not in got:
+            bad.append("in JSON but not scraped: %s = %s" % (kk, v))
+    if bad:
+        print("\n".join("FAIL: " + b for b in bad[:40]), file=sys.stderr)
+        raise SystemExit("FAIL: %d mismatches over %d intervals" % (len(bad), k))
+    nonzero = sum(1 for v in got.values() if v)
+    areas = sum(v for kk, v in got.items() if kk[0] == "vmapscope_vmap_area_bytes_total")
+    print("ok - %d compared series (%d non-zero) equal the sum of the first %d JSON intervals "
+          "(vmap area bytes %d)" % (len(got), nonzero, k, areas))
+    if not nonzero:
+        raise SystemExit("FAIL: nothing non-zero was compared: no activity seen")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Every output form of the exporter passes "promtool check metrics":
+# --prometheus on stdout (interval and command mode), GET /metrics from
+# --listen, and the --textfile file; and the three carry the same metric
+# families.  Bad options fail with one line and exit 2 (1 at run time).
+. "$(dirname "$0")/lib.sh"
+need promtool curl python3
+
+check_metrics() {	# FILE WHAT
+	local out
+	[ -s "$1" ] || fail "$2: empty exposition"
+	out=$(promtool check metrics <"$1" 2>&1) || fail "$2: promtool: $out"
+	[ -z "$out" ] || fail "$2: promtool lint: $out"
+	grep -q '^vmapscope_build_info{' "$1" || fail "$2: no vmapscope_build_info"
+	grep -q '^vmapscope_intervals_total ' "$1" || fail "$2: no vmapscope_intervals_total"
+}
+
+families() { grep '^# TYPE ' "$1" | sort; }
+
+# --prometheus, interval mode: one exposition after 2 intervals
+"$VMAPSTAT" -p --prometheus 0.5 2 >"$T/stdout.prom" 2>"$T/err" ||
+	fail "--prometheus: exit $? $(cat "$T/err")"
+check_metrics "$T/stdout.prom" "--prometheus"
+[ "$(grep -c '^# TYPE vmapscope_build_info ' "$T/stdout.prom")" = 1 ] ||
+	fail "--prometheus printed more than one exposition"
+grep -q '^vmapscope_intervals_total 2$' "$T/stdout.prom" ||
+	fail "--prometheus 0.5 2: intervals_total is not 2"
+pass "--prometheus (interval mode) passes promtool"
+
+# --prometheus, command mode: the command's lifetime
+"$VMAPSTAT" --prometheus -- /bin/sh -c 'for i in 1 2 3 4 5; do /bin/true; done' \
+	>"$T/cmd.prom" 2>"$T/err" || fail "--prometheus -- cmd: exit $? $(cat "$T/err")"
+check_metrics "$T/cmd.prom" "--prometheus -- COMMAND"
+grep -q '^vmapscope_intervals_total 1$' "$T/cmd.prom" ||
+	fail "command mode: intervals_total is not 1"
+pass "--prometheus (command mode) passes promtool"
+
+# --listen and --textfile from one run
+start_vmapstat -p --listen 127.0.0.1:0 --textfile "$T/vmapscope.prom" 0.5
+wait_for 10 grep -q '^vmapscope_intervals_total [1-9]' "$T/vmapscope.prom" ||
+	fail "--textfile: no interval written"
+workload 20
+sleep 1
+curl -sf "$VS_URL" -o "$T/http.prom" || fail "GET $VS_URL failed"
+cp "$T/vmapscope.prom" "$T/file.prom"
+check_metrics "$T/http.prom" "--listen"
+check_metrics "$T/file.prom" "--textfile"
+pass "GET /metrics and --textfile pass promtool"
+[ "$(families "$T/http.prom")" = "$(families "$T/stdout.prom")" ] ||
+	fail "--listen and --prometheus expose different families"
+[ "$(families "$T/file.prom")" = "$(families "$T/stdout.prom")" ] ||
+	fail "--textfile and --prometheus expose different families"
+pass "all output forms carry the same metric families"
+ls -la "$T" | grep -q '\.vmapscope\.prom\.' && fail "--textfile left a temporary file"
+[ "$(stat -c %a "$T/vmapscope.prom")" = 644 ] || fail "--textfile mode is not 0644"
+stop_vmapstat || fail "vmapstat --listen exited with $?"
+STARTED_PIDS=()
+pass "--textfile leaves no temporary file, mode 0644; vmapstat exits 0 on SIGINT"
+
+# Bad input: one line on stderr, exit 2 (options) or 1 (run time)
+bad() {	# EXPECTED_RC NEEDLE ARGS...
+	local want=$1 needle=$2 rc=0; shift 2
+	"$VMAPSTAT" "$@" >"$T/bad.out" 2>"$T/bad.err" || rc=$?
+	[ "$rc" = "$want" ] || fail "vmapstat $*: exit $rc, want $want ($(cat "$T/bad.err"))"
+	if [ "$want" = 2 ]; then
+		[ "$(wc -l <"$T/bad.err")" = 1 ] || fail "vmapstat $*: not one line: $(cat "$T/bad.err")"
+	else
+		# run-time errors come after the collector attached, which may
+		# have said which columns this kernel lacks: the error is last
+		grep -q '^vmapstat: ' "$T/bad.err" || fail "vmapstat $*: no error line"
+		sed -i '$!d' "$T/bad.err"
+	fi
+	grep -q -- "$needle" "$T/bad.err" || fail "vmapstat $*: '$needle' not in $(cat "$T/bad.err")"
+	[ ! -s "$T/bad.out" ] || fail "vmapstat $*: wrote to stdout"
+}
+bad 2 "bad port" --listen abc 1 1
+bad 2 "bad port" --listen 127.0.0.1:99999 1 1
+bad 2 "bad IPv4 address" --listen 1.2.3:80 1 1
+bad 2 "must end in .prom" --textfile "$T/x.txt" 1 1
+bad 2 "does not exist" --textfile /nonexistent-vmapscope/x.prom 1 1
+bad 2 "invalid --top-callers" --top-callers -1 --prometheus 1 1
+bad 2 "invalid --top-callers" --top-callers 10x --prometheus 1 1
+bad 2 "invalid --listen-timeout" --listen 0 --listen-timeout 0 1 1
+bad 1 "needs an INTERVAL" --listen 0
+bad 1 "needs an INTERVAL" --listen 0 -- /bin/true
+port=$(free_port)
+python3 -c 'import socket,sys,time
+s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(1); time.sleep(30)' "$port" &
+STARTED_PIDS+=($!)
+wait_for 5 python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])))' "$port"
+bad 1 "Address already in use" --listen "127.0.0.1:$port" 1 1
+pass "bad options and a busy port: one line, exit 2 / 1"
+finish
