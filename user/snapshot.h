@@ -96,6 +96,13 @@ const char *live_addr_kind_reason(enum live_addr_kind k);
 
 /* ---- the snapshot --------------------------------------------------- */
 
+/* What the walk found for one area. */
+struct live_area_result {
+	uint64_t bytes[VMAPSCOPE_NR_SHIFTS];
+	uint64_t unmapped;
+	bool changed;
+};
+
 /* One (caller, api) row: what the page tables map for its live areas. */
 struct live_row {
 	char caller[LIVE_CALLER_LEN];
@@ -120,6 +127,9 @@ struct live_snapshot {
 	uint64_t walk_steps;		/* page-table steps in all runs */
 	double seconds;			/* wall time of the whole snapshot */
 	double walk_seconds;		/* ... of which BPF runs */
+	/* Per area (only with live_opts.keep_areas): the list and its results. */
+	struct live_areas areas;
+	struct live_area_result *area_res;
 	/* How init_mm and the linear map were found (for -v and JSON). */
 	char init_mm_how[256];
 	char linear_map_how[256];
@@ -131,6 +141,7 @@ struct live_opts {
 	const char *caller_filter;	/* substring; NULL = all */
 	unsigned int api_mask;		/* bit (1 << api); 0 = all */
 	uint32_t steps_per_run;		/* 0 = default */
+	bool keep_areas;		/* keep per-area results (JSON "areas") */
 	bool verbose;			/* libbpf output and discovery steps */
 };
 
@@ -146,13 +157,8 @@ void live_snapshot_free(struct live_snapshot *s);
 
 /*
  * Fold per-area results into rows; used by live_snapshot_take() and by
- * the unit tests.  granule_bytes[i] holds bytes per shift for area i.
+ * the unit tests.  res[i] is what the walk found for areas->v[i].
  */
-struct live_area_result {
-	uint64_t bytes[VMAPSCOPE_NR_SHIFTS];
-	uint64_t unmapped;
-	bool changed;
-};
 int live_fold(const struct live_areas *areas, const struct live_area_result *res,
 	      const struct live_opts *o, struct live_snapshot *s);
 

@@ -21,6 +21,7 @@ enum {
 	OPT_VMALLOCINFO,
 	OPT_KALLSYMS,
 	OPT_STEPS,
+	OPT_AREAS,
 };
 
 static struct {
@@ -28,6 +29,7 @@ static struct {
 	const char *vmallocinfo;
 	const char *kallsyms;
 	unsigned long steps;
+	bool areas;
 } cli;
 
 static const struct argp_option snapshot_options[] = {
@@ -40,6 +42,8 @@ static const struct argp_option snapshot_options[] = {
 	  "Read kernel symbols from FILE (testing)", 0 },
 	{ "snapshot-steps", OPT_STEPS, "N", OPTION_HIDDEN,
 	  "Page-table steps per BPF program run (default 4096)", 0 },
+	{ "snapshot-areas", OPT_AREAS, NULL, OPTION_HIDDEN,
+	  "With -j: also list every area with its own result (testing)", 0 },
 	{ 0 },
 };
 
@@ -56,6 +60,9 @@ static error_t snapshot_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_KALLSYMS:
 		cli.kallsyms = arg;
+		break;
+	case OPT_AREAS:
+		cli.areas = true;
 		break;
 	case OPT_STEPS:
 		errno = 0;
@@ -88,6 +95,7 @@ int live_snapshot_main(bool json, bool per_caller, const char *caller_filter,
 		.caller_filter = caller_filter,
 		.api_mask = api_mask,
 		.steps_per_run = cli.steps,
+		.keep_areas = cli.areas,
 		.verbose = verbose,
 	};
 	struct live_snapshot s;

@@ -126,6 +126,9 @@ void live_snapshot_free(struct live_snapshot *s)
 	free(s->rows);
 	s->rows = NULL;
 	s->nr_rows = 0;
+	free(s->area_res);
+	s->area_res = NULL;
+	live_areas_free(&s->areas);
 }
 
 /* Rows folded per API (caller ""), for the default view. */
@@ -221,6 +224,29 @@ static json_object *row_json(const struct live_row *r, bool with_caller)
 	return o;
 }
 
+static json_object *area_json(const struct live_area *a, const struct live_area_result *r)
+{
+	json_object *o = json_object_new_object(), *b = json_object_new_object();
+	char hex[24];
+	unsigned int g;
+
+	snprintf(hex, sizeof(hex), "0x%016" PRIx64, a->start);
+	json_object_object_add(o, "start", json_object_new_string(hex));
+	snprintf(hex, sizeof(hex), "0x%016" PRIx64, a->end);
+	json_object_object_add(o, "end", json_object_new_string(hex));
+	json_object_object_add(o, "size", json_object_new_int64(a->size));
+	json_object_object_add(o, "caller", json_object_new_string(a->caller));
+	json_object_object_add(o, "api", json_object_new_string(live_api_name(a->api)));
+	json_object_object_add(o, "pages", json_object_new_int64(a->nr_pages));
+	for (g = 0; g < NR_GRANULES; g++)
+		json_object_object_add(b, live_granule_label(granule_shifts[g]),
+				       json_object_new_int64(r->bytes[granule_shifts[g]]));
+	json_object_object_add(o, "bytes", b);
+	json_object_object_add(o, "unmapped", json_object_new_int64(r->unmapped));
+	json_object_object_add(o, "changed", json_object_new_boolean(r->changed));
+	return o;
+}
+
 int live_print_json(FILE *f, const struct live_snapshot *s, bool per_caller)
 {
 	json_object *o = json_object_new_object(), *rows = json_object_new_array();
@@ -252,6 +278,13 @@ int live_print_json(FILE *f, const struct live_snapshot *s, bool per_caller)
 			json_object_array_add(rows, row_json(&api_rows[i], false));
 	}
 	json_object_object_add(o, "rows", rows);
+	if (s->area_res) {
+		json_object *areas = json_object_new_array();
+
+		for (i = 0; i < s->areas.n; i++)
+			json_object_array_add(areas, area_json(&s->areas.v[i], &s->area_res[i]));
+		json_object_object_add(o, "areas", areas);
+	}
 	json_object_object_add(o, "total", row_json(&s->total, false));
 	ret = fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN)) < 0
 		? -EIO : 0;

@@ -323,7 +323,7 @@ static int discover(struct snapshot_bpf *skel, const struct live_opts *o, bool x
 			 * The linear-map check below proves it works.
 			 */
 			snprintf(s->init_mm_how, sizeof(s->init_mm_how),
-				 "current->mm->pgd (init_mm %s)", why2);
+				 "current->mm->pgd (init_mm %.200s)", why2);
 			p->mm_pgd = p->current_pgd;
 		} else {
 			hide(d, "init_mm: %s, and init_task.active_mm %s", why2,
@@ -603,6 +603,12 @@ int live_snapshot_take(const struct live_opts *opts, struct live_snapshot *s,
 	if (ret)
 		snprintf(err, errlen, "out of memory");
 	s->seconds = now_s() - t0;
+	if (!ret && o.keep_areas) {
+		s->areas = areas;
+		s->area_res = res;
+		memset(&areas, 0, sizeof(areas));
+		res = NULL;
+	}
 out:
 	snapshot_bpf__destroy(skel);
 	free(res);
