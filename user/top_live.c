@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "snapshot.h"
 #include "top_live.h"
 
 static int cmp_live(const void *pa, const void *pb)
@@ -14,23 +15,6 @@ static int cmp_live(const void *pa, const void *pb)
 	return c ? c : (a->api > b->api) - (a->api < b->api);
 }
 
-/* API from the flag words after the caller (mm/vmalloc.c show_vmalloc_info). */
-static int flags_api(char *rest)
-{
-	char *tok, *save = NULL;
-	int api = VMAPSCOPE_API_OTHER;
-
-	for (tok = strtok_r(rest, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
-		if (!strcmp(tok, "vmalloc"))
-			api = VMAPSCOPE_API_VMALLOC;
-		else if (!strcmp(tok, "vmap"))
-			api = VMAPSCOPE_API_VMAP;
-		else if (!strcmp(tok, "ioremap"))
-			api = VMAPSCOPE_API_IOREMAP;
-	}
-	return api;
-}
-
 long top_live_parse(FILE *f, struct top_live **out)
 {
 	struct top_live *v = NULL;
@@ -39,13 +23,12 @@ long top_live_parse(FILE *f, struct top_live **out)
 
 	*out = NULL;
 	while (fgets(line, sizeof(line), f)) {
-		char range[80], who[TOP_SYM_LEN];
-		unsigned long long size;
-		int pos = 0;
+		struct live_area a;
 
-		if (sscanf(line, "%79s %llu %127s %n", range, &size, who, &pos) < 3 || !pos)
+		/* the one vmallocinfo line parser: user/snapshot_vmallocinfo.c */
+		if (vmallocinfo_parse_line(line, &a))
 			continue;	/* not an area line */
-		if (!strcmp(who, "unpurged"))
+		if (a.flags & LIVE_F_UNPURGED)
 			continue;	/* lazily freed, waiting for a purge */
 		if (nr == cap) {
 			struct top_live *n;
@@ -59,30 +42,10 @@ long top_live_parse(FILE *f, struct top_live **out)
 			v = n;
 		}
 		memset(&v[nr], 0, sizeof(v[nr]));
-		if (!strcmp(who, "vm_map_ram")) {
-			/* vm_map_ram blocks carry no caller */
-			snprintf(v[nr].sym, sizeof(v[nr].sym), "?");
-			v[nr].api = VMAPSCOPE_API_VM_MAP_RAM;
-		} else {
-			/* "[module]" follows the symbol as its own word */
-			char *rest = line + pos;
-
-			snprintf(v[nr].sym, sizeof(v[nr].sym), "%s", who);
-			if (rest[0] == '[') {
-				char *end = strchr(rest, ']');
-
-				if (end) {
-					size_t l = strlen(v[nr].sym);
-
-					snprintf(v[nr].sym + l, sizeof(v[nr].sym) - l, " %.*s",
-						 (int)(end - rest + 1), rest);
-					rest = end + 1;
-				}
-			}
-			v[nr].api = flags_api(rest);
-		}
+		snprintf(v[nr].sym, sizeof(v[nr].sym), "%s", a.caller);
+		v[nr].api = a.api;
 		v[nr].areas = 1;
-		v[nr].bytes = size;
+		v[nr].bytes = a.size;
 		nr++;
 	}
 	if (!nr)

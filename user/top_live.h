@@ -4,13 +4,12 @@
  * "AREAS" columns of vmaptop.  The BPF collector counts mapping events
  * since it attached; only vmallocinfo knows what is mapped right now.
  *
- * A line looks like
- *   0xffffc900...-0xffffc900...   20480 kernel_clone+0xb8/0x400 pages=4 vmalloc N0=4
- * The caller is printed with %pS, the format ksyms_format() produces for
- * the collector's rows, so rows and areas match on the symbol string.
- * The size is the area's (it includes the guard page).  The API comes
- * from the flags: "vmalloc", "vmap", "ioremap"; vm_map_ram blocks have
- * no caller.  Lazily freed areas ("unpurged vm_area") are not live.
+ * Lines are parsed by vmallocinfo_parse_line() (user/snapshot.h), which
+ * gives the caller as "func+0x1a [module]" (%pS without "/0xlen") and the
+ * API from the flags.  The size is the area's (it includes the guard
+ * page); vm_map_ram blocks have no caller; lazily freed areas ("unpurged
+ * vm_area") are not live.  Addresses are not needed here, so hashed or
+ * zeroed ones (kptr_restrict) do not matter.
  */
 #ifndef VMAPSCOPE_TOP_LIVE_H
 #define VMAPSCOPE_TOP_LIVE_H

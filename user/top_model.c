@@ -192,29 +192,52 @@ static enum top_maps_src pick_maps_src(const struct top_avail *av)
 }
 
 /*
- * A live area belongs to a row when caller symbol and API agree.
- * vmallocinfo's flags name the area type: percpu chunks are VM_ALLOC
- * ("vmalloc") areas that the collector files under "other".
+ * The caller as vmallocinfo_parse_line() keeps it: the collector's
+ * "func+0x1a/0x80 [mod]" without "/0x80".
  */
-static bool live_matches(const struct top_live *l, const struct top_row *r)
+static void live_key(const char *sym, char *key, size_t len)
 {
-	if (l->api != r->api &&
-	    !(r->api == VMAPSCOPE_API_OTHER && l->api == VMAPSCOPE_API_VMALLOC))
+	const char *plus = strstr(sym, "+0x"), *slash = plus ? strchr(plus, '/') : NULL;
+	const char *rest;
+
+	if (!slash) {
+		snprintf(key, len, "%s", sym);
+		return;
+	}
+	rest = slash + 1;
+	if (!strncmp(rest, "0x", 2))
+		rest += 2;
+	while (*rest && *rest != ' ')
+		rest++;
+	snprintf(key, len, "%.*s%s", (int)(slash - sym), sym, rest);
+}
+
+/*
+ * A live area belongs to a row when caller and API agree.  vmallocinfo's
+ * flags name the area type: percpu chunks are VM_ALLOC ("vmalloc") areas
+ * that the collector files under "other".
+ */
+static bool live_matches(const struct top_live *l, int api, const char *key)
+{
+	if (l->api != api &&
+	    !(api == VMAPSCOPE_API_OTHER && l->api == VMAPSCOPE_API_VMALLOC))
 		return false;
-	return !strcmp(l->sym, r->sym);
+	return !strcmp(l->sym, key);
 }
 
 static void row_live(struct top_row *r, const struct top_live *live, size_t nr_live,
 		     bool have_live)
 {
+	char key[TOP_SYM_LEN];
 	size_t i;
 
 	r->live_areas = have_live ? 0 : -1;
 	r->live_bytes = have_live ? 0 : -1;
 	if (!have_live)
 		return;
+	live_key(r->sym, key, sizeof(key));
 	for (i = 0; i < nr_live; i++) {
-		if (!live_matches(&live[i], r))
+		if (!live_matches(&live[i], r->api, key))
 			continue;
 		r->live_areas += (int64_t)live[i].areas;
 		r->live_bytes += (int64_t)live[i].bytes;
@@ -322,9 +345,13 @@ int top_table_build(struct top_table *tab, const struct vmapstat_snapshot *cum,
 		size_t k;
 
 		/* already shown as a row of the collector's? */
-		for (k = 0; k < nr_cum; k++)
-			if (live_matches(&live[i], &tab->rows[k]))
+		for (k = 0; k < nr_cum; k++) {
+			char key[TOP_SYM_LEN];
+
+			live_key(tab->rows[k].sym, key, sizeof(key));
+			if (live_matches(&live[i], tab->rows[k].api, key))
 				break;
+		}
 		if (k < nr_cum)
 			continue;
 		r = &tab->rows[tab->nr++];

@@ -370,11 +370,13 @@ static void test_live_matching(void **state)
 	struct vmapstat_snapshot cur;
 	struct top_table tab = { 0 };
 	struct top_avail av;
-	struct top_live live[4] = {
-		{ "alpha+0x10/0x80", VMAPSCOPE_API_VMALLOC, 3, 3 * 3 * K4 },
-		{ "alpha+0x10/0x80", VMAPSCOPE_API_IOREMAP, 1, K4 },	/* other API: not alpha's */
-		{ "pcpu_get_vm_areas+0x0/0x100", VMAPSCOPE_API_VMALLOC, 2, 2 * M2 },
-		{ "idle_caller+0x1/0x2", VMAPSCOPE_API_VMAP, 5, 5 * K4 },
+	/* callers as vmallocinfo_parse_line() gives them: no "/0xlen" */
+	struct top_live live[5] = {
+		{ "alpha+0x10", VMAPSCOPE_API_VMALLOC, 3, 3 * 3 * K4 },
+		{ "alpha+0x10", VMAPSCOPE_API_IOREMAP, 1, K4 },	/* other API: not alpha's */
+		{ "alpha+0x1", VMAPSCOPE_API_VMALLOC, 1, K4 },	/* other call site */
+		{ "pcpu_get_vm_areas+0x0", VMAPSCOPE_API_VMALLOC, 2, 2 * M2 },
+		{ "idle_caller+0x1 [mod]", VMAPSCOPE_API_VMAP, 5, 5 * K4 },
 	};
 
 	snap_init(&cur, "x86_64", 1);
@@ -382,22 +384,30 @@ static void test_live_matching(void **state)
 	add_row(&cur, 0x2, VMAPSCOPE_API_OTHER, "pcpu_get_vm_areas+0x0/0x100")->st.calls = 1;
 	top_avail_from_snapshot(&av, &cur, NULL);
 
-	assert_int_equal(top_table_build(&tab, &cur, NULL, &av, live, 4, true, false), 0);
+	assert_int_equal(top_table_build(&tab, &cur, NULL, &av, live, 5, true, false), 0);
 	assert_int_equal(tab.nr, 2);
 	assert_int_equal(find(&tab, "alpha+0x10/0x80")->live_areas, 3);
 	assert_int_equal(find(&tab, "alpha+0x10/0x80")->live_bytes, 9 * K4);
 	/* percpu: a VM_ALLOC area in vmallocinfo, "other" in the collector */
 	assert_int_equal(find(&tab, "pcpu_get_vm_areas+0x0/0x100")->live_areas, 2);
 	/* totals count every live area */
-	assert_int_equal(tab.tot.live_areas, 11);
-	assert_int_equal(tab.tot.live_bytes, 9 * K4 + K4 + 2 * M2 + 5 * K4);
+	assert_int_equal(tab.tot.live_areas, 12);
+	assert_int_equal(tab.tot.live_bytes, 9 * K4 + K4 + K4 + 2 * M2 + 5 * K4);
 
 	/* -a: callers with only live areas get rows of their own */
-	assert_int_equal(top_table_build(&tab, &cur, NULL, &av, live, 4, true, true), 0);
-	assert_int_equal(tab.nr, 4);
-	assert_int_equal(find(&tab, "idle_caller+0x1/0x2")->live_areas, 5);
-	assert_false(find(&tab, "idle_caller+0x1/0x2")->active);
-	assert_true(isnan(find(&tab, "idle_caller+0x1/0x2")->p99_ns));
+	assert_int_equal(top_table_build(&tab, &cur, NULL, &av, live, 5, true, true), 0);
+	assert_int_equal(tab.nr, 5);
+	assert_int_equal(find(&tab, "idle_caller+0x1 [mod]")->live_areas, 5);
+	assert_false(find(&tab, "idle_caller+0x1 [mod]")->active);
+	assert_true(isnan(find(&tab, "idle_caller+0x1 [mod]")->p99_ns));
+	assert_int_equal(find(&tab, "alpha+0x1")->live_areas, 1);
+	assert_int_equal(find(&tab, "alpha+0x10")->api, VMAPSCOPE_API_IOREMAP);
+
+	/* a module caller's row matches its "[mod]" areas */
+	add_row(&cur, 0x3, VMAPSCOPE_API_VMAP, "idle_caller+0x1/0x2 [mod]");
+	assert_int_equal(top_table_build(&tab, &cur, NULL, &av, live, 5, true, true), 0);
+	assert_int_equal(tab.nr, 5);
+	assert_int_equal(find(&tab, "idle_caller+0x1/0x2 [mod]")->live_areas, 5);
 	top_table_free(&tab);
 	snapshot_free(&cur);
 }
