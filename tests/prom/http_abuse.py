@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Misbehaving HTTP clients against vmapstat --listen (127.0.0.1 only).
+
+usage: http_abuse.py PORT TIMEOUT_S
+  - 20 clients send GET /metrics and vanish after reading a few bytes,
+    half of them with a TCP reset (SO_LINGER 0), 5 before reading at all;
+  - 6 half-open / stalled clients (nothing, or half a request line) must
+    be closed by the server between TIMEOUT_S/2 and TIMEOUT_S + 3 s, while
+    a normal scrape made meanwhile is answered at once;
+  - 40 scrapes from 20 threads at once all get a complete 200 response.
+Prints one "ok - ..." line per check; exits 1 on the first failure.
+"""
+import socket
+import struct
+import sys
+import threading
+import time
+
+PORT = int(sys.argv[1])
+TIMEOUT = float(sys.argv[2])
+
+
+def fail(msg):
+    print("FAIL: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def connect():
+    return socket.create_connection(("127.0.0.1", PORT), timeout=30)
+
+
+def scrape():
+    s = connect()
+    s.sendall(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+    data = b""
+    while True:
+        c = s.recv(65536)
+        if not c:
+            break
+        data += c
+    s.close()
+    head, _, body = data.partition(b"\r\n\r\n")
+    return head, body
+
+
+def complete(head, body):
+    return (head.startswith(b"HTTP/1.1 200") and
+            b"vmapscope_purged_vmap_areas_total " in body and body.endswith(b"\n"))
+
+
+# 1. clients vanishing mid-response
+for i in range(25):
+    s = connect()
+    s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+    if i < 20:
+        s.recv(100)
+    if i % 2 or i >= 20:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    s.close()
+head, body = scrape()
+if not complete(head, body):
+    fail("scrape after vanishing clients: %r" % head[:80])
+print("ok - 25 clients vanished mid-response (10 + 5 with a reset); next scrape complete")
+
+# 2. half-open and stalled clients time out; others are served meanwhile
+idle = []
+for i in range(6):
+    s = connect()
+    if i % 2:
+        s.sendall(b"GET /metr")
+    idle.append(s)
+t0 = time.monotonic()
+head, body = scrape()
+if not complete(head, body) or time.monotonic() - t0 > 1.0:
+    fail("scrape beside idle clients: %.2f s, %r" % (time.monotonic() - t0, head[:80]))
+for s in idle:
+    s.settimeout(TIMEOUT + 3)
+    try:
+        got = s.recv(4096)
+    except socket.timeout:
+        fail("an idle client was not closed within %.1f s" % (TIMEOUT + 3))
+    except ConnectionResetError:
+        got = b""
+    if got:
+        fail("idle client got data: %r" % got[:80])
+    s.close()
+waited = time.monotonic() - t0
+if waited < TIMEOUT / 2:
+    fail("idle clients closed after %.2f s, before the %.1f s timeout" % (waited, TIMEOUT))
+print("ok - 6 half-open/stalled clients closed after %.1f s (timeout %.0f s); "
+      "a scrape meanwhile answered at once" % (waited, TIMEOUT))
+
+# 3. concurrent scrapes
+results = []
+lock = threading.Lock()
+
+
+def worker():
+    for _ in range(2):
+        r = complete(*scrape())
+        with lock:
+            results.append(r)
+
+
+threads = [threading.Thread(target=worker) for _ in range(20)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+if len(results) != 40 or not all(results):
+    fail("concurrent scrapes: %d of %d complete" % (sum(results), len(results)))
+print("ok - 40 concurrent scrapes from 20 threads all complete")
