@@ -12,18 +12,20 @@
 #                         real perf record where out/<arch>/bin/perf exists
 #   make perf-tools       scripts/build-perf: static perf for both arches
 
-PMU_SRCS	:= $(wildcard user/pmu_*.c) user/hooks.c
+PMU_SRCS	:= $(wildcard user/pmu_*.c) user/hooks.c user/ksyms.c
+PMU_SKEL	:= $(OUTDIR)/$(HOST_ARCH)/include/pmu_sample.skel.h
 PMU_UNIT_SRCS	:= $(wildcard tests/unit/test_pmu_*.c)
 PMU_UNIT_BINS	:= $(patsubst tests/unit/%.c,$(OUTDIR)/pmu-unit/%,$(PMU_UNIT_SRCS))
 PMU_CFLAGS	:= -g -O2 -Wall -Wextra -Wno-unused-parameter \
 		   -Wno-missing-field-initializers -D_GNU_SOURCE -std=gnu11 \
-		   -Iinclude -Iuser -DPMU_FIXTURE_DIR='"$(TOPDIR)/tests/fixtures/pmu"'
+		   -Iinclude -Iuser -I$(OUTDIR)/$(HOST_ARCH)/include \
+		   -DPMU_FIXTURE_DIR='"$(TOPDIR)/tests/fixtures/pmu"'
 
 .PHONY: pmu-unit check-pmu-guest perf-tools
 
-$(OUTDIR)/pmu-unit/test_pmu_%: tests/unit/test_pmu_%.c $(PMU_SRCS) $(wildcard user/pmu_*.h)
+$(OUTDIR)/pmu-unit/test_pmu_%: tests/unit/test_pmu_%.c $(PMU_SRCS) $(wildcard user/pmu_*.h) $(PMU_SKEL)
 	@mkdir -p $(@D)
-	$(CC) $(PMU_CFLAGS) -o $@ $< $(PMU_SRCS) -ljson-c -lcmocka
+	$(CC) $(PMU_CFLAGS) -o $@ $< $(PMU_SRCS) -ljson-c -lbpf -lelf -lz -lcmocka
 
 pmu-unit: $(PMU_UNIT_BINS)
 	@set -e; for t in $^; do echo "== $$t"; $$t; done

@@ -18,7 +18,9 @@
 #include <sys/wait.h>
 
 #include "hooks.h"
+#include "ksyms.h"
 #include "pmu_count.h"
+#include "pmu_sample.h"
 #include "pmu_events.h"
 #include "pmu_runs.h"
 
@@ -26,6 +28,8 @@ enum {
 	OPT_PMU = 0x200,
 	OPT_REPEAT,
 	OPT_PER_CPU,
+	OPT_SAMPLE,
+	OPT_PERIOD,
 };
 
 static struct {
@@ -39,6 +43,10 @@ static struct {
 	struct pmu_results last;	/* the last run's results, for notes */
 	bool have_last;
 	bool hooked;
+	struct pmu_event sample_ev;	/* --pmu-sample */
+	bool sampling;
+	unsigned long long period;
+	struct pmu_sample *sampler;
 } pmu;
 
 static const struct argp_option pmu_options[] = {
@@ -50,6 +58,10 @@ static const struct argp_option pmu_options[] = {
 	  "Run the command N times: per-run table with the average (-j saves it "
 	  "for 'vmapstat compare')", 0 },
 	{ "pmu-per-cpu", OPT_PER_CPU, NULL, 0, "Also print each CPU's PMU count", 0 },
+	{ "pmu-sample", OPT_SAMPLE, "EVENT", 0,
+	  "Sample EVENT and attribute each sample's data address to the vmap "
+	  "area (and caller) containing it", 0 },
+	{ "pmu-period", OPT_PERIOD, "N", 0, "Sample every N events (default 10000)", 0 },
 	{ 0 },
 };
 
@@ -101,10 +113,30 @@ static error_t pmu_parse(int key, char *arg, struct argp_state *st)
 	case OPT_PER_CPU:
 		pmu.per_cpu = true;
 		break;
+	case OPT_SAMPLE: {
+		struct pmu_event tmp[PMU_MAX_INSTANCES];
+
+		if (pmu_event_resolve(NULL, arg, tmp, PMU_MAX_INSTANCES, err,
+				      sizeof(err)) < 0)
+			argp_error(st, "--pmu-sample: %s", err);
+		else
+			pmu.sample_ev = tmp[0];
+		pmu.sampling = true;
+		break;
+	}
+	case OPT_PERIOD:
+		errno = 0;
+		pmu.period = strtoull(arg, &end, 10);
+		if (errno || *end || end == arg || !pmu.period || arg[0] == '-')
+			argp_error(st, "--pmu-period: invalid period '%s'", arg);
+		break;
 	case ARGP_KEY_END:
 		if (pmu.cpus && !pmu.events)
 			argp_error(st, "-C selects CPUs for --pmu: give --pmu EVENTS too");
-		if ((pmu.events || vmapstat_cmd_repeat > 1) && !pmu.hooked) {
+		if (pmu.period && !pmu.sampling)
+			argp_error(st, "--pmu-period needs --pmu-sample EVENT");
+		if ((pmu.events || pmu.sampling || vmapstat_cmd_repeat > 1) &&
+		    !pmu.hooked) {
 			if (vmapstat_register_hooks(&pmu_hooks))
 				argp_error(st, "too many extension hooks");
 			pmu.hooked = true;
@@ -142,6 +174,17 @@ static int pmu_start(const struct vmapstat_run *run)
 	if (!uname(&u))
 		snprintf(label, sizeof(label), "%.30s %.20s", u.release, u.machine);
 	pmu_runs_init(&pmu.runs, cmd, label);
+	if (pmu.sampling) {
+		struct pmu_sample_opts so = {
+			.ev = &pmu.sample_ev, .period = pmu.period,
+			.cpu_list = pmu.cpus,
+		};
+
+		if (pmu_sample_open(&so, &pmu.sampler, stderr, err, sizeof(err))) {
+			fprintf(stderr, "vmapstat: %s\n", err);
+			return -1;
+		}
+	}
 	if (!pmu.nr_evs)
 		return 0;
 	if (pmu_session_open(&o, pmu.evs, pmu.nr_evs, &pmu.session, stderr, err,
@@ -309,6 +352,19 @@ static int pmu_end(const struct vmapstat_run *run,
 		failed = pmu_runs_print_status(stderr, &pmu.runs);
 		if (failed)
 			ret = -1;	/* vmapstat exits non-zero */
+	}
+	if (pmu.sampler) {
+		struct pmu_sample_report rep;
+		struct ksyms *ks = ksyms_load(NULL, NULL);
+
+		if (!pmu_sample_read(pmu.sampler, &rep)) {
+			pmu_sample_report_print(run->json ? stderr : stdout, &rep,
+						pmu.sample_ev.name, ks);
+			pmu_sample_report_free(&rep);
+		}
+		ksyms_free(ks);
+		pmu_sample_close(pmu.sampler);
+		pmu.sampler = NULL;
 	}
 	if (pmu.session) {
 		struct pmu_results res;

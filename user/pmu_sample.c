@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+/* User side of PMU sample attribution (see bpf/pmu_sample.bpf.c). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "ksyms.h"
+#include "pmu_count.h"
+#include "pmu_sample.h"
+#include "pmu_sample.skel.h"
+#include "vmapscope.h"
+
+struct pmu_sample {
+	struct pmu_sample_bpf *skel;
+	int nr_links;
+	struct bpf_link **links;
+	int *fds;
+	bool chunk_attached;
+};
+
+static bool kernel_has_tp(const char *name)
+{
+	return libbpf_find_vmlinux_btf_id(name, BPF_TRACE_RAW_TP) > 0;
+}
+
+static int silent_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+/* The link goes into the skeleton, which destroys it with the object. */
+static int attach_tp(struct bpf_program *p, struct bpf_link **slot, FILE *msgs)
+{
+	*slot = bpf_program__attach(p);
+	if (!*slot) {
+		if (msgs)
+			fprintf(msgs, "vmapstat: pmu sampling: cannot attach %s: %s\n",
+				bpf_program__name(p), strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int pmu_sample_open(const struct pmu_sample_opts *opts, struct pmu_sample **out,
+		    FILE *msgs, char *err, size_t errlen)
+{
+	struct pmu_sample *s = calloc(1, sizeof(*s));
+	struct cpuset cpus;
+	libbpf_print_fn_t old;
+	int ret, opened = 0, first_err = 0;
+
+	*out = NULL;
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	old = libbpf_set_print(silent_print);
+	s->skel = pmu_sample_bpf__open();
+	if (!s->skel) {
+		snprintf(err, errlen, "pmu sampling: cannot open BPF object: %s",
+			 strerror(errno));
+		goto fail;
+	}
+	s->chunk_attached = !opts->test_only && kernel_has_tp("vmap_chunk");
+	if (opts->test_only) {
+		bpf_program__set_autoload(s->skel->progs.area_alloc, false);
+		bpf_program__set_autoload(s->skel->progs.area_free, false);
+	}
+	if (!s->chunk_attached)
+		bpf_program__set_autoload(s->skel->progs.area_chunk, false);
+	ret = pmu_sample_bpf__load(s->skel);
+	if (ret) {
+		snprintf(err, errlen, "pmu sampling: cannot load BPF programs: %s",
+			 strerror(-ret));
+		goto fail;
+	}
+	libbpf_set_print(old);
+	if (opts->test_only) {
+		*out = s;
+		return 0;
+	}
+	if (attach_tp(s->skel->progs.area_alloc, &s->skel->links.area_alloc, msgs) ||
+	    attach_tp(s->skel->progs.area_free, &s->skel->links.area_free, msgs) ||
+	    (s->chunk_attached &&
+	     attach_tp(s->skel->progs.area_chunk, &s->skel->links.area_chunk, msgs))) {
+		snprintf(err, errlen, "pmu sampling: cannot track vmap areas");
+		goto fail_quiet;
+	}
+
+	if (opts->cpu_list) {
+		if (cpulist_parse(opts->cpu_list, &cpus, err, errlen))
+			goto fail_quiet;
+	} else {
+		memset(&cpus, 0, sizeof(cpus));
+		for (long c = 0; c < sysconf(_SC_NPROCESSORS_ONLN) && c < PMU_MAX_CPUS; c++)
+			cpuset_add(&cpus, c);
+	}
+	s->links = calloc(PMU_MAX_CPUS, sizeof(*s->links));
+	s->fds = calloc(PMU_MAX_CPUS, sizeof(*s->fds));
+	if (!s->links || !s->fds) {
+		snprintf(err, errlen, "out of memory");
+		goto fail_quiet;
+	}
+	for (int c = 0; c < PMU_MAX_CPUS; c++) {
+		struct perf_event_attr attr = opts->ev->attr;
+		struct bpf_link *l;
+		int fd;
+
+		if (!cpuset_has(&cpus, c))
+			continue;
+		attr.sample_period = opts->period ? opts->period : 10000;
+		attr.freq = 0;
+		/* makes perf_prepare_sample() fill in (or zero) the address */
+		attr.sample_type = PERF_SAMPLE_ADDR;
+		attr.disabled = 0;
+		fd = syscall(__NR_perf_event_open, &attr, -1, c, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0) {
+			if (!first_err)
+				first_err = errno;
+			if (msgs)
+				fprintf(msgs, "vmapstat: pmu sampling: %s (PMU %s): cannot sample on CPU %d: %s\n",
+					opts->ev->name, opts->ev->pmu, c, strerror(errno));
+			continue;
+		}
+		l = bpf_program__attach_perf_event(s->skel->progs.on_sample, fd);
+		if (!l) {
+			if (msgs)
+				fprintf(msgs, "vmapstat: pmu sampling: %s: cannot attach to CPU %d: %s\n",
+					opts->ev->name, c, strerror(errno));
+			close(fd);
+			continue;
+		}
+		s->fds[s->nr_links] = fd;
+		s->links[s->nr_links++] = l;
+		opened++;
+	}
+	if (!opened) {
+		snprintf(err, errlen, "pmu sampling: %s (PMU %s) cannot be sampled on any CPU%s%s",
+			 opts->ev->name, opts->ev->pmu, first_err ? ": " : "",
+			 first_err ? strerror(first_err) : "");
+		goto fail_quiet;
+	}
+	*out = s;
+	return 0;
+fail:
+	libbpf_set_print(old);
+fail_quiet:
+	pmu_sample_close(s);
+	return -1;
+}
+
+int pmu_sample_feed(struct pmu_sample *s, enum pmu_sample_op op, uint64_t addr,
+		    uint64_t size, uint64_t caller, uint32_t api)
+{
+	__u64 args[5] = { op, addr, size, caller, api };
+	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = args, .ctx_size_in = sizeof(args));
+	int err;
+
+	err = bpf_prog_test_run_opts(bpf_program__fd(s->skel->progs.test_feed), &o);
+	return err ? -errno : 0;
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct pmu_sample_row *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples < y->samples ? 1 : -1;
+	return x->caller < y->caller ? -1 : x->caller > y->caller;
+}
+
+int pmu_sample_read(struct pmu_sample *s, struct pmu_sample_report *rep)
+{
+	int fd = bpf_map__fd(s->skel->maps.samples);
+	struct pmu_sample_key key, next, *prev = NULL;
+	size_t cap = 64;
+
+	memset(rep, 0, sizeof(*rep));
+	memcpy(rep->counters, (const void *)s->skel->bss->counters, sizeof(rep->counters));
+	rep->chunk_attached = s->chunk_attached;
+	rep->rows = calloc(cap, sizeof(*rep->rows));
+	if (!rep->rows)
+		return -ENOMEM;
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		__u64 v;
+
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &v))
+			continue;
+		if (rep->nr == cap) {
+			struct pmu_sample_row *g = realloc(rep->rows, 2 * cap * sizeof(*g));
+
+			if (!g)
+				return -ENOMEM;
+			rep->rows = g;
+			cap *= 2;
+		}
+		rep->rows[rep->nr].caller = key.caller;
+		rep->rows[rep->nr].api = key.api;
+		rep->rows[rep->nr].samples = v;
+		rep->nr++;
+	}
+	qsort(rep->rows, rep->nr, sizeof(*rep->rows), cmp_rows);
+	return 0;
+}
+
+void pmu_sample_report_free(struct pmu_sample_report *rep)
+{
+	free(rep->rows);
+	rep->rows = NULL;
+	rep->nr = 0;
+}
+
+static const char *api_label(uint32_t api)
+{
+	switch (api) {
+	case VMAPSCOPE_API_VMALLOC:	return "vmalloc";
+	case VMAPSCOPE_API_VMAP:	return "vmap";
+	case VMAPSCOPE_API_IOREMAP:	return "ioremap";
+	case VMAPSCOPE_API_VM_MAP_RAM:	return "vm_map_ram";
+	default:			return "other";
+	}
+}
+
+void pmu_sample_report_print(FILE *out, const struct pmu_sample_report *rep,
+			     const char *event, const struct ksyms *ks)
+{
+	const uint64_t *c = rep->counters;
+	uint64_t with_addr = c[PMU_SAMPLE_CNT_SAMPLES] - c[PMU_SAMPLE_CNT_NO_ADDR];
+
+	fprintf(out, "\nPMU samples of %s by vmap caller: %llu samples, %llu with a data address\n",
+		event, (unsigned long long)c[PMU_SAMPLE_CNT_SAMPLES],
+		(unsigned long long)with_addr);
+	if (c[PMU_SAMPLE_CNT_SAMPLES] && !with_addr) {
+		fprintf(out, "  %s: the PMU gave no data address with its samples, so they cannot be\n"
+			"  attributed to callers: see the counts per CPU and per period instead\n",
+			event);
+		return;
+	}
+	if (!rep->chunk_attached)
+		fprintf(out, "  callers unknown: kernel lacks vmalloc:vmap_chunk (apply kernel-patches/): "
+			"samples in tracked areas are shown under caller 0\n");
+	fprintf(out, "%12s %7s  %-10s %s\n", "SAMPLES", "SHARE", "API", "CALLER");
+	for (size_t i = 0; i < rep->nr; i++) {
+		char sym[160];
+
+		if (!rep->rows[i].caller)
+			snprintf(sym, sizeof(sym), "? (area allocated, caller not seen)");
+		else if (ks)
+			ksyms_format(ks, rep->rows[i].caller, sym, sizeof(sym));
+		else
+			snprintf(sym, sizeof(sym), "0x%016llx",
+				 (unsigned long long)rep->rows[i].caller);
+		fprintf(out, "%12llu %6.1f%%  %-10s %s\n",
+			(unsigned long long)rep->rows[i].samples,
+			with_addr ? 100.0 * rep->rows[i].samples / with_addr : 0.0,
+			api_label(rep->rows[i].api), sym);
+	}
+	fprintf(out, "%12llu %6.1f%%  %-10s %s\n",
+		(unsigned long long)c[PMU_SAMPLE_CNT_OUTSIDE],
+		with_addr ? 100.0 * c[PMU_SAMPLE_CNT_OUTSIDE] / with_addr : 0.0, "-",
+		"[outside tracked vmap areas]");
+	fprintf(out, "  areas tracked: %llu (freed again: %llu); areas allocated before attach are not tracked\n",
+		(unsigned long long)c[PMU_SAMPLE_CNT_AREAS],
+		(unsigned long long)c[PMU_SAMPLE_CNT_FREED]);
+	if (c[PMU_SAMPLE_CNT_AREAS_FULL] || c[PMU_SAMPLE_CNT_BLOCKS_FULL])
+		fprintf(out, "  WARNING: %llu areas not tracked (area map full: %llu, block trie full: %llu)\n",
+			(unsigned long long)(c[PMU_SAMPLE_CNT_AREAS_FULL] + c[PMU_SAMPLE_CNT_BLOCKS_FULL]),
+			(unsigned long long)c[PMU_SAMPLE_CNT_AREAS_FULL],
+			(unsigned long long)c[PMU_SAMPLE_CNT_BLOCKS_FULL]);
+	if (c[PMU_SAMPLE_CNT_CALLERS_FULL])
+		fprintf(out, "  WARNING: %llu samples lost: caller map full (%d entries)\n",
+			(unsigned long long)c[PMU_SAMPLE_CNT_CALLERS_FULL], PMU_SAMPLE_MAX_CALLERS);
+}
+
+void pmu_sample_close(struct pmu_sample *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->nr_links; i++) {
+		bpf_link__destroy(s->links[i]);
+		close(s->fds[i]);
+	}
+	free(s->links);
+	free(s->fds);
+	pmu_sample_bpf__destroy(s->skel);
+	free(s);
+}

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * PMU sample attribution to vmap areas and their callers
+ * (bpf/pmu_sample.bpf.c does the work in the kernel).
+ *
+ * The first part is the ABI shared with the BPF program (built with clang
+ * -target bpf, which defines __bpf__); the second the user-space API.
+ */
+#ifndef VMAPSCOPE_PMU_SAMPLE_H
+#define VMAPSCOPE_PMU_SAMPLE_H
+
+#ifndef __bpf__
+#include <linux/types.h>
+#endif
+
+/* Map bounds: full maps are counted (PMU_SAMPLE_CNT_*_FULL), never silent. */
+#define PMU_SAMPLE_MAX_PREFIXES	65536	/* LPM blocks, a few per area */
+#define PMU_SAMPLE_MAX_AREAS	16384	/* live vmap areas tracked */
+#define PMU_SAMPLE_MAX_CALLERS	2048	/* (caller, api) sample counters */
+
+struct pmu_sample_area {
+	__u64 end;		/* exclusive */
+	__u64 caller;		/* 0 until vmalloc:vmap_chunk names it */
+	__u32 api;		/* enum vmapscope_api */
+	__u32 pad;
+};
+
+struct pmu_sample_key {
+	__u64 caller;
+	__u32 api;
+	__u32 pad;
+};
+
+enum pmu_sample_counter {
+	PMU_SAMPLE_CNT_SAMPLES = 0,	/* samples seen */
+	PMU_SAMPLE_CNT_NO_ADDR,		/* ... without a data address */
+	PMU_SAMPLE_CNT_OUTSIDE,		/* ... outside every tracked area */
+	PMU_SAMPLE_CNT_AREAS,		/* areas tracked */
+	PMU_SAMPLE_CNT_FREED,		/* areas freed again */
+	PMU_SAMPLE_CNT_AREAS_FULL,	/* area not tracked: areas map full */
+	PMU_SAMPLE_CNT_BLOCKS_FULL,	/* area not tracked: LPM trie full */
+	PMU_SAMPLE_CNT_CALLERS_FULL,	/* sample lost: samples map full */
+	PMU_SAMPLE_CNT_MAX,
+};
+
+/* Operations of the test-only program test_feed. */
+enum pmu_sample_op {
+	PMU_SAMPLE_OP_ALLOC = 1,	/* (addr, size): alloc_vmap_area */
+	PMU_SAMPLE_OP_CHUNK,		/* (addr, caller, api): vmap_chunk */
+	PMU_SAMPLE_OP_FREE,		/* (addr): free_vmap_area_noflush */
+	PMU_SAMPLE_OP_SAMPLE,		/* (addr): one PMU sample */
+};
+
+#ifndef __bpf__
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pmu_events.h"
+
+struct ksyms;
+
+struct pmu_sample_opts {
+	const struct pmu_event *ev;	/* the event to sample */
+	uint64_t period;		/* sample every N events; 0 = 10000 */
+	const char *cpu_list;		/* NULL = all online CPUs */
+	/*
+	 * Load the programs but attach nothing: areas and samples come only
+	 * from pmu_sample_feed() (unit tests of the attribution).
+	 */
+	bool test_only;
+};
+
+struct pmu_sample_row {
+	uint64_t caller;
+	uint32_t api;
+	uint64_t samples;
+};
+
+struct pmu_sample_report {
+	uint64_t counters[PMU_SAMPLE_CNT_MAX];
+	size_t nr;
+	struct pmu_sample_row *rows;	/* most samples first */
+	bool chunk_attached;		/* callers known (vmalloc:vmap_chunk) */
+};
+
+struct pmu_sample;
+
+/*
+ * Load, attach the area tracking, open the sampling event on each CPU
+ * with the perf_event program.  CPUs where the event cannot be opened are
+ * reported on @msgs; fails (-1, @err) when it opens nowhere or BPF cannot
+ * be loaded.
+ */
+int pmu_sample_open(const struct pmu_sample_opts *opts, struct pmu_sample **out,
+		    FILE *msgs, char *err, size_t errlen);
+/* Test path: run one operation through the same BPF code. */
+int pmu_sample_feed(struct pmu_sample *s, enum pmu_sample_op op, uint64_t addr,
+		    uint64_t size, uint64_t caller, uint32_t api);
+int pmu_sample_read(struct pmu_sample *s, struct pmu_sample_report *rep);
+void pmu_sample_report_free(struct pmu_sample_report *rep);
+/*
+ * Per-caller table; says so when the PMU gave no addresses (then only the
+ * counts per CPU and per period mean anything).  @ks may be NULL (raw).
+ */
+void pmu_sample_report_print(FILE *out, const struct pmu_sample_report *rep,
+			     const char *event, const struct ksyms *ks);
+void pmu_sample_close(struct pmu_sample *s);
+
+#endif /* !__bpf__ */
+#endif /* VMAPSCOPE_PMU_SAMPLE_H */
