@@ -60,7 +60,8 @@ SKELS_$(1)	:= $$(BPF_NAMES:%=$$(O_$(1))/include/%.skel.h)
 LIB_OBJS_$(1)	= $$(patsubst user/%.c,$$(O_$(1))/obj/%.o,$$(LIB_SRCS))
 
 tools-$(1): $$(TOOLS_BUILT:%=$$(O_$(1))/bin/%)
-.SECONDARY: $$(SKELS_$(1)) $$(BPF_NAMES:%=$$(O_$(1))/bpf/%.bpf.o)
+.SECONDARY: $$(SKELS_$(1)) $$(BPF_NAMES:%=$$(O_$(1))/bpf/%.bpf.o) \
+	    $$(TOOLS_BUILT:%=$$(O_$(1))/obj/%.o) $$(O_$(1))/obj/extensions_default.o
 
 $$(O_$(1))/bpf/%.bpf.o: bpf/%.bpf.c $$(BPF_HDRS)
 	@mkdir -p $$(@D)

@@ -145,7 +145,7 @@ const char *api_name(int api)
 
 int api_parse_mask(const char *list, unsigned int *mask)
 {
-	char *dup, *tok, *save = NULL;
+	char *dup, *cur, *tok;
 	unsigned int m = 0;
 	int api, ret = 0;
 
@@ -154,19 +154,18 @@ int api_parse_mask(const char *list, unsigned int *mask)
 	dup = strdup(list);
 	if (!dup)
 		return -ENOMEM;
-	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	cur = dup;
+	/* strsep, not strtok: "vmalloc," and "a,,b" are errors, not shorthand */
+	while (!ret && (tok = strsep(&cur, ",")) != NULL) {
 		for (api = 0; api < VMAPSCOPE_API_MAX; api++)
 			if (!strcmp(tok, api_name(api)))
 				break;
-		if (api == VMAPSCOPE_API_MAX) {
+		if (api == VMAPSCOPE_API_MAX)
 			ret = -EINVAL;
-			break;
-		}
-		m |= 1U << api;
+		else
+			m |= 1U << api;
 	}
 	free(dup);
-	if (!ret && !m)
-		ret = -EINVAL;
 	if (!ret)
 		*mask = m;
 	return ret;

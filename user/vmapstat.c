@@ -57,7 +57,7 @@ static const char doc[] =
 "\n"
 "EXAMPLES:\n"
 "    vmapstat 1 10          # totals per API, every second, 10 times\n"
-"    vmapstat -p -c alloc   # per caller, callers matching 'alloc', until Ctrl-C\n"
+"    vmapstat -p -c alloc   # per caller, callers named *alloc*, until Ctrl-C\n"
 "    vmapstat --api vmap,ioremap -p 5\n"
 "    vmapstat -p -j -- insmod foo.ko   # trace for a command's lifetime, JSON\n";
 
@@ -358,7 +358,9 @@ static void usage_error(void)
 	char *nl;
 
 	fflush(err_mem);
-	if (err_buf && *err_buf) {
+	if (err_buf && !strncmp(err_buf, "Try ", 4)) {
+		/* getopt already printed "unrecognized option" itself */
+	} else if (err_buf && *err_buf) {
 		nl = strchr(err_buf, '\n');
 		if (nl)
 			*nl = 0;

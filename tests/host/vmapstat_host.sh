@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# vmapstat on this machine's own kernel (no series tracepoints expected):
+# it loads, attaches what exists, reports, names what is missing, keeps
+# JSON whole, propagates a command's exit status and rejects bad input
+# with exit 2 and one stderr line.
+set -euo pipefail
+
+V=${VMAPSTAT:-out/$(uname -m | sed s/aarch64/arm64/)/bin/vmapstat}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+pass() { echo "ok: $*"; }
+
+[ -x "$V" ] || fail "$V not built"
+if [ "$(id -u)" != 0 ]; then
+	echo "SKIP: vmapstat host test needs root (BPF)"; exit 0
+fi
+
+# Which series tracepoints does this kernel have?  BTF names them.
+have_tp() { bpftool btf dump file /sys/kernel/btf/vmlinux format raw 2>/dev/null |
+	grep -q "TYPEDEF 'btf_trace_$1'"; }
+
+# 1. vmapstat 1 1: loads, reports, exit 0, names missing columns once.
+"$V" 1 1 >"$tmp/out" 2>"$tmp/err" || fail "vmapstat 1 1 exited $?: $(cat "$tmp/err")"
+[ -s "$tmp/out" ] || fail "vmapstat 1 1 printed no report"
+if have_tp vmap_set_ptes; then
+	grep -q "lacks vmalloc:vmap_set_ptes" "$tmp/err" && fail "claims vmap_set_ptes missing"
+else
+	[ "$(grep -c 'granule: kernel lacks vmalloc:vmap_set_ptes' "$tmp/err")" = 1 ] ||
+		fail "missing granule column not named exactly once: $(cat "$tmp/err")"
+fi
+if ! have_tp vmap_chunk; then
+	grep -q "chunk: kernel lacks vmalloc:vmap_chunk" "$tmp/err" ||
+		fail "missing chunk column not named"
+fi
+pass "vmapstat 1 1 ($(wc -l <"$tmp/out") lines, $(wc -l <"$tmp/err") notes)"
+
+# 2. Command mode + JSON: fork 100 concurrent processes (each needs a
+#    vmap'ed kernel stack, more than the per-CPU stack cache holds) and
+#    check the stock alloc_vmap_area tracepoint was attached and counted.
+"$V" -j -p -- sh -c 'for i in $(seq 100); do /bin/true & done; wait' \
+	>"$tmp/j" 2>"$tmp/err" || fail "command mode exited $?: $(cat "$tmp/err")"
+python3 - "$tmp/j" <<'PY' || fail "JSON check"
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert len(lines) == 1, f"expected one JSON line, got {len(lines)}"
+o = json.loads(lines[0])
+assert o["schema"] == "vmapstat/1" and o["mode"] == "per_caller"
+a = o["features"]["areas"]
+assert a["available"] and a["how"] in ("tp_btf", "raw_tp"), a
+n = o["counters"]["alloc_vmap_area_events"]
+assert n > 0, "no alloc_vmap_area events while forking 100 processes"
+rows = sum(r["areas"] for r in o["rows"])
+assert rows > 0, "areas not charged to any row"
+for f in ("granule", "chunk", "latency"):
+    st = o["features"][f]
+    assert st["available"] or st["why"], f"{f}: unavailable without a reason"
+print(f"ok: JSON: {n} alloc_vmap_area events, {rows} areas in rows")
+PY
+
+# 3. Exit status of the command is vmapstat's.
+set +e
+"$V" -- sh -c 'exit 7' >/dev/null 2>&1; rc=$?
+set -e
+[ "$rc" = 7 ] || fail "command exit 7 gave $rc"
+set +e
+"$V" -- /nonexistent/cmd >/dev/null 2>"$tmp/err"; rc=$?
+set -e
+[ "$rc" = 127 ] || fail "missing command gave $rc"
+grep -q "cannot run '/nonexistent/cmd'" "$tmp/err" || fail "no message for missing command"
+pass "command exit status propagated (7, 127)"
+
+# 4. Bad input: exit 2, exactly one line on stderr, nothing on stdout.
+bad() {
+	set +e
+	"$V" "$@" >"$tmp/o" 2>"$tmp/e"; rc=$?
+	set -e
+	[ "$rc" = 2 ] || fail "'$*' exited $rc, want 2"
+	[ "$(wc -l <"$tmp/e")" = 1 ] || fail "'$*': want one stderr line, got: $(cat "$tmp/e")"
+	[ ! -s "$tmp/o" ] || fail "'$*' wrote to stdout"
+}
+bad --bogus
+bad -x
+bad 0
+bad -1
+bad abc
+bad 1 0
+bad 1 2 3
+bad --api nosuchapi
+bad --api vmalloc,
+bad --pid notapid
+bad --max-callers 1
+bad 1 -- true
+bad --
+pass "bad arguments: exit 2, one line"
+
+# 5. Not root: one clear line, exit 2.
+if command -v setpriv >/dev/null; then
+	set +e
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$V" 1 1 >/dev/null 2>"$tmp/e"; rc=$?
+	set -e
+	[ "$rc" = 2 ] || fail "unprivileged run exited $rc"
+	[ "$(wc -l <"$tmp/e")" = 1 ] && grep -q "need root" "$tmp/e" ||
+		fail "unprivileged message: $(cat "$tmp/e")"
+	pass "unprivileged: $(cat "$tmp/e")"
+fi
+echo "vmapstat host test: all passed"
