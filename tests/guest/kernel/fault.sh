@@ -1,0 +1,51 @@
+#!/bin/sh
+# Fault injection (debug variant): fail_page_alloc armed for the test
+# module's task only (task-filter + make-it-fail set by the module around
+# each vmap()/vmalloc()).  Calls must fail cleanly or map correctly, and
+# nothing may leak: no vmap area of the module in /proc/vmallocinfo,
+# VmallocUsed back to its value before the run, MemFree within 8 MiB.
+. /opt/vmapscope/tests/kernel/lib.sh
+F=/sys/kernel/debug/fail_page_alloc
+[ -d $F ] || { fail "no $F (kernel without FAIL_PAGE_ALLOC?)"; finish; }
+
+meminfo() { awk -v k="$1:" '$1 == k {print $2}' /proc/meminfo; }
+settle() { echo 3 >/proc/sys/vm/drop_caches; sleep 1; }
+
+settle
+used0=$(meminfo VmallocUsed); free0=$(meminfo MemFree)
+echo 0 >$F/probability
+echo 1 >$F/task-filter
+echo 0 >$F/min-order
+echo N >$F/ignore-gfp-wait
+echo N >$F/ignore-gfp-highmem
+echo 0 >$F/verbose
+echo 1 >$F/interval
+echo -1 >$F/times
+echo 0 >$F/space
+echo 10 >$F/probability
+
+dmesg -c >/dev/null
+kload "$KMOD" mode=fault iters=${ITERS:-60}
+krc=$?
+echo 0 >$F/probability
+dmesg | grep 'vmap_test: ' | sed 's/^\[[^]]*\] //' >/tmp/vmap_test.fault.log
+grep -E 'vmap_test: (FAIL|summary|ok   fault: injection)' /tmp/vmap_test.fault.log
+summary=$(grep 'vmap_test: summary' /tmp/vmap_test.fault.log)
+case "$summary" in
+*" fail=0") [ $krc = 0 ] && pass "fault run: $summary" || fail "fault run: kload failed ($krc)" ;;
+*) fail "fault run: ${summary:-no summary line}" ;;
+esac
+
+leaked=$(grep -c '\[vmap_test\]' /proc/vmallocinfo)
+[ "$leaked" = 0 ] && pass "no vmap area of the module left in /proc/vmallocinfo" || {
+	fail "$leaked vmap areas of the module left in /proc/vmallocinfo"
+	grep '\[vmap_test\]' /proc/vmallocinfo | head -n 5
+}
+rmmod vmap_test 2>/dev/null
+settle
+used1=$(meminfo VmallocUsed); free1=$(meminfo MemFree)
+echo "VmallocUsed ${used0} -> ${used1} kB, MemFree ${free0} -> ${free1} kB"
+[ "$used1" = "$used0" ] && pass "VmallocUsed unchanged" || fail "VmallocUsed changed: ${used0} -> ${used1} kB"
+[ $((free0 - free1)) -lt 8192 ] && pass "MemFree within 8 MiB of its value before" ||
+	fail "MemFree dropped by $((free0 - free1)) kB"
+finish

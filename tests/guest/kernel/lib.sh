@@ -1,0 +1,32 @@
+# Helpers for the guest-side kernel tests (busybox sh).  Sourced.
+KMOD=/opt/vmapscope/kmod/vmap_test.ko
+T=/sys/kernel/tracing
+fails=0
+
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# run_vmap_test MODE [PARAMS...]: load the test module once (it unloads
+# itself with -EAGAIN when every check passed), show its log lines, and
+# fail unless its summary line reports no failure.
+run_vmap_test() {
+	mode=$1; shift
+	dmesg -c >/dev/null
+	kload -e 11 "$KMOD" mode="$mode" "$@"
+	krc=$?
+	dmesg | grep 'vmap_test: ' | sed 's/^\[[^]]*\] //' >/tmp/vmap_test.$mode.log
+	grep -v '^vmap_test: ok  ' /tmp/vmap_test.$mode.log
+	echo "($(grep -c '^vmap_test: ok  ' /tmp/vmap_test.$mode.log) checks passed)"
+	summary=$(grep 'vmap_test: summary' /tmp/vmap_test.$mode.log)
+	case "$summary" in
+	*" fail=0") [ $krc = 0 ] && pass "vmap_test mode=$mode: $summary" ||
+		fail "vmap_test mode=$mode: kload failed ($krc)" ;;
+	*) fail "vmap_test mode=$mode: ${summary:-no summary line}" ;;
+	esac
+}
+
+finish() {
+	if [ $fails = 0 ]; then echo "ALL PASSED: $0"; exit 0; fi
+	echo "$fails FAILED: $0"
+	exit 1
+}

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vmap_bench - time vmap(), vmalloc() and ioremap() in the kernel, for
+ * comparing a stock and a patched kernel (make bench-kernel).
+ *
+ * Cases (each run "iters" times, medians reported):
+ *   vmap_o8_100M, vmap_o9_100M   vmap() of 100 MiB made of order-8 / order-9
+ *                                compound pages (vunmap() is not timed)
+ *   vmalloc_huge_1M, _2M         vmalloc_huge(): the whole call, and the
+ *                                mapping part alone: from the first entry
+ *                                into the page-array mapping code (kprobes on
+ *                                the functions either kernel uses) to the
+ *                                return, i.e. after the pages were allocated
+ *   ioremap_1M, ioremap_64M      ioremap() of the BAR2 of a QEMU ivshmem-plain
+ *                                device (lab run --ivshmem 64), if present
+ *
+ * Output: one line per case and metric,
+ *   vmap_bench: RESULT case=NAME metric=ns|inst median=N p10=N p90=N iters=N
+ * "inst" (kernel instructions retired) is reported when the CPU has a PMU
+ * instruction counter; under QEMU TCG that is arm64 with -icount.
+ * The init returns -EAGAIN so that the module unloads itself.
+ */
+#define pr_fmt(fmt) "vmap_bench: " fmt
+
+#include <linux/module.h>
+#include <linux/mm.h>
+#include <linux/vmalloc.h>
+#include <linux/pci.h>
+#include <linux/io.h>
+#include <linux/kprobes.h>
+#include <linux/perf_event.h>
+#include <linux/sort.h>
+#include <linux/ktime.h>
+
+static unsigned int iters = 30;
+module_param(iters, uint, 0444);
+MODULE_PARM_DESC(iters, "iterations per case (vmap 100M cases use iters/3, at least 5)");
+
+#define MAX_ITERS 1000
+
+static u64 t_ns[MAX_ITERS], t_map_ns[MAX_ITERS], t_inst[MAX_ITERS];
+static struct perf_event *inst_ev;
+
+/* ---- instruction counter -------------------------------------------- */
+
+static void inst_open(void)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_INSTRUCTIONS,
+		.size = sizeof(attr),
+		.pinned = 1,
+		.exclude_user = 1,
+		.exclude_hv = 1,
+	};
+
+	inst_ev = perf_event_create_kernel_counter(&attr, -1, current, NULL, NULL);
+	if (IS_ERR(inst_ev)) {
+		pr_info("no instruction counter (%ld): reporting time only\n",
+			PTR_ERR(inst_ev));
+		inst_ev = NULL;
+	}
+}
+
+static u64 inst_read(void)
+{
+	u64 enabled, running;
+
+	return inst_ev ? perf_event_read_value(inst_ev, &enabled, &running) : 0;
+}
+
+/* ---- mapping-start probes ---------------------------------------------- */
+
+/*
+ * vmalloc() allocates its pages, then maps them.  The patched kernel enters
+ * the mapping code once per call through vmap_pages_range_noflush_caller()
+ * (or, when that is inlined, __vmap_pages_range_noflush_caller() or the
+ * walker), stock 6.12 through vmap_pages_range_noflush().  Exactly one probe
+ * is placed, on the first of these that exists, so both kernels pay the
+ * same probe cost once per call; its hit marks the start of the mapping.
+ */
+static const char * const map_syms[] = {
+	"vmap_pages_range_noflush_caller",
+	"__vmap_pages_range_noflush_caller",
+	"vmap_pages_range_noflush_walk",
+	"vmap_pages_range_noflush",
+};
+static struct kprobe kp;
+static bool kp_on;
+static struct task_struct *probe_task;
+static u64 t_map_start;
+
+static int map_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	if (current == READ_ONCE(probe_task) && !t_map_start)
+		t_map_start = ktime_get_ns();
+	return 0;
+}
+
+static int probes_on(void)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(map_syms); i++) {
+		memset(&kp, 0, sizeof(kp));
+		kp.symbol_name = map_syms[i];
+		kp.pre_handler = map_pre;
+		if (!register_kprobe(&kp)) {
+			kp_on = true;
+			pr_info("mapping start probe on %s\n", map_syms[i]);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void probes_off(void)
+{
+	if (kp_on)
+		unregister_kprobe(&kp);
+	kp_on = false;
+}
+
+/* ---- statistics -------------------------------------------------------------- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void report(const char *name, const char *metric, u64 *v, unsigned int n)
+{
+	if (!n)
+		return;
+	sort(v, n, sizeof(*v), cmp_u64, NULL);
+	pr_info("RESULT case=%s metric=%s median=%llu p10=%llu p90=%llu iters=%u\n",
+		name, metric, v[n / 2], v[n / 10], v[n * 9 / 10], n);
+}
+
+/* ---- cases ----------------------------------------------------------------------- */
+
+static void bench_vmap(const char *name, unsigned int order, unsigned int n)
+{
+	unsigned int nr_big = SZ_1M * 100 / (PAGE_SIZE << order);
+	unsigned int nr = nr_big << order, i, j;
+	struct page **big, **pages;
+	u64 t0, i0;
+	void *p;
+
+	big = kcalloc(nr_big, sizeof(*big), GFP_KERNEL);
+	pages = kvcalloc(nr, sizeof(*pages), GFP_KERNEL);
+	if (!big || !pages)
+		goto out;
+	for (i = 0; i < nr_big; i++) {
+		big[i] = alloc_pages(GFP_KERNEL | __GFP_COMP | __GFP_NOWARN, order);
+		if (!big[i]) {
+			pr_info("%s: cannot allocate order-%u pages, skipped\n", name, order);
+			goto out;
+		}
+		for (j = 0; j < 1U << order; j++)
+			pages[(i << order) + j] = big[i] + j;
+	}
+	for (i = 0; i < n; i++) {
+		i0 = inst_read();
+		t0 = ktime_get_ns();
+		p = vmap(pages, nr, VM_MAP, PAGE_KERNEL);
+		t_ns[i] = ktime_get_ns() - t0;
+		t_inst[i] = inst_read() - i0;
+		if (!p) {
+			pr_info("%s: vmap failed\n", name);
+			goto out;
+		}
+		vunmap(p);
+		cond_resched();
+	}
+	report(name, "ns", t_ns, n);
+	if (inst_ev)
+		report(name, "inst", t_inst, n);
+out:
+	for (i = 0; big && i < nr_big && big[i]; i++)
+		__free_pages(big[i], order);
+	kfree(big);
+	kvfree(pages);
+}
+
+static void bench_vmalloc(const char *name, unsigned long size, unsigned int n)
+{
+	unsigned int i, nmap = 0;
+	u64 t0, t1, i0;
+	void *p;
+
+	WRITE_ONCE(probe_task, current);
+	for (i = 0; i < n; i++) {
+		t_map_start = 0;
+		i0 = inst_read();
+		t0 = ktime_get_ns();
+		p = vmalloc_huge(size, GFP_KERNEL);
+		t1 = ktime_get_ns();
+		t_inst[i] = inst_read() - i0;
+		if (!p) {
+			pr_info("%s: vmalloc_huge failed\n", name);
+			break;
+		}
+		t_ns[i] = t1 - t0;
+		if (t_map_start)
+			t_map_ns[nmap++] = t1 - t_map_start;
+		vfree(p);
+		cond_resched();
+	}
+	WRITE_ONCE(probe_task, NULL);
+	report(name, "ns", t_ns, i);
+	if (nmap == i)
+		report(name, "map_ns", t_map_ns, nmap);
+	else
+		pr_info("%s: mapping start seen in %u of %u calls, map_ns not reported\n",
+			name, nmap, i);
+	if (inst_ev)
+		report(name, "inst", t_inst, i);
+}
+
+static void bench_ioremap(const char *name, resource_size_t phys,
+			  unsigned long size, unsigned int n)
+{
+	unsigned int i;
+	void __iomem *p;
+	u64 t0, i0;
+
+	for (i = 0; i < n; i++) {
+		i0 = inst_read();
+		t0 = ktime_get_ns();
+		p = ioremap(phys, size);
+		t_ns[i] = ktime_get_ns() - t0;
+		t_inst[i] = inst_read() - i0;
+		if (!p) {
+			pr_info("%s: ioremap failed\n", name);
+			return;
+		}
+		iounmap(p);
+		cond_resched();
+	}
+	report(name, "ns", t_ns, n);
+	if (inst_ev)
+		report(name, "inst", t_inst, n);
+}
+
+static int __init vmap_bench_init(void)
+{
+	unsigned int n = clamp(iters, 5U, (unsigned int)MAX_ITERS);
+	struct pci_dev *pdev;
+
+	inst_open();
+	bench_vmap("vmap_o8_100M", 8, max(n / 3, 5U));
+	bench_vmap("vmap_o9_100M", 9, max(n / 3, 5U));
+
+	if (!probes_on())
+		pr_info("no mapping-start probe could be placed: map_ns not reported\n");
+	bench_vmalloc("vmalloc_huge_1M", SZ_1M, n);
+	bench_vmalloc("vmalloc_huge_2M", SZ_2M, n);
+	probes_off();
+
+	pdev = pci_get_device(0x1af4, 0x1110, NULL);
+	if (pdev && !pci_enable_device_mem(pdev)) {
+		resource_size_t bar = pci_resource_start(pdev, 2);
+
+		if (pci_resource_len(pdev, 2) >= SZ_64M) {
+			bench_ioremap("ioremap_1M", bar, SZ_1M, n);
+			bench_ioremap("ioremap_64M", bar, SZ_64M, n);
+		}
+		pci_disable_device(pdev);
+	} else {
+		pr_info("no ivshmem-plain device: ioremap cases skipped\n");
+	}
+	pci_dev_put(pdev);
+
+	if (inst_ev)
+		perf_event_release_kernel(inst_ev);
+	pr_info("done\n");
+	return -EAGAIN;
+}
+
+module_init(vmap_bench_init);
+MODULE_DESCRIPTION("vmapscope: in-kernel vmap/vmalloc/ioremap timings");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,943 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vmap_test - in-kernel checks of the vmapscope Linux 6.12 series.
+ *
+ * mode=map (default): vmap() of pages of orders 0..10, compound and split,
+ *	PFN-aligned and deliberately misaligned, and mixed arrays; vmalloc()
+ *	and vmalloc_huge(); vm_map_ram().  For every mapping:
+ *	- vmalloc_to_page() of every page is the page that was mapped;
+ *	- a pattern written through the mapping reads back through the linear
+ *	  map, and the other way round;
+ *	- the granule the kernel page tables hold for every page (4K PTE,
+ *	  arm64 contiguous PTE, PMD) is the one the case expects, and the area
+ *	  is aligned for it;
+ *	- after vunmap() every page is unmapped;
+ *	- with events=1 (default), the vmalloc:vmap_chunk, vmap_set_ptes and
+ *	  vmap_huge_block events the call produced in this task are exactly
+ *	  the expected ones (count, order, addresses, PFNs, sizes, shifts,
+ *	  api, caller inside this module).
+ * mode=ioremap: the same for ioremap() of BAR2 of a QEMU ivshmem-plain
+ *	device (1af4:1110): the whole BAR, and a 1M window 64K-aligned in it.
+ * mode=fault: iters rounds of vmap()/vmalloc() with this task marked
+ *	make-it-fail (CONFIG_FAULT_INJECTION; the guest script arms
+ *	fail_page_alloc with task-filter): every call either fails cleanly
+ *	(NULL) or returns a correct mapping.  The module then stays loaded so
+ *	that the script can look for leaked areas in /proc/vmallocinfo.
+ *
+ * Every check prints "vmap_test: ok ..." or "vmap_test: FAIL ..." and the
+ * run ends with "vmap_test: summary mode=M pass=N fail=M".  map and ioremap
+ * return -EAGAIN when everything passed (so the module unloads itself and
+ * can be run again; load it with "kload -e 11") and -EINVAL otherwise.
+ */
+#define pr_fmt(fmt) "vmap_test: " fmt
+
+#include <linux/module.h>
+#include <linux/mm.h>
+#include <linux/vmalloc.h>
+#include <linux/highmem.h>
+#include <linux/pci.h>
+#include <linux/io.h>
+#include <linux/log2.h>
+#include <linux/sched.h>
+#include <linux/tracepoint.h>
+#include <asm/pgtable.h>
+
+static char *mode = "map";
+module_param(mode, charp, 0444);
+MODULE_PARM_DESC(mode, "map | ioremap | fault");
+static bool events = true;
+module_param(events, bool, 0444);
+MODULE_PARM_DESC(events, "check the exact tracepoint events of each mapping");
+static unsigned int iters = 100;
+module_param(iters, uint, 0444);
+MODULE_PARM_DESC(iters, "rounds for mode=fault");
+
+static unsigned int nr_pass, nr_fail;
+
+#define check(cond, fmt, ...) ({					\
+	bool __ok = (cond);						\
+	if (__ok)							\
+		nr_pass++;						\
+	else								\
+		nr_fail++;						\
+	pr_info("%s " fmt "\n", __ok ? "ok  " : "FAIL", ##__VA_ARGS__); \
+	__ok;								\
+})
+
+/* Granules, as mapping shifts. */
+#define G4K	PAGE_SHIFT
+#define G64K	16
+#define G2M	PMD_SHIFT
+#ifdef CONFIG_ARM64
+#define ON_ARM64 1
+#else
+#define ON_ARM64 0
+#endif
+/* Expected granule: x86_64 value, arm64 value. */
+#define EXP(x86, arm64) (ON_ARM64 ? (arm64) : (x86))
+
+/* ---- page table inspection ------------------------------------------ */
+
+/*
+ * init_mm is not exported.  Kernel mappings are reached through the
+ * kernel's top-level table: TTBR1 on arm64; on x86_64 every page table
+ * shares the kernel half (vmalloc space is pre-populated down to the
+ * level below the PGD), so the current task's active_mm works.
+ */
+static pgd_t *kernel_pgd(unsigned long addr)
+{
+#ifdef CONFIG_ARM64
+	u64 ttbr = read_sysreg(ttbr1_el1);
+	pgd_t *base = phys_to_virt(ttbr & GENMASK_ULL(47, PAGE_SHIFT));
+
+	return base + pgd_index(addr);
+#else
+	return pgd_offset(current->active_mm, addr);
+#endif
+}
+
+/*
+ * The granule mapping @addr (a mapping shift), or -1 when unmapped; *pfn
+ * gets the PFN mapped at @addr.
+ */
+static int granule_at(unsigned long addr, unsigned long *pfn)
+{
+	pgd_t *pgd = kernel_pgd(addr);
+	p4d_t *p4d;
+	pud_t *pud;
+	pmd_t *pmd, pmdv;
+	pte_t *ptep, pte;
+
+	if (pgd_none(READ_ONCE(*pgd)))
+		return -1;
+	p4d = p4d_offset(pgd, addr);
+	if (p4d_none(READ_ONCE(*p4d)))
+		return -1;
+	pud = pud_offset(p4d, addr);
+	if (pud_none(READ_ONCE(*pud)))
+		return -1;
+	if (pud_leaf(READ_ONCE(*pud))) {
+		*pfn = pud_pfn(READ_ONCE(*pud)) + ((addr & ~PUD_MASK) >> PAGE_SHIFT);
+		return PUD_SHIFT;
+	}
+	pmd = pmd_offset(pud, addr);
+	pmdv = READ_ONCE(*pmd);
+	if (pmd_none(pmdv))
+		return -1;
+	if (pmd_leaf(pmdv)) {
+		*pfn = pmd_pfn(pmdv) + ((addr & ~PMD_MASK) >> PAGE_SHIFT);
+		return PMD_SHIFT;
+	}
+	ptep = pte_offset_kernel(pmd, addr);
+	pte = READ_ONCE(*ptep);
+	if (!pte_present(pte))
+		return -1;
+	*pfn = pte_pfn(pte);
+#ifdef CONFIG_ARM64
+	if (pte_cont(pte))
+		return CONT_PTE_SHIFT;
+#endif
+	return PAGE_SHIFT;
+}
+
+/* ---- event recording ---------------------------------------------- */
+
+enum ev_type { EV_CHUNK, EV_SET_PTES, EV_HUGE };
+static const char * const ev_name[] = { "vmap_chunk", "vmap_set_ptes", "vmap_huge_block" };
+
+struct ev {
+	enum ev_type type;
+	unsigned long addr, pfn, n, size;	/* n: nr_pages or nr_ptes */
+	unsigned int shift, api;
+	const void *caller;
+};
+
+#define MAX_EV 512
+static struct ev got[MAX_EV], want[MAX_EV];
+static unsigned int nr_got, nr_want;
+static bool got_overflow, want_overflow;
+static struct task_struct *rec_task;
+static struct tracepoint *tp_chunk, *tp_set_ptes, *tp_huge;
+/* Events recorded over the whole run, for the tracefs cross-check. */
+static unsigned int nr_total[3];
+
+static void rec(const struct ev *e)
+{
+	if (READ_ONCE(rec_task) != current)
+		return;
+	if (nr_got == MAX_EV) {
+		got_overflow = true;
+		return;
+	}
+	got[nr_got++] = *e;
+	nr_total[e->type]++;
+}
+
+static void probe_chunk(void *data, unsigned long addr, unsigned long pfn,
+			unsigned long nr_pages, unsigned int shift,
+			const void *caller, unsigned int api)
+{
+	struct ev e = { EV_CHUNK, addr, pfn, nr_pages, 0, shift, api, caller };
+
+	rec(&e);
+}
+
+static void probe_set_ptes(void *data, unsigned long addr, unsigned long pfn,
+			   unsigned long size, unsigned int nr_ptes,
+			   unsigned int shift)
+{
+	struct ev e = { EV_SET_PTES, addr, pfn, nr_ptes, size, shift };
+
+	rec(&e);
+}
+
+static void probe_huge(void *data, unsigned long addr, unsigned long pfn,
+		       unsigned long size, unsigned int shift)
+{
+	struct ev e = { EV_HUGE, addr, pfn, 0, size, shift };
+
+	rec(&e);
+}
+
+static void find_tp(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "vmap_chunk"))
+		tp_chunk = tp;
+	else if (!strcmp(tp->name, "vmap_set_ptes"))
+		tp_set_ptes = tp;
+	else if (!strcmp(tp->name, "vmap_huge_block"))
+		tp_huge = tp;
+}
+
+static int events_attach(void)
+{
+	for_each_kernel_tracepoint(find_tp, NULL);
+	if (!check(tp_chunk && tp_set_ptes && tp_huge,
+		   "tracepoints vmap_chunk/vmap_set_ptes/vmap_huge_block exist"))
+		return -ENOENT;
+	if (tracepoint_probe_register(tp_chunk, probe_chunk, NULL))
+		return -EINVAL;
+	if (tracepoint_probe_register(tp_set_ptes, probe_set_ptes, NULL))
+		goto out_chunk;
+	if (tracepoint_probe_register(tp_huge, probe_huge, NULL))
+		goto out_set_ptes;
+	return 0;
+out_set_ptes:
+	tracepoint_probe_unregister(tp_set_ptes, probe_set_ptes, NULL);
+out_chunk:
+	tracepoint_probe_unregister(tp_chunk, probe_chunk, NULL);
+	return -EINVAL;
+}
+
+static void events_detach(void)
+{
+	tracepoint_probe_unregister(tp_huge, probe_huge, NULL);
+	tracepoint_probe_unregister(tp_set_ptes, probe_set_ptes, NULL);
+	tracepoint_probe_unregister(tp_chunk, probe_chunk, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+static void rec_start(void)
+{
+	nr_got = nr_want = 0;
+	got_overflow = want_overflow = false;
+	WRITE_ONCE(rec_task, current);
+}
+
+static void rec_stop(void)
+{
+	WRITE_ONCE(rec_task, NULL);
+}
+
+static void want_ev(const struct ev *e)
+{
+	if (nr_want == MAX_EV) {
+		want_overflow = true;
+		return;
+	}
+	want[nr_want++] = *e;
+}
+
+static void print_ev(const char *tag, const struct ev *e)
+{
+	pr_info("  %s %s addr=0x%lx pfn=0x%lx n=%lu size=%lu shift=%u api=%u caller=%pS\n",
+		tag, ev_name[e->type], e->addr, e->pfn, e->n, e->size, e->shift,
+		e->api, e->caller);
+}
+
+/*
+ * The caller a vmap_chunk event must carry: what /proc/vmallocinfo shows,
+ * which is this module for vmap(), vmalloc(), vm_map_ram() and x86
+ * ioremap(); arm64's ioremap() records its own __ioremap_prot().
+ */
+static const void *caller_fn;
+
+static bool caller_matches(const void *c)
+{
+	if (!caller_fn)
+		return within_module((unsigned long)c, THIS_MODULE);
+	return (unsigned long)c - (unsigned long)caller_fn < 1024;
+}
+
+/* Compare the recorded events with the expected ones. */
+static void check_events(const char *name)
+{
+	unsigned int i, bad = nr_got != nr_want || got_overflow || want_overflow;
+
+	for (i = 0; !bad && i < nr_got; i++) {
+		const struct ev *g = &got[i], *w = &want[i];
+
+		bad = g->type != w->type || g->addr != w->addr ||
+		      g->pfn != w->pfn || g->n != w->n || g->size != w->size ||
+		      g->shift != w->shift;
+		if (g->type == EV_CHUNK)
+			bad |= g->api != w->api ||
+			       !caller_matches(g->caller);
+	}
+	if (!check(!bad, "%s: events: %u recorded, %u expected%s", name,
+		   nr_got, nr_want, bad ? " (differ, listed below)" : ", identical")) {
+		for (i = 0; i < nr_want; i++)
+			print_ev("want", &want[i]);
+		for (i = 0; i < nr_got; i++)
+			print_ev("got ", &got[i]);
+	}
+}
+
+/*
+ * Expected events for one walker call mapping [addr, addr + nr pages)
+ * with the pfns of pfn_of() and the granule of gran_of() per page: PMD
+ * granules give one vmap_huge_block per 2M; PTE granules give one
+ * vmap_set_ptes per run of one granule inside one PTE table (one PMD
+ * window).
+ */
+struct run {
+	unsigned long addr, pfn, nr;
+	int shift;
+};
+
+static void want_flush(struct run *r)
+{
+	struct ev e = { EV_SET_PTES, r->addr, r->pfn, r->nr,
+			r->nr << PAGE_SHIFT, r->shift };
+
+	if (r->nr)
+		want_ev(&e);
+	r->nr = 0;
+}
+
+static void want_page(struct run *r, unsigned long addr, unsigned long pfn,
+		      int shift)
+{
+	if (shift == G2M) {
+		want_flush(r);
+		if (!(addr & ~PMD_MASK)) {
+			struct ev e = { EV_HUGE, addr, pfn, 0, PMD_SIZE, G2M };
+
+			want_ev(&e);
+		}
+		return;
+	}
+	if (r->nr && (r->shift != shift ||
+		      (addr & PMD_MASK) != (r->addr & PMD_MASK)))
+		want_flush(r);
+	if (!r->nr) {
+		r->addr = addr;
+		r->pfn = pfn;
+		r->shift = shift;
+	}
+	r->nr++;
+}
+
+/* ---- building page arrays --------------------------------------------- */
+
+enum piece_kind { COMP, SPLIT, MISALIGN, SINGLES };
+
+struct piece {
+	enum piece_kind kind;
+	unsigned int order;	/* COMP/SPLIT: 1 << order pages */
+	unsigned int arg;	/* MISALIGN: pages [arg, 1 << order) of a block; SINGLES: count */
+	int x86, arm64;		/* expected granule (shift) */
+};
+
+/* A physical allocation to free at the end. */
+struct block {
+	struct page *page;
+	unsigned int order;
+	bool split;
+};
+
+#define MAX_BLOCKS 64
+struct pagevec_case {
+	struct page **pages;
+	unsigned int nr;
+	int *gran;		/* expected granule per page */
+	struct block blocks[MAX_BLOCKS];
+	unsigned int nr_blocks;
+};
+
+static void free_blocks(struct pagevec_case *c)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < c->nr_blocks; i++) {
+		struct block *b = &c->blocks[i];
+
+		if (!b->split) {
+			__free_pages(b->page, b->order);
+			continue;
+		}
+		for (j = 0; j < 1U << b->order; j++)
+			__free_page(b->page + j);
+	}
+	c->nr_blocks = 0;
+	kvfree(c->pages);
+	kvfree(c->gran);
+	c->pages = NULL;
+	c->gran = NULL;
+}
+
+static struct page *alloc_block(struct pagevec_case *c, unsigned int order,
+				bool split, gfp_t gfp)
+{
+	struct page *page;
+
+	if (c->nr_blocks == MAX_BLOCKS)
+		return NULL;
+	page = alloc_pages(gfp | __GFP_NOWARN | (split ? 0 : __GFP_COMP), order);
+	if (!page)
+		return NULL;
+	if (split && order)
+		split_page(page, order);
+	c->blocks[c->nr_blocks++] = (struct block){ page, order, split || !order };
+	return page;
+}
+
+static unsigned int piece_pages(const struct piece *p)
+{
+	if (p->kind == SINGLES)
+		return p->arg;
+	if (p->kind == MISALIGN)
+		return (1U << p->order) - p->arg;
+	return 1U << p->order;
+}
+
+/*
+ * Build the page array of a case.  Pieces must not continue physically
+ * where the previous piece ended (that would change what the case
+ * tests): such an allocation is kept aside and another one is made.
+ */
+static int build_case(struct pagevec_case *c, const struct piece *pc,
+		      unsigned int nr_pc, gfp_t gfp)
+{
+	unsigned int i, j, n = 0, total = 0, tries;
+	unsigned long prev_end = 0;
+
+	for (i = 0; i < nr_pc; i++)
+		total += piece_pages(&pc[i]);
+	memset(c, 0, sizeof(*c));
+	c->pages = kvcalloc(total, sizeof(*c->pages), GFP_KERNEL);
+	c->gran = kvcalloc(total, sizeof(*c->gran), GFP_KERNEL);
+	if (!c->pages || !c->gran)
+		goto fail;
+
+	for (i = 0; i < nr_pc; i++) {
+		const struct piece *p = &pc[i];
+		struct page *first = NULL;
+
+		for (tries = 0; tries < 4; tries++) {
+			struct page *b;
+
+			switch (p->kind) {
+			case COMP:
+				b = alloc_block(c, p->order, false, gfp);
+				first = b;
+				break;
+			case SPLIT:
+				b = alloc_block(c, p->order, true, gfp);
+				first = b;
+				break;
+			case MISALIGN:
+				b = alloc_block(c, p->order, true, gfp);
+				first = b ? b + p->arg : NULL;
+				break;
+			case SINGLES:
+				/* every other page of a split block: never adjacent */
+				b = alloc_block(c, order_base_2(2 * p->arg), true, gfp);
+				first = b;
+				break;
+			}
+			if (!first)
+				goto fail;
+			if (page_to_pfn(first) != prev_end)
+				break;
+		}
+		for (j = 0; j < piece_pages(p); j++) {
+			struct page *pg = p->kind == SINGLES ? first + 2 * j : first + j;
+
+			c->pages[n] = pg;
+			c->gran[n] = EXP(p->x86, p->arm64);
+			n++;
+		}
+		prev_end = page_to_pfn(c->pages[n - 1]) + 1;
+	}
+	c->nr = n;
+	return 0;
+fail:
+	free_blocks(c);
+	return -ENOMEM;
+}
+
+/* ---- checks of one mapping -------------------------------------------- */
+
+/*
+ * Check a mapping of c->pages at @addr: vmalloc_to_page(), data both ways
+ * through the linear map, granule per page, area alignment.
+ */
+static void check_mapping(const char *name, void *addr,
+			  struct pagevec_case *c, bool quiet)
+{
+	unsigned long va = (unsigned long)addr, pfn;
+	unsigned int i, bad_page = 0, bad_data = 0, bad_gran = 0;
+	int max_gran = PAGE_SHIFT, g, first_bad_gran = -1;
+	unsigned int first_bad_idx = 0;
+
+	for (i = 0; i < c->nr; i++) {
+		unsigned long a = va + i * PAGE_SIZE;
+		u64 *v = (u64 *)a, *l = page_address(c->pages[i]);
+		u64 pat = ((u64)a << 4) ^ i ^ 0x5a5aa5a5ULL;
+
+		if (vmalloc_to_page((void *)a) != c->pages[i])
+			bad_page++;
+
+		WRITE_ONCE(v[0], pat);
+		WRITE_ONCE(v[PAGE_SIZE / 8 - 1], ~pat);
+		if (READ_ONCE(l[0]) != pat || READ_ONCE(l[PAGE_SIZE / 8 - 1]) != ~pat)
+			bad_data++;
+		WRITE_ONCE(l[1], ~pat);
+		if (READ_ONCE(v[1]) != ~pat)
+			bad_data++;
+
+		max_gran = max(max_gran, c->gran[i]);
+		g = granule_at(a, &pfn);
+		if (g != c->gran[i] || pfn != page_to_pfn(c->pages[i])) {
+			if (!bad_gran++) {
+				first_bad_gran = g;
+				first_bad_idx = i;
+			}
+		}
+	}
+	if (quiet && !bad_page && !bad_data && !bad_gran) {
+		nr_pass++;
+		return;
+	}
+	check(!bad_page, "%s: vmalloc_to_page of %u pages (%u wrong)", name,
+	      c->nr, bad_page);
+	check(!bad_data, "%s: pattern through vmap <-> linear map (%u wrong)",
+	      name, bad_data);
+	check(!bad_gran, "%s: page-table granule per page (%u wrong; first: page %u has shift %d, want %d)",
+	      name, bad_gran, first_bad_idx, first_bad_gran,
+	      bad_gran ? c->gran[first_bad_idx] : 0);
+	check(IS_ALIGNED(va, 1UL << max_gran), "%s: area 0x%lx aligned for shift %d",
+	      name, va, max_gran);
+}
+
+static void check_unmapped(const char *name, unsigned long va,
+			   unsigned int nr)
+{
+	unsigned long pfn;
+	unsigned int i, still = 0;
+
+	for (i = 0; i < nr; i++)
+		if (granule_at(va + i * PAGE_SIZE, &pfn) >= 0)
+			still++;
+	check(!still, "%s: all %u pages unmapped after unmap (%u still mapped)",
+	      name, nr, still);
+}
+
+/*
+ * Expected events of a vmap(): the array is cut into batches of pieces
+ * with the same granule, one walker call (vmap_chunk) each.
+ */
+static void want_vmap_events(unsigned long va, struct pagevec_case *c)
+{
+	unsigned int i = 0, b;
+	struct run r = { 0 };
+
+	while (i < c->nr) {
+		struct ev e = { EV_CHUNK, va + i * PAGE_SIZE,
+				page_to_pfn(c->pages[i]), 0, 0, c->gran[i],
+				2 /* vmap */ };
+
+		for (b = i; b < c->nr && c->gran[b] == c->gran[i]; b++)
+			;
+		e.n = b - i;
+		want_ev(&e);
+		for (; i < b; i++)
+			want_page(&r, va + i * PAGE_SIZE,
+				  page_to_pfn(c->pages[i]), c->gran[i]);
+		want_flush(&r);
+	}
+}
+
+static void run_vmap_case(const char *name, const struct piece *pc,
+			  unsigned int nr_pc)
+{
+	static struct pagevec_case c;	/* big: keep it off the stack */
+	void *addr;
+
+	if (build_case(&c, pc, nr_pc, GFP_KERNEL)) {
+		check(false, "%s: could not allocate the pages", name);
+		return;
+	}
+	if (events)
+		rec_start();
+	addr = vmap(c.pages, c.nr, VM_MAP, PAGE_KERNEL);
+	rec_stop();
+	if (!check(addr, "%s: vmap of %u pages", name, c.nr))
+		goto out;
+	check_mapping(name, addr, &c, false);
+	if (events) {
+		want_vmap_events((unsigned long)addr, &c);
+		check_events(name);
+	}
+	vunmap(addr);
+	check_unmapped(name, (unsigned long)addr, c.nr);
+out:
+	free_blocks(&c);
+}
+
+/* ---- vmalloc and vm_map_ram --------------------------------------------- */
+
+static void run_vmalloc_case(const char *name, unsigned long size, bool huge,
+			     int x86, int arm64)
+{
+	int gran = EXP(x86, arm64);
+	unsigned long va, i, nr = size >> PAGE_SHIFT, pfn;
+	unsigned int bad = 0;
+	struct run r = { 0 };
+	void *p;
+
+	if (events)
+		rec_start();
+	p = huge ? vmalloc_huge(size, GFP_KERNEL) : vmalloc(size);
+	rec_stop();
+	if (!check(p, "%s: allocation", name))
+		return;
+	va = (unsigned long)p;
+	for (i = 0; i < nr; i++) {
+		unsigned long a = va + i * PAGE_SIZE;
+
+		*(u64 *)a = a;
+		if (granule_at(a, &pfn) != gran ||
+		    pfn != page_to_pfn(vmalloc_to_page((void *)a)) ||
+		    *(u64 *)page_address(vmalloc_to_page((void *)a)) != a)
+			bad++;
+	}
+	check(!bad, "%s: granule shift %d and data on all %lu pages (%u wrong)",
+	      name, gran, nr, bad);
+	check(IS_ALIGNED(va, 1UL << gran), "%s: aligned for shift %d", name, gran);
+	if (events) {
+		struct ev e = { EV_CHUNK, va, page_to_pfn(vmalloc_to_page(p)), nr,
+				0, gran == G2M ? G2M : gran, 1 /* vmalloc */ };
+
+		want_ev(&e);
+		for (i = 0; i < nr; i++)
+			want_page(&r, va + i * PAGE_SIZE,
+				  page_to_pfn(vmalloc_to_page((void *)(va + i * PAGE_SIZE))),
+				  gran);
+		want_flush(&r);
+		check_events(name);
+	}
+	vfree(p);
+	check_unmapped(name, va, nr);
+}
+
+static void run_vm_map_ram_case(void)
+{
+	static const struct piece pc[] = { { SPLIT, 4, 0, G4K, G4K } };
+	static struct pagevec_case c;	/* big: keep it off the stack */
+	struct run r = { 0 };
+	unsigned int i;
+	void *addr;
+
+	if (build_case(&c, pc, 1, GFP_KERNEL)) {
+		check(false, "vm_map_ram: could not allocate the pages");
+		return;
+	}
+	if (events)
+		rec_start();
+	addr = vm_map_ram(c.pages, c.nr, NUMA_NO_NODE);
+	rec_stop();
+	if (!check(addr, "vm_map_ram of %u pages", c.nr))
+		goto out;
+	check_mapping("vm_map_ram", addr, &c, false);
+	if (events) {
+		struct ev e = { EV_CHUNK, (unsigned long)addr,
+				page_to_pfn(c.pages[0]), c.nr, 0, PAGE_SHIFT,
+				4 /* vm_map_ram */ };
+
+		want_ev(&e);
+		for (i = 0; i < c.nr; i++)
+			want_page(&r, (unsigned long)addr + i * PAGE_SIZE,
+				  page_to_pfn(c.pages[i]), G4K);
+		want_flush(&r);
+		check_events("vm_map_ram");
+	}
+	vm_unmap_ram(addr, c.nr);
+	check_unmapped("vm_map_ram", (unsigned long)addr, c.nr);
+out:
+	free_blocks(&c);
+}
+
+static int mode_map(void)
+{
+	char name[64];
+	unsigned int k;
+
+	/* Single pieces of every order: aligned, so the largest granule. */
+	for (k = 0; k <= 10; k++) {
+		int x86 = k >= 9 ? G2M : G4K;
+		int arm = k >= 9 ? G2M : k >= 4 ? G64K : G4K;
+		struct piece comp = { COMP, k, 0, x86, arm };
+		struct piece split = { SPLIT, k, 0, x86, arm };
+
+		snprintf(name, sizeof(name), "vmap compound order-%u", k);
+		run_vmap_case(name, &comp, 1);
+		snprintf(name, sizeof(name), "vmap split order-%u", k);
+		run_vmap_case(name, &split, 1);
+	}
+	/* The tail of an order-k block from its second page: 4K only. */
+	for (k = 4; k <= 10; k++) {
+		struct piece mis = { MISALIGN, k, 1, G4K, G4K };
+
+		snprintf(name, sizeof(name), "vmap order-%u from pfn+1", k);
+		run_vmap_case(name, &mis, 1);
+	}
+	/* From a 64K- but not 2M-aligned PFN: cont-PTE on arm64, 4K on x86. */
+	for (k = 9; k <= 10; k++) {
+		struct piece mis = { MISALIGN, k, 16, G4K, G64K };
+
+		snprintf(name, sizeof(name), "vmap order-%u from pfn+16", k);
+		run_vmap_case(name, &mis, 1);
+	}
+	{
+		/*
+		 * Mixed: PMD; 64K; 4K singles; order-9 at a VA only 128K
+		 * aligned (crosses a PMD boundary: cont-PTE on arm64, 4K on
+		 * x86); split order-6 at a 128K-aligned VA; singles; a
+		 * split order-10 at an odd page index (4K only).
+		 */
+		static const struct piece mixed[] = {
+			{ COMP, 9, 0, G2M, G2M },
+			{ COMP, 4, 0, G4K, G64K },
+			{ SINGLES, 0, 16, G4K, G4K },
+			{ COMP, 9, 0, G4K, G64K },
+			{ SPLIT, 6, 0, G4K, G64K },
+			{ SINGLES, 0, 3, G4K, G4K },
+			{ SPLIT, 10, 0, G4K, G4K },
+		};
+		/* 16 singles then order-9: area 64K-aligned on arm64 only. */
+		static const struct piece mixed2[] = {
+			{ SINGLES, 0, 16, G4K, G4K },
+			{ COMP, 9, 0, G4K, G64K },
+		};
+		/* Four order-9 pages: one batch, four PMDs. */
+		static const struct piece pmd4[] = {
+			{ COMP, 9, 0, G2M, G2M }, { SPLIT, 9, 0, G2M, G2M },
+			{ COMP, 9, 0, G2M, G2M }, { SPLIT, 9, 0, G2M, G2M },
+		};
+
+		run_vmap_case("vmap mixed", mixed, ARRAY_SIZE(mixed));
+		run_vmap_case("vmap singles+order-9", mixed2, ARRAY_SIZE(mixed2));
+		run_vmap_case("vmap 4x order-9", pmd4, ARRAY_SIZE(pmd4));
+	}
+
+	run_vmalloc_case("vmalloc 1M", SZ_1M, false, G4K, G4K);
+	run_vmalloc_case("vmalloc_huge 1M", SZ_1M, true, G4K, G64K);
+	run_vmalloc_case("vmalloc_huge 128K", SZ_128K, true, G4K, G64K);
+	run_vmalloc_case("vmalloc_huge 2M", SZ_2M, true, G2M, G2M);
+	run_vm_map_ram_case();
+	return 0;
+}
+
+/* ---- ioremap of the ivshmem BAR ------------------------------------------ */
+
+static void run_ioremap_case(const char *name, resource_size_t phys,
+			     unsigned long size, int gran)
+{
+	unsigned long va, off, pfn, nr = size >> PAGE_SHIFT;
+	unsigned int bad = 0, bad_data = 0;
+	struct run r = { 0 };
+	void __iomem *p;
+	int g;
+
+#ifdef CONFIG_ARM64
+	caller_fn = __ioremap_prot;
+#endif
+	if (events)
+		rec_start();
+	p = ioremap(phys, size);
+	rec_stop();
+	if (!check(p, "%s: ioremap(%pa, %lu)", name, &phys, size))
+		return;
+	va = (unsigned long)p;
+	for (off = 0; off < size; off += PAGE_SIZE) {
+		g = granule_at(va + off, &pfn);
+		if (g != gran || pfn != PHYS_PFN(phys + off))
+			bad++;
+	}
+	check(!bad, "%s: granule shift %d and PFN on all %lu pages (%u wrong)",
+	      name, gran, nr, bad);
+	for (off = 0; off < size; off += SZ_64K) {
+		u32 v = (u32)(off ^ 0xa5a5f00d);
+
+		iowrite32(v, p + off + 4);
+		if (ioread32(p + off + 4) != v)
+			bad_data++;
+	}
+	check(!bad_data, "%s: MMIO writes read back (%u wrong)", name, bad_data);
+	if (events) {
+		unsigned int shift = min_t(unsigned int, __ffs(va | phys),
+					   ilog2(size));
+		struct ev e = { EV_CHUNK, va, PHYS_PFN(phys), nr, 0, shift,
+				3 /* ioremap */ };
+
+		want_ev(&e);
+		for (off = 0; off < size; off += PAGE_SIZE)
+			want_page(&r, va + off, PHYS_PFN(phys + off), gran);
+		want_flush(&r);
+		check_events(name);
+	}
+	caller_fn = NULL;
+	iounmap(p);
+	check_unmapped(name, va, nr);
+}
+
+static int mode_ioremap(void)
+{
+	struct pci_dev *pdev = pci_get_device(0x1af4, 0x1110, NULL);
+	resource_size_t start, len;
+
+	if (!check(pdev, "ivshmem-plain device 1af4:1110 present"))
+		return -ENODEV;
+	if (!check(!pci_enable_device_mem(pdev), "enable the device")) {
+		pci_dev_put(pdev);
+		return -EIO;
+	}
+	start = pci_resource_start(pdev, 2);
+	len = pci_resource_len(pdev, 2);
+	pr_info("BAR2 %pa size %pa\n", &start, &len);
+	if (check(len >= SZ_4M && IS_ALIGNED(start, SZ_2M),
+		  "BAR2 is at least 4M and 2M-aligned")) {
+		run_ioremap_case("ioremap BAR2", start, len, G2M);
+		run_ioremap_case("ioremap BAR2+2M+64K 1M", start + SZ_2M + SZ_64K,
+				 SZ_1M, EXP(G4K, G64K));
+	}
+	pci_disable_device(pdev);
+	pci_dev_put(pdev);
+	return 0;
+}
+
+/* ---- fault injection ------------------------------------------------------ */
+
+static int mode_fault(void)
+{
+#ifdef CONFIG_FAULT_INJECTION
+	static const struct piece mixed[] = {
+		{ COMP, 9, 0, G2M, G2M },
+		{ SINGLES, 0, 7, G4K, G4K },
+		{ COMP, 6, 0, G4K, G64K },
+		{ SPLIT, 9, 0, G4K, G64K },
+	};
+	static const unsigned long sizes[] = { SZ_64K, SZ_1M, SZ_2M, SZ_4M };
+	unsigned int it, ok_vmap = 0, failed_vmap = 0, ok_vm = 0, failed_vm = 0;
+	static struct pagevec_case c;	/* big: keep it off the stack */
+	void *p;
+	int i;
+
+	for (it = 0; it < iters; it++) {
+		/* The pages themselves are allocated without injection. */
+		if (!build_case(&c, mixed, ARRAY_SIZE(mixed), GFP_KERNEL)) {
+			current->make_it_fail = 1;
+			p = vmap(c.pages, c.nr, VM_MAP, PAGE_KERNEL);
+			current->make_it_fail = 0;
+			if (p) {
+				ok_vmap++;
+				check_mapping("fault vmap", p, &c, true);
+				vunmap(p);
+			} else {
+				failed_vmap++;
+			}
+			free_blocks(&c);
+		}
+		for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+			unsigned long n, size = sizes[i];
+
+			current->make_it_fail = 1;
+			p = (it + i) & 1 ? vmalloc_huge(size, GFP_KERNEL) : vmalloc(size);
+			current->make_it_fail = 0;
+			if (!p) {
+				failed_vm++;
+				continue;
+			}
+			ok_vm++;
+			for (n = 0; n < size; n += PAGE_SIZE)
+				*(unsigned long *)(p + n) = n;
+			for (n = 0; n < size; n += PAGE_SIZE)
+				if (*(unsigned long *)(page_address(vmalloc_to_page(p + n))) != n)
+					break;
+			if (n != size)
+				check(false, "fault vmalloc %lu: data mismatch at %lu", size, n);
+			vfree(p);
+		}
+		cond_resched();
+	}
+	check(failed_vmap + failed_vm > 0,
+	      "fault: injection made calls fail (vmap %u failed/%u ok, vmalloc %u failed/%u ok)",
+	      failed_vmap, ok_vmap, failed_vm, ok_vm);
+	check(ok_vmap + ok_vm > 0, "fault: some calls still succeeded");
+	return 0;
+#else
+	check(false, "fault: kernel built without CONFIG_FAULT_INJECTION");
+	return -EOPNOTSUPP;
+#endif
+}
+
+static int __init vmap_test_init(void)
+{
+	int ret = 0;
+
+	nr_pass = nr_fail = 0;
+	if (strcmp(mode, "fault")) {
+		if (events && events_attach())
+			return -EINVAL;
+	}
+	if (!strcmp(mode, "map"))
+		ret = mode_map();
+	else if (!strcmp(mode, "ioremap"))
+		ret = mode_ioremap();
+	else if (!strcmp(mode, "fault"))
+		ret = mode_fault();
+	else
+		check(false, "unknown mode '%s'", mode);
+	if (strcmp(mode, "fault") && events)
+		events_detach();
+
+	if (strcmp(mode, "fault") && events)
+		pr_info("recorded chunk=%u set_ptes=%u huge=%u\n",
+			nr_total[EV_CHUNK], nr_total[EV_SET_PTES], nr_total[EV_HUGE]);
+	pr_info("summary mode=%s pass=%u fail=%u\n", mode, nr_pass, nr_fail);
+	if (nr_fail || ret)
+		return -EINVAL;
+	/* fault mode stays loaded: the script looks for leaked areas. */
+	return strcmp(mode, "fault") ? -EAGAIN : 0;
+}
+
+static void __exit vmap_test_exit(void)
+{
+}
+
+module_init(vmap_test_init);
+module_exit(vmap_test_exit);
+MODULE_DESCRIPTION("vmapscope: checks of the vmap/vmalloc/ioremap batching series");
+MODULE_LICENSE("GPL");
