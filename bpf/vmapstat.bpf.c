@@ -24,6 +24,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "vmapscope.h"
+#include "log2.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -79,25 +80,9 @@ static __always_inline void count(enum vmapscope_counter c, __u64 n)
 		__sync_fetch_and_add(&counters[c], n);
 }
 
-/* floor(log2(v)), 0 for v <= 1; branch-free like libbpf-tools' log2l. */
-static __always_inline __u32 log2_u32(__u32 v)
-{
-	__u32 r, shift;
-
-	r = (v > 0xFFFF) << 4; v >>= r;
-	shift = (v > 0xFF) << 3; v >>= shift; r |= shift;
-	shift = (v > 0xF) << 2; v >>= shift; r |= shift;
-	shift = (v > 0x3) << 1; v >>= shift; r |= shift;
-	r |= (v >> 1);
-	return r;
-}
-
 static __always_inline __u32 hist_slot(__u64 v)
 {
-	__u32 hi = v >> 32, s;
-
-	s = hi ? log2_u32(hi) + 32 : log2_u32((__u32)v);
-	return s < VMAPSCOPE_HIST_SLOTS ? s : VMAPSCOPE_HIST_SLOTS - 1;
+	return vs_hist_slot(v, VMAPSCOPE_HIST_SLOTS);
 }
 
 static __always_inline bool pass_tgid(void)
