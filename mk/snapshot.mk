@@ -45,16 +45,15 @@ snapshot-tools: $(OUTDIR)/$(HOST_ARCH)/bin/vmapsnap
 check-snapshot-host: snapshot-tools
 	VMAPSNAP=$(OUTDIR)/$(HOST_ARCH)/bin/vmapsnap TOPDIR=$(TOPDIR) bash $(SNAP_GUEST)/host.sh
 
-check-snapshot-guest: $(SNAP_ARCHES:%=tools-%) $(SNAP_ARCHES:%=snapshot-kmod-%)
+check-snapshot-guest: $(SNAP_ARCHES:%=$(OUTDIR)/%/bin/vmapsnap) $(SNAP_ARCHES:%=snapshot-kmod-%)
 	@set -e; for a in $(SNAP_ARCHES); do \
 		echo "== snapshot guest test: $$a"; \
-		scripts/lab run --arch $$a --variant patched --timeout 900 \
-			--script $(SNAP_GUEST)/guest.sh; done
+		bash $(SNAP_GUEST)/run.sh $$a patched; done
 
-bench-snapshot: $(SNAP_ARCHES:%=tools-%) $(SNAP_ARCHES:%=snapshot-kmod-%)
+bench-snapshot: $(SNAP_ARCHES:%=$(OUTDIR)/%/bin/vmapsnap) $(SNAP_ARCHES:%=snapshot-kmod-%)
 	@set -e; for a in $(SNAP_ARCHES); do \
 		echo "== snapshot benchmark: $$a"; \
 		scripts/lab run --arch $$a --variant patched --timeout 900 \
-			--script $(SNAP_GUEST)/bench.sh; done
+			--script $(SNAP_GUEST)/bench.sh | grep '^@@BENCH'; done
 
 CHECK_TARGETS	+= check-snapshot-host

@@ -12,6 +12,7 @@
  *   sw_vmap_2m         vmap(512 contiguous pages, order 9)   4K (patched: PMD)
  *   sw_vmap_64k        vmap(16 contiguous pages, order 4)    4K (arm64 patched: 64K cont)
  *   sw_ioremap         ioremap(ioremap_phys, ioremap_size)   if ioremap_phys != 0
+ *   sw_vmalloc_many    nr_small x vmalloc(16K)               a busy system for the benchmark
  */
 #include <linux/io.h>
 #include <linux/gfp.h>
@@ -25,6 +26,11 @@ MODULE_PARM_DESC(ioremap_phys, "physical address to ioremap (0: none)");
 static unsigned long ioremap_size = 4UL << 20;
 module_param(ioremap_size, ulong, 0444);
 MODULE_PARM_DESC(ioremap_size, "bytes to ioremap");
+static unsigned int nr_small;
+module_param(nr_small, uint, 0444);
+MODULE_PARM_DESC(nr_small, "extra live vmalloc(16K) areas (benchmark)");
+
+static void **many;
 
 struct sw_vmap {
 	void *addr;
@@ -87,6 +93,11 @@ static noinline int sw_vmap_64k(void)
 	return sw_vmap(&vmap_64k, 4);
 }
 
+static noinline void *sw_vmalloc_many(void)
+{
+	return vmalloc(16 << 10);
+}
+
 static noinline void __iomem *sw_ioremap(void)
 {
 	return ioremap(ioremap_phys, ioremap_size);
@@ -106,6 +117,14 @@ static void sw_vunmap(struct sw_vmap *v)
 
 static void sw_free(void)
 {
+	unsigned int i;
+
+	if (many) {
+		for (i = 0; i < nr_small; i++)
+			vfree(many[i]);
+		kvfree(many);
+		many = NULL;
+	}
 	vfree(small);
 	vfree(huge);
 	vfree(huge_256k);
@@ -129,6 +148,19 @@ static int __init sw_init(void)
 		err = sw_vmap_64k();
 	if (err)
 		goto fail;
+	if (nr_small) {
+		unsigned int i;
+
+		err = -ENOMEM;
+		many = kvcalloc(nr_small, sizeof(*many), GFP_KERNEL);
+		if (!many)
+			goto fail;
+		for (i = 0; i < nr_small; i++) {
+			many[i] = sw_vmalloc_many();
+			if (!many[i])
+				goto fail;
+		}
+	}
 	if (ioremap_phys) {
 		io = sw_ioremap();
 		if (!io) {

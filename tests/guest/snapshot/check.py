@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""Check the output of tests/guest/snapshot/guest.sh.
+
+  check.py ARCH VARIANT LOGFILE
+
+1. The workload's live areas (found by the addresses the module logged)
+   carry its callers and APIs and map exactly the expected bytes per
+   granule, and nothing more than their guard page is unmapped.
+2. Patched kernels: for every workload area, the series' tracepoints
+   (vmap_set_ptes / vmap_huge_block, recorded while the module mapped)
+   report exactly the same bytes per granule as the page-table walk.
+3. x86_64 (CONFIG_PTDUMP_DEBUGFS): for every area walked, the kernel's own
+   page-table dump maps the same bytes at each level (pte = 4K, pmd = 2M,
+   pud = 1G), and the totals agree.  Areas that vanished between the
+   snapshot and the dump are left out and counted.
+4. After rmmod the workload's callers are gone from a new snapshot.
+"""
+import json
+import re
+import sys
+
+K = 1024
+M = 1024 * K
+GRANULES = ["4K", "64K cont", "2M", "32M cont", "1G"]
+SHIFT_LABEL = {12: "4K", 16: "64K cont", 21: "2M", 25: "32M cont", 30: "1G"}
+
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL: " + msg)
+
+
+def ok(msg):
+    print("ok: " + msg)
+
+
+def section(text, name):
+    m = re.search(r"^@@SNAP-%s-BEGIN\n(.*?)^@@SNAP-%s-END" % (name, name), text, re.S | re.M)
+    return m.group(1) if m else None
+
+
+def bytes_of(d):
+    return {g: d.get(g, 0) for g in GRANULES if d.get(g, 0)}
+
+
+def expected(arch, patched):
+    """name -> (api, caller substring, {granule: bytes}); sizes from the module."""
+    cont = arch == "arm64" and patched
+    return {
+        "vmalloc_small": ("vmalloc", "sw_vmalloc_small", {"4K": 64 * K}),
+        "vmalloc_huge": ("vmalloc", "sw_vmalloc_huge", {"2M": 4 * M}),
+        # Below PMD size vmalloc_huge uses the arch's PTE-level block:
+        # arm64 contiguous PTEs with the series, plain 4K elsewhere.
+        "vmalloc_huge_256k": ("vmalloc", "sw_vmalloc_huge_256k",
+                              {"64K cont": 256 * K} if cont else {"4K": 256 * K}),
+        # vmap() of an order-9 block: one PMD with the series, else 4K PTEs.
+        "vmap_2m": ("vmap", "sw_vmap", {"2M": 2 * M} if patched else {"4K": 2 * M}),
+        "vmap_64k": ("vmap", "sw_vmap", {"64K cont": 64 * K} if cont else {"4K": 64 * K}),
+        # ioremap of a 2M-aligned BAR: PMDs on both arches, stock or not.
+        "ioremap": ("ioremap", "sw_ioremap" if arch == "x86_64" else "", {"2M": 4 * M}),
+    }
+
+
+def main():
+    arch, variant, path = sys.argv[1], sys.argv[2], sys.argv[3]
+    text = open(path, errors="replace").read()
+    info = dict(re.findall(r"^@@SNAP-INFO .*?(\w+)=(\S+)", text, re.M))
+    for line in re.findall(r"^@@SNAP-INFO (.*)$", text, re.M):
+        for k, v in re.findall(r"(\w+)=(\S+)", line):
+            info[k] = v
+    patched = info.get("tracepoints") == "1"
+    print("arch %s variant %s: tracepoints %s, ivshmem BAR2 %s" %
+          (arch, variant, "present" if patched else "absent", info.get("ivshmem_bar2")))
+    if variant != "stock" and not patched:
+        fail("variant %s but the guest has no vmalloc:vmap_set_ptes tracepoint" % variant)
+
+    snap_text = section(text, "JSON")
+    if snap_text is None:
+        fail("no snapshot output")
+        return
+    snap = json.loads(snap_text.strip().splitlines()[-1])
+    areas = {int(a["start"], 16): a for a in snap["areas"]}
+    ok("snapshot: %d areas listed, %d walked, %d changed, %.3f s (walk %.4f s, %d BPF runs); "
+       "init_mm: %s; linear map: %s" %
+       (snap["areas_listed"], len(snap["areas"]), snap["areas_changed"], snap["seconds"],
+        snap["walk_seconds"], snap["prog_runs"], snap["init_mm"], snap["linear_map"]))
+
+    # 1. The workload's areas.
+    logged = {}
+    for name, va, size in re.findall(r"snapshot_workload: (\w+) va=([0-9a-f]+) size=(\d+)",
+                                      section(text, "DMESG") or ""):
+        logged[name] = (int(va, 16), int(size))
+    exp = expected(arch, patched)
+    if info.get("ivshmem_bar2", "0") in ("0", "0x0000000000000000"):
+        fail("no ivshmem BAR to ioremap")
+    for name, (api, caller, want) in exp.items():
+        if name not in logged:
+            fail("%s: the module did not log it" % name)
+            continue
+        va, size = logged[name]
+        a = areas.get(va)
+        if a is None:
+            fail("%s: no area at 0x%x in the snapshot" % (name, va))
+            continue
+        got = bytes_of(a["bytes"])
+        problems = []
+        if a["api"] != api:
+            problems.append("api %s, want %s" % (a["api"], api))
+        if caller and caller not in a["caller"]:
+            problems.append("caller %r lacks %r" % (a["caller"], caller))
+        if api != "ioremap" and "[snapshot_workload]" not in a["caller"]:
+            problems.append("caller %r is not in the module" % a["caller"])
+        if got != want:
+            problems.append("bytes %s, want %s" % (got, want))
+        if a["unmapped"] != a["size"] - size:
+            problems.append("unmapped %d, want %d (guard page)" % (a["unmapped"], a["size"] - size))
+        if a["changed"]:
+            problems.append("marked changed")
+        if problems:
+            fail("%s at 0x%x: %s" % (name, va, "; ".join(problems)))
+        else:
+            ok("%s at 0x%x (%s, %s): %s" % (name, va, a["api"], a["caller"], got))
+
+    # 2. Tracepoints vs. the walk, per workload area.
+    if patched:
+        events = []
+        for kind, addr, size, shift in re.findall(
+                r"(vmap_set_ptes|vmap_huge_block): addr=0x([0-9a-f]+) pfn=0x[0-9a-f]+ "
+                r"size=(\d+)(?: nr_ptes=\d+)? shift=(\d+)", section(text, "TRACE") or ""):
+            events.append((int(addr, 16), int(size), int(shift)))
+        if not events:
+            fail("tracepoints present but no vmap_set_ptes/vmap_huge_block events recorded")
+        for name in exp:
+            if name not in logged or logged[name][0] not in areas:
+                continue
+            a = areas[logged[name][0]]
+            lo, hi = int(a["start"], 16), int(a["end"], 16)
+            traced = {}
+            for addr, size, shift in events:
+                if lo <= addr < hi:
+                    label = SHIFT_LABEL.get(shift, "shift %d" % shift)
+                    traced[label] = traced.get(label, 0) + size
+            if traced != bytes_of(a["bytes"]):
+                fail("%s: tracepoints saw %s, the page tables hold %s" %
+                     (name, traced, bytes_of(a["bytes"])))
+            else:
+                ok("%s: tracepoints and page tables agree: %s" % (name, traced))
+
+    # 3. The kernel's own page-table dump (x86_64).
+    dump = section(text, "PTDUMP")
+    if arch == "x86_64":
+        if dump is None:
+            fail("x86_64 guest without /sys/kernel/debug/page_tables/kernel")
+        else:
+            check_ptdump(dump, snap, section(text, "AFTER") or "")
+
+    # 4. Unloaded.
+    after = section(text, "UNLOADED")
+    if after is None:
+        fail("no snapshot after rmmod")
+    else:
+        rows = json.loads(after.strip().splitlines()[-1])["rows"]
+        if rows:
+            fail("after rmmod the workload still has rows: %s" % rows)
+        else:
+            ok("after rmmod no area of the workload is left")
+
+
+def check_ptdump(dump, snap, after_text):
+    level_label = {"pte": "4K", "pmd": "2M", "pud": "1G"}
+    ranges = []
+    for m in re.finditer(r"^0x([0-9a-f]+)-0x([0-9a-f]+)\s+\S+\s+(.*?)\s(pte|pmd|pud|p4d|pgd)\s*$",
+                         dump, re.M):
+        lo, hi, flags, level = int(m.group(1), 16), int(m.group(2), 16), m.group(3), m.group(4)
+        present = re.search(r"\b(RW|ro)\b", flags) is not None
+        if present and level in level_label:
+            ranges.append((lo, hi, level_label[level]))
+    ranges.sort()
+    still = set()
+    for line in after_text.splitlines():
+        m = re.match(r"0x([0-9a-f]+)-0x([0-9a-f]+)\s+\d+\s+(.*)$", line)
+        if m and "unpurged" not in line:
+            still.add((int(m.group(1), 16), int(m.group(2), 16)))
+    import bisect
+    starts = [r[0] for r in ranges]
+    total_walk, total_dump = {}, {}
+    compared = skipped = mismatched = 0
+    for a in snap["areas"]:
+        lo, hi = int(a["start"], 16), int(a["end"], 16)
+        if a["changed"] or (lo, hi) not in still:
+            skipped += 1
+            continue
+        got = {}
+        i = max(0, bisect.bisect_right(starts, lo) - 1)
+        while i < len(ranges) and ranges[i][0] < hi:
+            rlo, rhi, label = ranges[i]
+            ov = min(hi, rhi) - max(lo, rlo)
+            if ov > 0:
+                got[label] = got.get(label, 0) + ov
+            i += 1
+        walk = bytes_of(a["bytes"])
+        compared += 1
+        for k, v in walk.items():
+            total_walk[k] = total_walk.get(k, 0) + v
+        for k, v in got.items():
+            total_dump[k] = total_dump.get(k, 0) + v
+        if got != walk:
+            mismatched += 1
+            if mismatched <= 10:
+                fail("ptdump disagrees for %s-%s (%s): dump %s, walk %s" %
+                     (a["start"], a["end"], a["caller"], got, walk))
+    if not compared:
+        fail("ptdump: no area to compare")
+    elif not mismatched:
+        ok("ptdump agrees on all %d areas (%d changed in between, left out); totals %s" %
+           (compared, skipped, total_walk))
+    if total_walk != total_dump:
+        fail("ptdump totals %s, walk totals %s" % (total_dump, total_walk))
+
+
+if __name__ == "__main__":
+    main()
+    if failures:
+        print("snapshot guest test: %d failure(s)" % len(failures))
+        sys.exit(1)
+    print("snapshot guest test: all passed")

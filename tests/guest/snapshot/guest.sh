@@ -1,0 +1,67 @@
+#!/bin/sh
+# Guest side of the live mapping audit test (run by run.sh through
+# "scripts/lab run --script").  Loads tests/kmod/snapshot_workload, records
+# what the series' tracepoints saw while it mapped (patched kernels), takes
+# one snapshot with per-area results, and on x86_64 the kernel's own
+# page-table dump; prints everything between @@SNAP markers for check.py.
+set -e
+# %pK must print real addresses for root (the default 0 hashes them).
+echo 1 >/proc/sys/kernel/kptr_restrict
+T=/sys/kernel/tracing
+
+# ivshmem BAR2 (lab --ivshmem): physical memory to ioremap with PMDs.
+phys=0
+for d in /sys/bus/pci/devices/*; do
+	[ -e "$d/vendor" ] || continue
+	if [ "$(cat "$d/vendor")" = 0x1af4 ] && [ "$(cat "$d/device")" = 0x1110 ]; then
+		phys=$(sed -n 3p "$d/resource" | cut -d' ' -f1)
+		echo 1 >"$d/enable" 2>/dev/null || true
+	fi
+done
+echo "@@SNAP-INFO arch=$(uname -m) ivshmem_bar2=$phys"
+
+events=0
+if [ -d $T/events/vmalloc/vmap_set_ptes ]; then
+	events=1
+	echo >$T/trace
+	for e in vmap_chunk vmap_set_ptes vmap_huge_block; do
+		echo 1 >$T/events/vmalloc/$e/enable
+	done
+fi
+echo "@@SNAP-INFO tracepoints=$events"
+
+kload /opt/vmapscope/kmod/snapshot_workload.ko ioremap_phys=$phys
+
+if [ $events = 1 ]; then
+	for e in vmap_chunk vmap_set_ptes vmap_huge_block; do
+		echo 0 >$T/events/vmalloc/$e/enable
+	done
+	echo "@@SNAP-TRACE-BEGIN"
+	grep -E 'vmap_(chunk|set_ptes|huge_block):' $T/trace || true
+	echo "@@SNAP-TRACE-END"
+fi
+echo "@@SNAP-DMESG-BEGIN"
+dmesg | grep 'snapshot_workload: ' || true
+echo "@@SNAP-DMESG-END"
+
+echo "@@SNAP-JSON-BEGIN"
+vmapsnap -j -p --snapshot-areas
+echo "@@SNAP-JSON-END"
+if [ -r /sys/kernel/debug/page_tables/kernel ]; then
+	echo "@@SNAP-PTDUMP-BEGIN"
+	cat /sys/kernel/debug/page_tables/kernel
+	echo "@@SNAP-PTDUMP-END"
+fi
+# Areas still there after the dump: anything else changed in between.
+echo "@@SNAP-AFTER-BEGIN"
+cat /proc/vmallocinfo
+echo "@@SNAP-AFTER-END"
+
+# The text view, for the log.
+vmapsnap -p -c sw_
+
+# After unloading, the workload's areas are gone from the snapshot.
+rmmod snapshot_workload
+echo "@@SNAP-UNLOADED-BEGIN"
+vmapsnap -j -p -c '[snapshot_workload]'
+echo "@@SNAP-UNLOADED-END"
