@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "pmu_events.h"
 
@@ -534,6 +535,69 @@ static int pmu_instance(const char *root, const char *pmu, const char *terms,
 }
 
 /* ------------------------------------------------------------------ */
+/* Tracepoints (perf's sys:name)                                       */
+
+const char *pmu_tracefs_root;
+
+static const char *tracefs(void)
+{
+	static const char *const roots[] = { "/sys/kernel/tracing",
+					     "/sys/kernel/debug/tracing" };
+	char path[300];
+
+	if (pmu_tracefs_root)
+		return pmu_tracefs_root;
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/events", roots[i]);
+		if (!access(path, R_OK))
+			return roots[i];
+	}
+	return roots[0];
+}
+
+/*
+ * "sys:name" naming a tracefs event: PERF_TYPE_TRACEPOINT with its id.
+ * Returns 1 when resolved, 0 when tracefs has no such event, -1 on error.
+ */
+static int resolve_tracepoint(const char *sys, const char *name,
+			      struct pmu_event *ev, char *err, size_t errlen)
+{
+	char path[512], buf[64];
+	unsigned long long id;
+	const char *root = tracefs();
+	int ret;
+
+	if (!*sys || !*name || strchr(sys, '/') || strchr(name, '/') ||
+	    sys[0] == '.' || name[0] == '.')
+		return 0;
+	snprintf(path, sizeof(path), "%s/events/%s/%s/id", root, sys, name);
+	ret = read_small_file(path, buf, sizeof(buf));
+	if (ret == -ENOENT || ret == -ENOTDIR)
+		return 0;
+	if (ret) {
+		seterr(err, errlen, "%s:%s: cannot read %s: %s", sys, name, path,
+		       strerror(-ret));
+		return -1;
+	}
+	if (!parse_u64(buf, &id)) {
+		seterr(err, errlen, "%s:%s: malformed tracepoint id '%s' in %s",
+		       sys, name, buf, path);
+		return -1;
+	}
+	init_attr(&ev->attr, PERF_TYPE_TRACEPOINT, id);
+	snprintf(ev->pmu, sizeof(ev->pmu), "tracepoint");
+	snprintf(ev->desc, sizeof(ev->desc), "tracepoint %.40s:%.60s id %llu",
+		 sys, name, id);
+	ev->cpus[0] = '\0';
+	return 1;
+}
+
+static bool is_modifier_string(const char *s)
+{
+	return *s && strspn(s, "ukhGHp") == strlen(s);
+}
+
+/* ------------------------------------------------------------------ */
 /* Modifiers                                                           */
 
 static int apply_modifiers(const char *spec, const char *mods,
@@ -801,7 +865,28 @@ int pmu_event_resolve(const char *sysfs_root, const char *spec,
 		char *colon = strchr(buf, ':');
 
 		if (colon) {
+			char *second = strchr(colon + 1, ':');
+			int tp;
+
 			*colon = '\0';
+			if (second)
+				*second = '\0';
+			tp = resolve_tracepoint(buf, colon + 1, &out[0], err, errlen);
+			if (tp < 0)
+				return -1;
+			if (tp) {
+				mods = second ? second + 1 : NULL;
+				n = 1;
+				goto named;
+			}
+			if (second)
+				*second = ':';
+			if (!is_modifier_string(colon + 1)) {
+				seterr(err, errlen,
+				       "%s: no tracepoint %s:%s in %s/events and '%s' is not a modifier",
+				       spec, buf, colon + 1, tracefs(), colon + 1);
+				return -1;
+			}
 			mods = colon + 1;
 		}
 		if (!*buf) {
@@ -814,6 +899,7 @@ int pmu_event_resolve(const char *sysfs_root, const char *spec,
 			return -1;
 		}
 	}
+named:
 	for (i = 0; i < n; i++) {
 		if (mods && apply_modifiers(spec, mods, &out[i].attr, err, errlen))
 			return -1;

@@ -11,6 +11,7 @@
  *   dtlb_walk & co.            Arm PMUv3 common events that perf knows from its
  *                              JSON tables even when sysfs hides them
  *   name:u / :k / :h / :uk     exclude_* bits exactly as perf sets them
+ *   sys:name[:mods]            a tracepoint (tracefs events/sys/name/id)
  *
  * The sysfs root is a parameter so that tests can point it at fixture trees.
  */
@@ -62,6 +63,13 @@ int pmu_event_list_resolve(const char *sysfs_root, const char *list,
  */
 int pmu_format_apply(const char *format, unsigned long long value,
 		     struct perf_event_attr *attr, char *err, size_t errlen);
+
+/*
+ * tracefs root for "sys:name" tracepoint events; NULL (default) tries
+ * /sys/kernel/tracing, then /sys/kernel/debug/tracing.  Tests point it at
+ * a fixture tree.
+ */
+extern const char *pmu_tracefs_root;
 
 /* Human name of an attr type for messages: "hardware", "raw", PMU name... */
 const char *pmu_type_name(__u32 type);

@@ -120,7 +120,7 @@ static void test_modifiers(void **state)
 	assert_int_equal(resolve(X86, "cycles:pp"), 1);
 	assert_int_equal(ev[0].attr.precise_ip, 2);
 
-	expect_error(ARM, "dtlb_walk:z", "unknown modifier 'z'");
+	expect_error(ARM, "dtlb_walk:z", "'z' is not a modifier");
 	expect_error(ARM, "cycles:pppp", "at most 3");
 }
 
@@ -330,6 +330,27 @@ static void test_malformed_sysfs(void **state)
 	assert_int_equal(ev[0].attr.config, 0x42);
 }
 
+static void test_tracepoints(void **state)
+{
+	(void)state;
+	pmu_tracefs_root = fx("tracefs");
+	assert_int_equal(resolve(ARM, "vmalloc:alloc_vmap_area"), 1);
+	assert_int_equal(ev[0].attr.type, PERF_TYPE_TRACEPOINT);
+	assert_int_equal(ev[0].attr.config, 569);
+	assert_string_equal(ev[0].pmu, "tracepoint");
+	assert_string_equal(ev[0].name, "vmalloc:alloc_vmap_area");
+	assert_int_equal(resolve(ARM, "vmalloc:vmap_chunk:k"), 1);
+	assert_int_equal(ev[0].attr.config, 1234);
+	assert_int_equal(ev[0].attr.exclude_user, 1);
+	assert_int_equal(ev[0].attr.exclude_kernel, 0);
+	/* a modifier is still a modifier */
+	assert_int_equal(resolve(ARM, "dtlb_walk:u"), 1);
+	assert_int_equal(ev[0].attr.config, 0x34);
+	expect_error(ARM, "vmalloc:nosuch", "no tracepoint vmalloc:nosuch in");
+	expect_error(ARM, "bad:notnum", "malformed tracepoint id 'xx'");
+	pmu_tracefs_root = NULL;
+}
+
 static void test_format_apply_split_fields(void **state)
 {
 	struct perf_event_attr a;
@@ -405,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_big_little),
 		cmocka_unit_test(test_unknown_and_bad_names),
 		cmocka_unit_test(test_malformed_sysfs),
+		cmocka_unit_test(test_tracepoints),
 		cmocka_unit_test(test_format_apply_split_fields),
 		cmocka_unit_test(test_list),
 	};

@@ -84,6 +84,39 @@ has $T/err "no_such_event: unknown event" "unknown event named"
 run "CPU that does not exist" 2 vmapstat --pmu task-clock -C 7 -- true
 has $T/err "CPU 7 does not exist" "bad CPU named"
 
+# ---- tracepoints as events, against the collector, with known vmallocs -----
+# test_vmalloc's fix_size_alloc_test: test_loop_count vmalloc(PAGE_SIZE) in
+# one thread: each is one alloc_vmap_area and one vmap_chunk (one page).
+tv=$(find /lib/modules -name test_vmalloc.ko | head -n 1)
+if [ -n "$tv" ]; then
+	load="kload -e 11 $tv run_test_mask=1 test_loop_count=1000 nr_threads=1 >/dev/null"
+	run "tracepoint events around 1000 vmallocs" 0 \
+		vmapstat --pmu vmalloc:alloc_vmap_area,vmalloc:vmap_chunk -- sh -c "$load"
+	a=$(count vmalloc:alloc_vmap_area); c=$(count vmalloc:vmap_chunk)
+	[ -n "$a" ] && [ "$a" -ge 1000 ] && [ "$a" -lt 1100 ] &&
+		ok "alloc_vmap_area counted $a (1000 vmallocs + module load)" || bad "alloc_vmap_area: '$a'"
+	[ -n "$c" ] && [ "$c" -ge 1000 ] && [ "$c" -lt 1100 ] &&
+		ok "vmap_chunk counted $c" || bad "vmap_chunk: '$c'"
+	run "--repeat 3: tracepoint counts beside the collector's" 0 \
+		vmapstat --pmu vmalloc:vmap_chunk --repeat 3 -- sh -c "$load"
+	awk -F'|' '
+		function trim(s) { gsub(/^ +| +$/, "", s); return s }
+		trim($2) == "vmalloc:vmap_chunk" { for (i = 3; i <= 5; i++) tp[i] = trim($i) }
+		trim($2) == "vmap chunks" { for (i = 3; i <= 5; i++) co[i] = trim($i) }
+		END {
+			bad = 0
+			for (i = 3; i <= 5; i++) {
+				d = tp[i] - co[i]; if (d < 0) d = -d
+				if (tp[i] < 1000 || co[i] < 1000 || d > 10) bad = 1
+				printf "run %d: tracepoint %s, collector %s\n", i - 2, tp[i], co[i]
+			}
+			exit bad
+		}' $T/out >$T/cmp && ok "each run: PMU tracepoint count = collector chunk count ($(tr '\n' ';' <$T/cmp))" ||
+		{ bad "tracepoint vs collector per run"; cat $T/cmp; cat $T/out; }
+else
+	bad "test_vmalloc.ko not in the guest"
+fi
+
 # ---- per arch -------------------------------------------------------------
 case $arch in
 x86_64)
