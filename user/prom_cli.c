@@ -8,6 +8,8 @@
  *   --prometheus           print one exposition to stdout at the end
  *                          (instead of vmapstat's report)
  *   --top-callers N        callers with their own label; the rest: "other"
+ *   --live-bytes           also export what the page tables map right now
+ *                          (snapshot.h audit, once per interval)
  *
  * The exposition is rendered once per vmapstat interval from the deltas
  * vmapstat reports (prom_metrics.h), and only published or written then;
@@ -25,6 +27,7 @@
 #include "prom_http.h"
 #include "prom_metrics.h"
 #include "prom_textfile.h"
+#include "snapshot.h"
 
 enum {
 	OPT_LISTEN = 0x300,
@@ -32,6 +35,7 @@ enum {
 	OPT_TEXTFILE,
 	OPT_PROMETHEUS,
 	OPT_TOP_CALLERS,
+	OPT_LIVE_BYTES,
 };
 
 static const struct argp_option prom_options[] = {
@@ -45,6 +49,8 @@ static const struct argp_option prom_options[] = {
 	  "Print one Prometheus exposition to stdout at the end instead of the report", 0 },
 	{ "top-callers", OPT_TOP_CALLERS, "N", 0,
 	  "Label at most N callers, sum the rest as caller=\"other\" (default 20)", 0 },
+	{ "live-bytes", OPT_LIVE_BYTES, NULL, 0,
+	  "Also export vmapscope_live_bytes: a page-table audit of every live vmalloc area each interval", 0 },
 	{ 0 },
 };
 
@@ -55,6 +61,7 @@ static struct {
 	const char *textfile;
 	bool to_stdout;
 	unsigned int top;
+	bool live;
 } popt = {
 	.top = PROM_DEFAULT_TOP_CALLERS,
 };
@@ -63,6 +70,41 @@ static struct prom_state *state;
 static struct prom_server *server;
 static struct prom_buf buf;
 static bool textfile_failing;
+static bool live_failing;
+
+/*
+ * One live-mapping audit into the state.  At start a failure is fatal
+ * (the user asked for it and should learn why at once); later ones are
+ * reported once, and the gauges are dropped until an audit works again.
+ */
+static int take_live(bool fatal)
+{
+	struct live_opts o = { 0 };
+	struct live_snapshot ls;
+	char err[512];
+	int rc;
+
+	rc = live_snapshot_take(&o, &ls, err, sizeof(err));
+	if (rc) {
+		if (fatal) {
+			fprintf(stderr, "vmapstat: --live-bytes: %s\n", err);
+			return -1;
+		}
+		if (!live_failing)
+			fprintf(stderr, "vmapstat: --live-bytes: %s (will retry)\n", err);
+		live_failing = true;
+		prom_state_set_live(state, NULL);
+		return 0;
+	}
+	live_failing = false;
+	rc = prom_state_set_live(state, &ls);
+	live_snapshot_free(&ls);
+	if (rc) {
+		fprintf(stderr, "vmapstat: prometheus: out of memory\n");
+		return -1;
+	}
+	return 0;
+}
 
 static int render(void)
 {
@@ -126,6 +168,8 @@ static int prom_start(const struct vmapstat_run *run)
 		prom_state_set_info(state, &snap);
 		snapshot_free(&snap);
 	}
+	if (popt.live && take_live(true))
+		return -1;
 	if (popt.listen) {
 		struct prom_server_opts o = {
 			.listen = popt.addr,
@@ -161,6 +205,8 @@ static int prom_interval(const struct vmapstat_run *run,
 		fprintf(stderr, "vmapstat: prometheus: out of memory\n");
 		return -1;
 	}
+	if (popt.live && take_live(false))
+		return -1;
 	if (server || popt.textfile)
 		return publish();
 	return 0;
@@ -231,6 +277,9 @@ static error_t prom_parse(int key, char *arg, struct argp_state *st)
 			argp_error(st, "invalid --top-callers '%s' (0..%d)", arg,
 				   PROM_MAX_TOP_CALLERS);
 		popt.top = (unsigned int)v;
+		break;
+	case OPT_LIVE_BYTES:
+		popt.live = true;
 		break;
 	case ARGP_KEY_END:
 		if (!popt.listen && !popt.textfile && !popt.to_stdout)

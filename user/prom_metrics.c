@@ -45,6 +45,11 @@ struct prom_state {
 	char arch[16];
 	unsigned int page_shift;
 	char kernel_release[65];
+	/* last live-mapping audit, folded to top callers + "other" */
+	bool have_live;
+	struct live_row *live;
+	size_t nr_live;
+	double live_seconds;
 };
 
 static void stats_add(struct vmapscope_stats *dst, const struct vmapscope_stats *src)
@@ -106,6 +111,7 @@ void prom_state_free(struct prom_state *st)
 		return;
 	free(st->rows);
 	free(st->named);
+	free(st->live);
 	free(st);
 }
 
@@ -243,6 +249,144 @@ int prom_state_add(struct prom_state *st, const struct vmapstat_snapshot *delta)
 	/* a failed admission only leaves callers in "other" a while longer */
 	(void)err;
 	return 0;
+}
+
+static uint64_t live_total(const struct live_row *r)
+{
+	uint64_t t = 0;
+	unsigned int sh;
+
+	for (sh = 0; sh < VMAPSCOPE_NR_SHIFTS; sh++)
+		t += r->bytes[sh];
+	return t;
+}
+
+static int cmp_live_caller(const void *a, const void *b)
+{
+	const struct live_row *x = a, *y = b;
+
+	return strcmp(x->caller, y->caller);
+}
+
+static int cmp_live_rank(const void *a, const void *b)
+{
+	const struct live_row *x = a, *y = b;
+	uint64_t tx = live_total(x), ty = live_total(y);
+
+	if (tx != ty)
+		return tx > ty ? -1 : 1;
+	return strcmp(x->caller, y->caller);
+}
+
+static int cmp_live_row(const void *a, const void *b)
+{
+	const struct live_row *x = a, *y = b;
+	int c = strcmp(x->caller, y->caller);
+
+	return c ? c : (x->api > y->api) - (x->api < y->api);
+}
+
+int prom_state_set_live(struct prom_state *st, const struct live_snapshot *ls)
+{
+	struct live_row *rows, *callers;
+	size_t i, j, n = 0, nc = 0;
+
+	if (!ls) {
+		free(st->live);
+		st->live = NULL;
+		st->nr_live = 0;
+		st->have_live = false;
+		return 0;
+	}
+	rows = calloc(ls->nr_rows ? ls->nr_rows : 1, sizeof(*rows));
+	callers = calloc(ls->nr_rows ? ls->nr_rows : 1, sizeof(*callers));
+	if (!rows || !callers) {
+		free(rows);
+		free(callers);
+		return -ENOMEM;
+	}
+	/* rank callers (summed over APIs) by live bytes */
+	memcpy(rows, ls->rows, ls->nr_rows * sizeof(*rows));
+	qsort(rows, ls->nr_rows, sizeof(*rows), cmp_live_caller);
+	for (i = 0; i < ls->nr_rows; i++) {
+		if (!nc || strcmp(callers[nc - 1].caller, rows[i].caller)) {
+			memset(&callers[nc], 0, sizeof(callers[nc]));
+			memcpy(callers[nc].caller, rows[i].caller, sizeof(rows[i].caller));
+			nc++;
+		}
+		for (j = 0; j < VMAPSCOPE_NR_SHIFTS; j++)
+			callers[nc - 1].bytes[j] += rows[i].bytes[j];
+	}
+	qsort(callers, nc, sizeof(*callers), cmp_live_rank);
+	/* callers beyond the top N become "other"; then fold equal keys */
+	for (i = 0; i < ls->nr_rows; i++) {
+		bool named = false;
+
+		for (j = 0; j < nc && j < st->top; j++)
+			if (!strcmp(callers[j].caller, rows[i].caller)) {
+				named = true;
+				break;
+			}
+		if (!named)
+			snprintf(rows[i].caller, sizeof(rows[i].caller), "%s",
+				 PROM_OTHER_CALLER);
+	}
+	free(callers);
+	qsort(rows, ls->nr_rows, sizeof(*rows), cmp_live_row);
+	for (i = 0; i < ls->nr_rows; i++) {
+		if (n && !cmp_live_row(&rows[n - 1], &rows[i])) {
+			struct live_row *d = &rows[n - 1];
+
+			for (j = 0; j < VMAPSCOPE_NR_SHIFTS; j++)
+				d->bytes[j] += rows[i].bytes[j];
+			d->areas += rows[i].areas;
+			d->area_bytes += rows[i].area_bytes;
+		} else {
+			rows[n++] = rows[i];
+		}
+	}
+	free(st->live);
+	st->live = rows;
+	st->nr_live = n;
+	st->live_seconds = ls->seconds;
+	st->have_live = true;
+	return 0;
+}
+
+static void live_gauges(struct prom_buf *b, const struct prom_state *st)
+{
+	struct prom_label l[3];
+	char gran[16];
+	size_t i;
+	unsigned int sh;
+
+	if (!st->have_live)
+		return;
+	prom_family(b, "vmapscope_live_bytes", PROM_GAUGE,
+		    "Bytes the kernel page tables map right now for live vmalloc/vmap/ioremap areas, by caller (as /proc/vmallocinfo shows it), API and granule (--live-bytes).");
+	for (i = 0; i < st->nr_live; i++) {
+		const struct live_row *r = &st->live[i];
+
+		for (sh = 0; sh < VMAPSCOPE_NR_SHIFTS; sh++) {
+			if (!r->bytes[sh])
+				continue;
+			l[0] = (struct prom_label){ "caller", r->caller };
+			l[1] = (struct prom_label){ "api", api_name(r->api) };
+			size_label(sh, gran, sizeof(gran));
+			l[2] = (struct prom_label){ "granule", gran };
+			prom_sample_u64(b, "vmapscope_live_bytes", l, 3, r->bytes[sh]);
+		}
+	}
+	prom_family(b, "vmapscope_live_areas", PROM_GAUGE,
+		    "Live areas in /proc/vmallocinfo walked by the last audit, by caller and API (--live-bytes).");
+	for (i = 0; i < st->nr_live; i++) {
+		l[0] = (struct prom_label){ "caller", st->live[i].caller };
+		l[1] = (struct prom_label){ "api", api_name(st->live[i].api) };
+		prom_sample_u64(b, "vmapscope_live_areas", l, 2, st->live[i].areas);
+	}
+	prom_family(b, "vmapscope_live_audit_seconds", PROM_GAUGE,
+		    "Wall time the last live-mapping audit took.");
+	prom_sample_double(b, "vmapscope_live_audit_seconds", NULL, 0, st->live_seconds);
 }
 
 /* ---- rendering ------------------------------------------------------- */
@@ -500,6 +644,8 @@ int prom_render(const struct prom_state *st, struct prom_buf *b)
 		    "Lazily freed vmap areas purged (sum of purge_vmap_area_lazy npurged).");
 	prom_sample_u64(b, "vmapscope_purged_vmap_areas_total", NULL, 0,
 			st->counters[VMAPSCOPE_CNT_PURGED_AREAS]);
+
+	live_gauges(b, st);
 
 	free(rows);
 	return prom_buf_error(b);

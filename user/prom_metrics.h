@@ -24,6 +24,7 @@
 
 #include "collector.h"
 #include "prom_expo.h"
+#include "snapshot.h"
 
 #define PROM_DEFAULT_TOP_CALLERS	20
 #define PROM_MAX_TOP_CALLERS		10000
@@ -55,6 +56,14 @@ int prom_state_add(struct prom_state *st, const struct vmapstat_snapshot *delta)
  * without counting anything: used before the first interval.
  */
 void prom_state_set_info(struct prom_state *st, const struct vmapstat_snapshot *s);
+
+/*
+ * Replace the live-mapping gauges (vmapscope_live_bytes, _live_areas)
+ * with one page-table audit (snapshot.h).  Gauges may go down, so the
+ * top_callers bound is applied afresh each time (by live bytes).  NULL
+ * drops them (audit failed).  Returns 0 or -ENOMEM.
+ */
+int prom_state_set_live(struct prom_state *st, const struct live_snapshot *ls);
 
 /* Intervals added so far. */
 uint64_t prom_state_intervals(const struct prom_state *st);

@@ -57,6 +57,24 @@ stop_vmapstat || fail "vmapstat --listen exited with $?"
 STARTED_PIDS=()
 pass "--textfile leaves no temporary file, mode 0644; vmapstat exits 0 on SIGINT"
 
+# --live-bytes: needs real addresses in /proc/vmallocinfo (kptr_restrict=1
+# as root); otherwise it must say so and stop
+if [ "$(cat /proc/sys/kernel/kptr_restrict)" = 1 ]; then
+	"$VMAPSTAT" --live-bytes --prometheus 0.5 1 >"$T/live.prom" 2>"$T/err" ||
+		fail "--live-bytes: exit $? $(cat "$T/err")"
+	check_metrics "$T/live.prom" "--live-bytes"
+	grep -q '^vmapscope_live_bytes{caller=".*",api="[a-z_]*",granule="4K"} [1-9]' "$T/live.prom" ||
+		fail "--live-bytes: no 4K live bytes"
+	pass "--live-bytes exports vmapscope_live_bytes, passes promtool"
+else
+	rc=0
+	"$VMAPSTAT" --live-bytes --prometheus 0.5 1 >"$T/live.prom" 2>"$T/err" || rc=$?
+	[ $rc = 1 ] && tail -1 "$T/err" | grep -q 'live-bytes: .*kptr_restrict' ||
+		fail "--live-bytes with kptr_restrict=$(cat /proc/sys/kernel/kptr_restrict): rc $rc, $(cat "$T/err")"
+	[ ! -s "$T/live.prom" ] || fail "--live-bytes failed but printed an exposition"
+	pass "--live-bytes with hashed /proc/vmallocinfo: one clear line, exit 1"
+fi
+
 # Bad input: one line on stderr, exit 2 (options) or 1 (run time)
 bad() {	# EXPECTED_RC NEEDLE ARGS...
 	local want=$1 needle=$2 rc=0; shift 2

@@ -317,6 +317,44 @@ static void test_empty_state(void **state)
 	assert_int_equal(count_lines_with("# TYPE "), count_lines_with("# HELP "));
 }
 
+static void live_row(struct live_row *r, const char *caller, int api,
+		     uint64_t b4k, uint64_t b2m, uint64_t areas)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->caller, sizeof(r->caller), "%s", caller);
+	r->api = api;
+	r->bytes[12] = b4k;
+	r->bytes[21] = b2m;
+	r->areas = areas;
+}
+
+/* Live gauges: top N callers by live bytes (over APIs), the rest "other". */
+static void test_live_bytes(void **state)
+{
+	struct live_row rows[4];
+	struct live_snapshot ls = { .rows = rows, .nr_rows = 4, .seconds = 0.25 };
+
+	(void)state;
+	st = prom_state_new(1);
+	live_row(&rows[0], "big_fn+0x1", VMAPSCOPE_API_VMALLOC, 4096, 2 << 20, 1);
+	live_row(&rows[1], "big_fn+0x1", VMAPSCOPE_API_VMAP, 8192, 0, 2);
+	live_row(&rows[2], "small_fn+0x2", VMAPSCOPE_API_VMALLOC, 4096, 0, 3);
+	live_row(&rows[3], "mid_fn+0x3", VMAPSCOPE_API_VMALLOC, 65536, 0, 4);
+	assert_int_equal(prom_state_set_live(st, &ls), 0);
+	render();
+	assert_true(value_of("vmapscope_live_bytes{caller=\"big_fn+0x1\",api=\"vmalloc\",granule=\"2M\"}") == 2 << 20);
+	assert_true(value_of("vmapscope_live_bytes{caller=\"big_fn+0x1\",api=\"vmap\",granule=\"4K\"}") == 8192);
+	assert_true(value_of("vmapscope_live_bytes{caller=\"other\",api=\"vmalloc\",granule=\"4K\"}") == 4096 + 65536);
+	assert_true(value_of("vmapscope_live_areas{caller=\"other\",api=\"vmalloc\"}") == 7);
+	assert_true(value_of("vmapscope_live_audit_seconds") == 0.25);
+	assert_int_equal(count_lines_with("vmapscope_live_bytes{caller="), 4);
+
+	/* a gauge follows the audit: a failed one drops the family */
+	assert_int_equal(prom_state_set_live(st, NULL), 0);
+	render();
+	assert_null(strstr(b.data, "vmapscope_live_bytes"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -328,6 +366,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_free_slots_fill_later, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_top_zero_sums_everything, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty_state, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_live_bytes, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("prom_metrics", tests, NULL, NULL);
