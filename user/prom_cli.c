@@ -26,6 +26,7 @@
 #include "prom_expo.h"
 #include "prom_http.h"
 #include "prom_metrics.h"
+#include "prom_pmu.h"
 #include "prom_textfile.h"
 #include "snapshot.h"
 
@@ -145,6 +146,19 @@ static int publish(void)
 		}
 	}
 	return 0;
+}
+
+void prom_pmu_results(const struct pmu_results *res)
+{
+	if (!state)
+		return;		/* no Prometheus option given */
+	if (prom_state_add_pmu(state, res)) {
+		fprintf(stderr, "vmapstat: prometheus: out of memory\n");
+		return;
+	}
+	/* the PMU hook may run after ours in the same interval: republish */
+	if (server || popt.textfile)
+		publish();
 }
 
 static int prom_start(const struct vmapstat_run *run)

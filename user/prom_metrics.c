@@ -28,6 +28,14 @@ struct acc_row {
 	struct vmapscope_stats st;
 };
 
+struct pmu_acc {
+	char event[PMU_NAME_LEN];
+	char pmu[PMU_NAME_LEN];
+	int cpu;		/* -1: the event's "counted" flag only */
+	bool counted;
+	double value;
+};
+
 struct prom_state {
 	unsigned int top;
 	struct acc_row *rows;		/* sorted by (sym, api) */
@@ -50,6 +58,9 @@ struct prom_state {
 	struct live_row *live;
 	size_t nr_live;
 	double live_seconds;
+	/* PMU counts per (event, pmu, cpu), summed over periods */
+	struct pmu_acc *pmu;
+	size_t nr_pmu;
 };
 
 static void stats_add(struct vmapscope_stats *dst, const struct vmapscope_stats *src)
@@ -112,6 +123,7 @@ void prom_state_free(struct prom_state *st)
 	free(st->rows);
 	free(st->named);
 	free(st->live);
+	free(st->pmu);
 	free(st);
 }
 
@@ -389,6 +401,85 @@ static void live_gauges(struct prom_buf *b, const struct prom_state *st)
 	prom_sample_double(b, "vmapscope_live_audit_seconds", NULL, 0, st->live_seconds);
 }
 
+static struct pmu_acc *pmu_slot(struct prom_state *st, const char *event,
+				 const char *pmu, int cpu)
+{
+	struct pmu_acc *a;
+	size_t i;
+
+	for (i = 0; i < st->nr_pmu; i++)
+		if (st->pmu[i].cpu == cpu && !strcmp(st->pmu[i].event, event) &&
+		    !strcmp(st->pmu[i].pmu, pmu))
+			return &st->pmu[i];
+	a = realloc(st->pmu, (st->nr_pmu + 1) * sizeof(*a));
+	if (!a)
+		return NULL;
+	st->pmu = a;
+	a = &st->pmu[st->nr_pmu++];
+	memset(a, 0, sizeof(*a));
+	snprintf(a->event, sizeof(a->event), "%s", event);
+	snprintf(a->pmu, sizeof(a->pmu), "%s", pmu);
+	a->cpu = cpu;
+	return a;
+}
+
+int prom_state_add_pmu(struct prom_state *st, const struct pmu_results *res)
+{
+	int i, c;
+
+	for (i = 0; i < res->nr; i++) {
+		const struct pmu_result *r = &res->r[i];
+		struct pmu_acc *a = pmu_slot(st, r->name, r->pmu, -1);
+
+		if (!a)
+			return -ENOMEM;
+		a->counted = r->counted;
+		for (c = 0; c < r->nr_cpus; c++) {
+			a = pmu_slot(st, r->name, r->pmu, r->cpu[c].cpu);
+			if (!a)
+				return -ENOMEM;
+			a->value += r->cpu[c].scaled;
+		}
+	}
+	return 0;
+}
+
+static void pmu_metrics(struct prom_buf *b, const struct prom_state *st)
+{
+	struct prom_label l[3];
+	char cpu[16];
+	size_t i;
+
+	if (!st->nr_pmu)
+		return;
+	prom_family(b, "vmapscope_pmu_events_total", PROM_COUNTER,
+		    "PMU event counts per CPU (vmapstat --pmu), scaled when the PMU multiplexed.");
+	for (i = 0; i < st->nr_pmu; i++) {
+		const struct pmu_acc *a = &st->pmu[i];
+
+		if (a->cpu < 0)
+			continue;
+		snprintf(cpu, sizeof(cpu), "%d", a->cpu);
+		l[0] = (struct prom_label){ "event", a->event };
+		l[1] = (struct prom_label){ "pmu", a->pmu };
+		l[2] = (struct prom_label){ "cpu", cpu };
+		/* scaled counts are estimates: whole events are what PMUs count */
+		prom_sample_u64(b, "vmapscope_pmu_events_total", l, 3,
+				(uint64_t)(a->value + 0.5));
+	}
+	prom_family(b, "vmapscope_pmu_event_counted", PROM_GAUGE,
+		    "1 when the event could be opened on some CPU in the last period, else 0 (vmapstat says why).");
+	for (i = 0; i < st->nr_pmu; i++) {
+		const struct pmu_acc *a = &st->pmu[i];
+
+		if (a->cpu >= 0)
+			continue;
+		l[0] = (struct prom_label){ "event", a->event };
+		l[1] = (struct prom_label){ "pmu", a->pmu };
+		prom_sample_u64(b, "vmapscope_pmu_event_counted", l, 2, a->counted);
+	}
+}
+
 /* ---- rendering ------------------------------------------------------- */
 
 /* Rows folded to (caller label, api): named callers keep their symbol. */
@@ -646,6 +737,7 @@ int prom_render(const struct prom_state *st, struct prom_buf *b)
 			st->counters[VMAPSCOPE_CNT_PURGED_AREAS]);
 
 	live_gauges(b, st);
+	pmu_metrics(b, st);
 
 	free(rows);
 	return prom_buf_error(b);

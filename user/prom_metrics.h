@@ -24,6 +24,7 @@
 
 #include "collector.h"
 #include "prom_expo.h"
+#include "pmu_count.h"
 #include "snapshot.h"
 
 #define PROM_DEFAULT_TOP_CALLERS	20
@@ -64,6 +65,14 @@ void prom_state_set_info(struct prom_state *st, const struct vmapstat_snapshot *
  * drops them (audit failed).  Returns 0 or -ENOMEM.
  */
 int prom_state_set_live(struct prom_state *st, const struct live_snapshot *ls);
+
+/*
+ * Add one period of PMU counts (pmu_count.h): vmapscope_pmu_events_total
+ * {event,pmu,cpu} sums the scaled per-CPU counts, vmapscope_pmu_event_counted
+ * {event,pmu} says whether the last period could count the event at all.
+ * Returns 0 or -ENOMEM.
+ */
+int prom_state_add_pmu(struct prom_state *st, const struct pmu_results *res);
 
 /* Intervals added so far. */
 uint64_t prom_state_intervals(const struct prom_state *st);

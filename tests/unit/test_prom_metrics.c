@@ -355,6 +355,41 @@ static void test_live_bytes(void **state)
 	assert_null(strstr(b.data, "vmapscope_live_bytes"));
 }
 
+/* PMU periods add up per (event, pmu, cpu); "counted" follows the last. */
+static void test_pmu_counts(void **state)
+{
+	struct pmu_cpu_value c1[2] = {
+		{ .cpu = 0, .raw = 100, .scaled = 100 },
+		{ .cpu = 1, .raw = 50, .scaled = 100.4 },	/* multiplexed */
+	};
+	struct pmu_cpu_value c2[2] = {
+		{ .cpu = 0, .raw = 10, .scaled = 10 },
+		{ .cpu = 1, .raw = 5, .scaled = 5.4 },
+	};
+	struct pmu_result r = { .name = "dtlb_walk", .pmu = "armv8_pmuv3",
+				.counted = true, .nr_cpus = 2, .cpu = c1 };
+	struct pmu_result missing = { .name = "l2d_tlb_refill", .pmu = "armv8_pmuv3" };
+	struct pmu_result both[2];
+	struct pmu_results res = { .nr = 2, .r = both };
+
+	(void)state;
+	st = prom_state_new(5);
+	render();
+	assert_null(strstr(b.data, "vmapscope_pmu_"));	/* no --pmu, no family */
+	both[0] = r;
+	both[1] = missing;
+	assert_int_equal(prom_state_add_pmu(st, &res), 0);
+	both[0].cpu = c2;
+	assert_int_equal(prom_state_add_pmu(st, &res), 0);
+	render();
+#define PMU(cpu) "vmapscope_pmu_events_total{event=\"dtlb_walk\",pmu=\"armv8_pmuv3\",cpu=\"" cpu "\"}"
+	assert_true(value_of(PMU("0")) == 110);
+	assert_true(value_of(PMU("1")) == 106);		/* 100.4 + 5.4, rounded once */
+	assert_true(value_of("vmapscope_pmu_event_counted{event=\"dtlb_walk\",pmu=\"armv8_pmuv3\"}") == 1);
+	assert_true(value_of("vmapscope_pmu_event_counted{event=\"l2d_tlb_refill\",pmu=\"armv8_pmuv3\"}") == 0);
+	assert_int_equal(count_lines_with("vmapscope_pmu_events_total{"), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -367,6 +402,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_top_zero_sums_everything, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty_state, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_live_bytes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pmu_counts, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("prom_metrics", tests, NULL, NULL);
