@@ -2,7 +2,26 @@
 #
 # mk/tools.mk builds out/<arch>/bin/vmaptop (static, x86_64 and arm64):
 # user/vmaptop.c is a tool main file by name and user/top_*.c go into
-# libvmapscope.a.  Unit tests (tests/unit/test_top_*.c) run in check-unit.
+# libvmapscope.a.  Unit tests (tests/unit/test_top_*.c) run in check-unit,
+# host tests (tests/host/vmaptop_host.sh: batch on this kernel;
+# tests/host/vmaptop_tui.sh: full screen driven in tmux) in check-host.
+#
+#   make check-vmaptop-guest   batch mode in the patched x86_64 and arm64
+#                              guests against a workload with known callers
+#   make bench-vmaptop         vmaptop's own CPU cost at a 1 s refresh
 
 # Static: libncursesw.a needs libtinfo.a after it.
 TOOLS_LDLIBS	+= -lncursesw -ltinfo
+
+VMAPTOP_GUEST_ARCHES ?= x86_64 arm64
+
+.PHONY: check-vmaptop-guest bench-vmaptop
+
+check-vmaptop-guest: lab-kernels tools-all
+	@set -e; for a in $(VMAPTOP_GUEST_ARCHES); do \
+		echo "== vmaptop guest test ($$a)"; \
+		TOPDIR=$(TOPDIR) bash tests/guest/vmaptop/run.sh $$a; done
+
+# Not part of make check: a measurement for docs/benchmarks.md.
+bench-vmaptop: tools
+	TOPDIR=$(TOPDIR) bash tests/host/vmaptop_bench.bash

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# vmaptop guest test, host side: build the workload module for ARCH's
+# patched kernel, boot the guest, run guest.sh, and check the last batch
+# frame: one row per workload caller, with the API, the number of
+# mappings, the granule shares the series must produce on ARCH, the
+# latency columns filled, and exactly one live area each.
+#
+# usage: run.sh ARCH   (x86_64 | arm64)
+set -euo pipefail
+TOP=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
+LAB=$TOP/scripts/lab
+arch=${1:?usage: run.sh x86_64|arm64}
+LOOPS=50
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+[ -x "$TOP/out/$arch/bin/vmaptop" ] || { echo "FAIL: out/$arch/bin/vmaptop missing (make tools-$arch)"; exit 1; }
+"$LAB" kmod --arch "$arch" --variant patched "$TOP/tests/guest/vmaptop/kmod" >"$tmp/kmod" 2>&1 ||
+	{ echo "FAIL: building vmaptop_load for $arch:"; tail -n 20 "$tmp/kmod"; exit 1; }
+
+rc=0
+"$LAB" run --arch "$arch" --variant patched --timeout 600 -- \
+	sh /opt/vmapscope/tests/vmaptop/guest.sh $LOOPS >"$tmp/log" 2>"$tmp/err" || rc=$?
+if [ $rc != 0 ]; then
+	echo "FAIL: guest run exited $rc"; tail -n 40 "$tmp/log" "$tmp/err"; exit 1
+fi
+
+python3 - "$tmp/log" "$arch" $LOOPS <<'PY'
+import re, sys
+
+log, arch, loops = open(sys.argv[1], errors="replace").read(), sys.argv[2], int(sys.argv[3])
+m = re.search(r"@@FRAME-BEGIN\r?\n(.*?)@@FRAME-END", log, re.S)
+assert m, "no frame in the guest output:\n" + log[-3000:]
+assert "@@GUEST-DONE" in log, "guest script did not finish:\n" + log[-2000:]
+frame = [l.rstrip("\r") for l in m.group(1).splitlines()]
+print("\n".join(frame))
+
+hdr_i = next(i for i, l in enumerate(frame) if l.startswith("CALLER "))
+hdr = frame[hdr_i].split()
+# the series' tracepoints are there: nothing may be n/a
+missing = [l for l in frame[:hdr_i] if l.startswith("n/a ")]
+assert not missing, f"columns missing on the patched {arch} kernel: {missing}"
+assert " since start " in frame[0], frame[0]
+
+rows = {}
+for l in frame[hdr_i + 1:]:
+    if not l.strip():
+        continue
+    f = l.split()
+    # module callers read "func+0x../0x.. [vmaptop_load]": two words
+    assert f[1] == "[vmaptop_load]", f"unexpected row: {l}"
+    name = f[0].split("+")[0]
+    assert name not in rows, f"two rows for {name}"
+    rows[name] = dict(zip(hdr, [f[0] + " " + f[1]] + f[2:]))
+
+exp4k, exp64k, exp2m = ("4K%", "64K%", "2M%")
+cont = arch == "arm64"
+want = {
+    # caller: (api, {column: share})
+    "vt_vmalloc_small": ("vmalloc", {exp4k: 100, exp2m: 0}),
+    "vt_vmalloc_huge_2m": ("vmalloc", {exp4k: 0, exp2m: 100}),
+    "vt_vmalloc_huge_128k": ("vmalloc", {exp4k: 0, exp64k: 100, exp2m: 0} if cont
+                             else {exp4k: 100, exp2m: 0}),
+    "vt_vmap_order9": ("vmap", {exp4k: 0, exp2m: 100}),
+    "vt_vmap_mixed": ("vmap", {exp4k: 50, exp2m: 50}),
+}
+assert set(rows) == set(want), f"rows {sorted(rows)} != callers {sorted(want)}"
+assert (exp64k in hdr) == cont, f"64K column on {arch}: {hdr}"
+for name, (api, shares) in want.items():
+    r = rows[name]
+    assert r["API"] == api, f"{name}: API {r['API']} != {api}"
+    assert r["MAPS"] == str(loops), f"{name}: MAPS {r['MAPS']} != {loops}"
+    for col, v in shares.items():
+        assert r[col] == str(v), f"{name}: {col} {r[col]} != {v}"
+    if cont and exp64k not in shares:
+        assert r[exp64k] == "0", f"{name}: 64K% {r[exp64k]} != 0"
+    assert r["1G%"] == "0", f"{name}: 1G% {r['1G%']}"
+    for col in ("CHUNK", "P50", "P99"):
+        assert r[col] not in ("n/a", "-"), f"{name}: {col} empty: {r[col]}"
+    # exactly the one mapping the module keeps is live
+    assert r["AREAS"] == "1", f"{name}: AREAS {r['AREAS']} != 1"
+print(f"ok: vmaptop guest test on {arch}: {len(rows)} callers with the expected granule shares")
+PY
