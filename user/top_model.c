@@ -260,6 +260,7 @@ int top_table_build(struct top_table *tab, const struct vmapstat_snapshot *cum,
 	static const struct vmapstat_row zero_row;
 	struct top_totals *tot = &tab->tot;
 	const struct vmapstat_row **idx = NULL;
+	char (*keys)[TOP_SYM_LEN] = NULL;
 	const uint64_t *cnt;
 	size_t i, want, nr_cum;
 	double dt;
@@ -340,18 +341,24 @@ int top_table_build(struct top_table *tab, const struct vmapstat_snapshot *cum,
 			tot_bytes_by_shift[s] += d->st.bytes[s];
 	}
 	nr_cum = tab->nr;
-	for (i = 0; live_rows && avail->have[TOP_NEED_LIVE] && i < nr_live; i++) {
+	if (live_rows && avail->have[TOP_NEED_LIVE] && nr_live) {
+		/* the rows' match keys, once, not once per live caller */
+		keys = malloc((nr_cum ? nr_cum : 1) * sizeof(*keys));
+		if (!keys) {
+			free(idx);
+			return -ENOMEM;
+		}
+		for (i = 0; i < nr_cum; i++)
+			live_key(tab->rows[i].sym, keys[i], sizeof(keys[i]));
+	}
+	for (i = 0; keys && i < nr_live; i++) {
 		struct top_row *r;
 		size_t k;
 
 		/* already shown as a row of the collector's? */
-		for (k = 0; k < nr_cum; k++) {
-			char key[TOP_SYM_LEN];
-
-			live_key(tab->rows[k].sym, key, sizeof(key));
-			if (live_matches(&live[i], tab->rows[k].api, key))
+		for (k = 0; k < nr_cum; k++)
+			if (live_matches(&live[i], tab->rows[k].api, keys[k]))
 				break;
-		}
 		if (k < nr_cum)
 			continue;
 		r = &tab->rows[tab->nr++];
@@ -384,6 +391,7 @@ int top_table_build(struct top_table *tab, const struct vmapstat_snapshot *cum,
 		tot->filtered = cnt[VMAPSCOPE_CNT_FILTERED];
 	}
 	tot->map_full = cum->stats_map_full;
+	free(keys);
 	free(idx);
 	return 0;
 }
