@@ -10,11 +10,14 @@ intervals, and requires every scraped value to equal the JSON sum and every
 non-zero JSON figure to have been scraped.  No timing assumption: whatever
 k Prometheus happened to scrape is the k that is compared.
 
-usage: prom_vs_json.py PROMETHEUS_URL JSON_FILE [--min-intervals N]
+usage: prom_vs_json.py PROMETHEUS_URL|EXPOSITION_FILE JSON_FILE [--min-intervals N]
+With a file (--textfile, --prometheus output) instead of a server URL the
+same comparison is made against that exposition.
 prints one line per check; exit 0 when all agree.
 """
 import json
 import math
+import re
 import sys
 import time
 import urllib.parse
@@ -136,9 +139,7 @@ def family(name):
     return None
 
 
-def main():
-    base, jpath = sys.argv[1], sys.argv[2]
-    min_k = int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[3] == "--min-intervals" else 1
+def scraped_series(base):
     t = time.time()
     # a range selector returns each sample with its scrape timestamp: take
     # the latest scrape S, and from every series its sample of scrape S
@@ -150,8 +151,38 @@ def main():
         if not vals:
             raise SystemExit("FAIL: %s has no sample from the scrape at %.3f" % (s["metric"], last))
         at_s.append({"metric": s["metric"], "value": vals[0]})
-    res = at_s
-    print("ok - %d vmapscope series, all from the scrape at %.3f" % (len(res), last))
+    print("ok - %d vmapscope series, all from the scrape at %.3f" % (len(at_s), last))
+    return at_s
+
+
+LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
+
+
+def unescape(v):
+    return re.sub(r'\\(.)', lambda m: "\n" if m.group(1) == "n" else m.group(1), v)
+
+
+def file_series(path):
+    out = []
+    for line in open(path):
+        if not line.strip() or line.startswith("#"):
+            continue
+        series, value = line.rsplit(" ", 1)
+        name, _, labels = series.partition("{")
+        m = {k: unescape(v) for k, v in LABEL.findall(labels)}
+        m["__name__"] = name
+        out.append({"metric": m, "value": [0, value]})
+    print("ok - %d vmapscope series in %s" % (len(out), path))
+    return out
+
+
+def main():
+    base, jpath = sys.argv[1], sys.argv[2]
+    min_k = int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[3] == "--min-intervals" else 1
+    if base.startswith("http://"):
+        res = scraped_series(base)
+    else:
+        res = file_series(base)
 
     got = {}
     k = None

@@ -1,0 +1,28 @@
+#!/bin/sh
+# Runs inside a patched lab guest (busybox sh), driven by run.sh: the
+# vmap_test workload (vmap/vmalloc/vm_map_ram mappings with known granules)
+# under vmapstat -p -j --textfile, then under vmapstat --prometheus in
+# command mode.  Prints the outputs between @@@ markers for the host side.
+KMOD=/opt/vmapscope/kmod/vmap_test.ko
+
+vmapstat -p -j --top-callers 1000 --textfile /tmp/vmapscope.prom 1 \
+	>/tmp/v.json 2>/tmp/v.err &
+pid=$!
+i=0
+while [ ! -s /tmp/vmapscope.prom ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+kload -e 11 $KMOD mode=map >/tmp/kload.out 2>&1
+echo "kload rc=$?"
+sleep 1.5
+kill -INT $pid
+wait $pid
+echo "vmapstat rc=$?"
+
+vmapstat -p --prometheus --top-callers 3 -- kload -e 11 $KMOD mode=map \
+	>/tmp/cmd.prom 2>/tmp/cmd.err
+echo "command mode rc=$?"
+
+echo "@@@ JSON"; cat /tmp/v.json
+echo "@@@ PROM"; cat /tmp/vmapscope.prom
+echo "@@@ CMD"; cat /tmp/cmd.prom
+echo "@@@ ERR"; cat /tmp/v.err /tmp/cmd.err
+echo "@@@ END"

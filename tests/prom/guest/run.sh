@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Prometheus export on a patched lab kernel, where the granule, chunk and
+# latency columns exist (the host kernel has none of them):
+#   tests/prom/guest/run.sh ARCH      (make check-prom-guest)
+# Runs inside.sh in the guest, then on the host: promtool check metrics
+# on the --textfile and --prometheus outputs, the textfile equals the sum
+# of the -j intervals of the same run (prom_vs_json.py), and the workload's
+# large mappings, chunk and latency histograms are there.
+set -euo pipefail
+arch=${1:?usage: run.sh x86_64|arm64}
+: "${TOPDIR:?}"
+cd "$TOPDIR"
+T=$(mktemp -d /tmp/vmapscope-prom-guest.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL ($arch): $*" >&2; exit 1; }
+passed=0
+pass() { echo "ok - $arch: $*"; passed=$((passed + 1)); }
+
+scripts/lab run --arch "$arch" --variant patched --timeout 600 \
+	--script tests/prom/guest/inside.sh >"$T/serial" 2>&1 ||
+	{ tail -40 "$T/serial"; fail "lab run failed"; }
+tr -d '\r' <"$T/serial" >"$T/log"
+section() { awk -v s="@@@ $1" '$0 == s {on = 1; next} /^@@@ / {on = 0} on' "$T/log"; }
+section JSON >"$T/v.json"
+section PROM >"$T/v.prom"
+section CMD >"$T/cmd.prom"
+grep -q '^kload rc=0$' "$T/log" || fail "workload failed: $(grep 'kload rc' "$T/log")"
+grep -q '^vmapstat rc=0$' "$T/log" || fail "vmapstat -j --textfile: $(grep 'vmapstat rc' "$T/log"); $(section ERR)"
+grep -q '^command mode rc=0$' "$T/log" || fail "vmapstat --prometheus -- kload: $(section ERR)"
+[ -s "$T/v.json" ] && [ -s "$T/v.prom" ] && [ -s "$T/cmd.prom" ] || fail "missing output: $(tail -20 "$T/log")"
+
+for f in v.prom cmd.prom; do
+	out=$(promtool check metrics <"$T/$f" 2>&1) || fail "$f: promtool: $out"
+	[ -z "$out" ] || fail "$f: promtool lint: $out"
+done
+pass "--textfile and --prometheus (command mode) pass promtool check metrics"
+
+python3 tests/prom/prom_vs_json.py "$T/v.prom" "$T/v.json" --min-intervals 1 ||
+	fail "textfile differs from the -j intervals"
+pass "textfile = sum of the -j intervals of the same run"
+
+# The workload maps 2M-aligned huge vmalloc / order-9 vmap ranges: PMD
+# entries; every caller is in the module or the kernel; chunk and latency
+# histograms have observations.
+grep -Eq '^vmapscope_mapped_bytes_total\{caller="[^"]*vmap_test[^"]*",api="(vmap|vmalloc)",granule="2M"\} [1-9]' "$T/v.prom" ||
+	fail "no 2M mappings attributed to vmap_test: $(grep '^vmapscope_mapped_bytes_total' "$T/v.prom" | head)"
+grep -Eq '^vmapscope_mapped_bytes_total\{caller="[^"]*",api="[a-z_]*",granule="4K"\} [1-9]' "$T/v.prom" ||
+	fail "no 4K mappings"
+grep -Eq '^vmapscope_chunk_length_pages_count\{caller="[^"]*vmap_test[^"]*",api="vmap"\} [1-9]' "$T/v.prom" ||
+	fail "no chunk-length histogram for vmap_test's vmap()"
+grep -Eq '^vmapscope_map_latency_seconds_count\{caller="[^"]*",api="vmap"\} [1-9]' "$T/v.prom" ||
+	fail "no vmap() latency histogram"
+grep -q '^vmapscope_feature_available{feature="granule"} 1$' "$T/v.prom" || fail "granule feature off"
+pass "2M and 4K mappings, chunk-length and latency histograms of the workload are exported"
+
+n=$(grep '^vmapscope_mapped_bytes_total{' "$T/cmd.prom" | sed 's/.*caller="\([^"]*\)".*/\1/' | sort -u | wc -l)
+grep -q '^vmapscope_mapped_bytes_total{caller="other",' "$T/cmd.prom" || fail "--top-callers 3: no caller=\"other\""
+[ "$n" -le 4 ] || fail "--top-callers 3: $n caller values"
+pass "--top-callers 3: $n caller values including \"other\""
+
+grep -E '^vmapscope_(mapped_bytes_total|mappings_total)\{.*granule="2M"' "$T/v.prom" | head -4
+echo "$passed passed, 0 failed"
