@@ -70,7 +70,7 @@ static void text_row(FILE *f, const struct vmapstat_snapshot *s,
 	char label[48], hb[32];
 	int sh;
 
-	if (o->per_caller)
+	if (o->per_caller && r->api != VMAPSCOPE_API_UNATTRIBUTED)
 		fprintf(f, "\n%s  [%s]\n", r->sym, api_name(r->api));
 	else
 		fprintf(f, "\n[%s]\n", api_name(r->api));

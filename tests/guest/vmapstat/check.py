@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Check vmapstat's guest run (output of guest.sh via scripts/lab run).
+
+Three independent views of the same workload must agree exactly:
+  1. what vmapstat_workload.ko must produce (EXPECTED below, per arch),
+  2. vmapstat -p -j (BPF aggregation in the kernel),
+  3. the raw tracefs events of the same run, re-aggregated here.
+usage: check.py ARCH LOGFILE
+"""
+import json
+import re
+import sys
+from collections import defaultdict
+
+K, M = 1024, 1024 * 1024
+
+# caller -> (api, {shift: bytes}, chunk pages list); 4K base pages.
+COMMON = {
+    "vswl_vmalloc_4k": ("vmalloc", {12: 64 * K}, [16]),
+    "vswl_vmalloc_huge_pmd": ("vmalloc", {21: 4 * M}, [1024]),
+    "vswl_vmap_pmd": ("vmap", {21: 2 * M}, [512]),
+    "vswl_vmap_4k": ("vmap", {12: 32 * K}, [8]),
+    "vswl_vm_map_ram": ("vm_map_ram", {12: 16 * K}, [4]),
+}
+EXPECTED = {
+    "x86_64": dict(COMMON, **{
+        "vswl_vmalloc_huge_cont": ("vmalloc", {12: 256 * K}, [64]),
+        "vswl_vmap_cont": ("vmap", {12: 256 * K}, [64]),
+    }),
+    "arm64": dict(COMMON, **{
+        "vswl_vmalloc_huge_cont": ("vmalloc", {16: 256 * K}, [64]),
+        "vswl_vmap_cont": ("vmap", {16: 256 * K}, [64]),
+    }),
+}
+# ioremap (when the guest had an ivshmem BAR): 4 MiB at a 2M-aligned BAR.
+# x86's ioremap() passes its own return address; arm64's generic ioremap
+# names __ioremap_prot as the caller.
+IOREMAP_CALLER = {"x86_64": "vswl_ioremap", "arm64": "__ioremap_prot"}
+
+failures = []
+
+
+def check(cond, msg):
+    print(("ok:   " if cond else "FAIL: ") + msg)
+    if not cond:
+        failures.append(msg)
+
+
+def sections(text):
+    out, cur = {}, None
+    for line in text.splitlines():
+        m = re.match(r"^@@(VS2?-[A-Z-]+)\s?(.*)$", line)
+        if m:
+            cur = m.group(1)
+            out.setdefault(cur, [])
+            if m.group(2):
+                out[cur].append(m.group(2))
+            continue
+        if cur:
+            out[cur].append(line)
+    return out
+
+
+def func(sym):
+    return sym.split("+", 1)[0]
+
+
+TRACE_RE = re.compile(r"^\s*(.+)-(\d+)\s+\[\d+\].*?\s(vmap_chunk|vmap_set_ptes|vmap_huge_block): (.*)$")
+
+
+def trace_view(lines):
+    """Per caller: bytes/runs per shift and chunk lengths, attributing
+    set_ptes/huge_block to the last chunk of the same task containing it."""
+    last_chunk = {}
+    per = defaultdict(lambda: {"bytes": defaultdict(int), "runs": defaultdict(int), "chunks": []})
+    unattributed = 0
+    for line in lines:
+        m = TRACE_RE.match(line)
+        if not m:
+            continue
+        pid, ev, rest = m.group(2), m.group(3), m.group(4)
+        f = dict(re.findall(r"(\w+)=(\S+)", rest.split(" caller=")[0]))
+        if ev == "vmap_chunk":
+            caller = rest.split(" caller=", 1)[1].strip()
+            addr, n = int(f["addr"], 16), int(f["nr_pages"])
+            last_chunk[pid] = (addr, addr + n * 4096, caller)
+            per[func(caller)]["chunks"].append(n)
+            continue
+        addr, size, shift = int(f["addr"], 16), int(f["size"]), int(f["shift"])
+        c = last_chunk.get(pid)
+        if not c or not (c[0] <= addr < c[1]):
+            unattributed += 1
+            continue
+        per[func(c[2])]["bytes"][shift] += size
+        per[func(c[2])]["runs"][shift] += 1
+    return per, unattributed
+
+
+def json_view(obj):
+    """Rows by caller function; a caller seen with two APIs is a failure."""
+    per = {}
+    for r in obj["rows"]:
+        fn = func(r["caller"])
+        if fn.startswith("vswl_"):
+            check(fn not in per, f"{fn}: one row only")
+        per.setdefault(fn, r)
+    return per
+
+
+def main():
+    arch, log = sys.argv[1], sys.argv[2]
+    s = sections(open(log, errors="replace").read())
+    for key in ("VS-RC", "VS-JSON", "VS-TRACE", "VS2-RC", "VS2-JSON"):
+        if key not in s:
+            print(f"FAIL: guest output lacks @@{key}")
+            return 1
+    params = " ".join(s.get("VS-PARAMS", []))
+    print("guest params:", params or "(no ivshmem: ioremap not exercised)")
+    print("vmapstat notes:", " | ".join(l for l in s.get("VS-ERR", []) if l.strip()))
+
+    check(s["VS-RC"][0].strip() == "0", f"vmapstat -p -j -- kload exited {s['VS-RC'][0].strip()}")
+    jl = [l for l in s["VS-JSON"] if l.strip()]
+    check(len(jl) == 1, f"command mode printed {len(jl)} JSON line(s), want 1")
+    obj = json.loads(jl[0])
+    feats = obj["features"]
+    check(feats["granule"]["available"] and feats["chunk"]["available"],
+          f"series tracepoints attached ({feats['granule']['how']}, {feats['chunk']['how']})")
+    check(obj["counters"]["stats_map_full"] == 0, "stats map never full")
+    lat_full = feats["latency"]["available"] and not feats["latency"]["why"]
+    print(f"latency: available={feats['latency']['available']} how={feats['latency']['how']!r} "
+          f"why={feats['latency']['why']!r}")
+
+    jv = json_view(obj)
+    tv, t_unattr = trace_view(s["VS-TRACE"])
+    check(not any("LOST" in l for l in s["VS-TRACE"]), "tracefs lost no events")
+
+    expected = dict(EXPECTED[arch])
+    if params:
+        expected[IOREMAP_CALLER[arch]] = ("ioremap", {21: 4 * M}, [1024])
+
+    for caller, (api, gran, chunks) in sorted(expected.items()):
+        r = jv.get(caller)
+        check(r is not None, f"{caller}: row present")
+        if r is None:
+            continue
+        got = {g["shift"]: g["bytes"] for g in r["granules"]}
+        runs = {g["shift"]: g["runs"] for g in r["granules"]}
+        check(r["api"] == api, f"{caller}: api {r['api']} == {api}")
+        check(got == gran, f"{caller}: bytes per shift {got} == expected {gran}")
+        for g in r["granules"]:
+            check(g["mappings"] == g["bytes"] >> g["shift"],
+                  f"{caller}: {g['label']}: mappings {g['mappings']} == bytes >> shift")
+        check(r["chunks"] == len(chunks) and r["chunk_pages"] == sum(chunks),
+              f"{caller}: chunks {r['chunks']} x {r['chunk_pages']} pages == {len(chunks)} x {sum(chunks)}")
+        want_hist = defaultdict(int)
+        for n in chunks:
+            want_hist[max(n.bit_length() - 1, 0)] += 1
+        got_hist = {h["low"].bit_length() - 1 if h["low"] else 0: h["count"] for h in r["chunk_hist"]}
+        check(got_hist == dict(want_hist), f"{caller}: chunk-length histogram {got_hist} == {dict(want_hist)}")
+        # the same run's raw events, aggregated independently
+        t = tv.get(caller)
+        check(t is not None, f"{caller}: present in tracefs")
+        if t is not None:
+            check(dict(t["bytes"]) == got, f"{caller}: tracefs bytes {dict(t['bytes'])} == vmapstat {got}")
+            check(dict(t["runs"]) == runs, f"{caller}: tracefs runs {dict(t['runs'])} == vmapstat {runs}")
+            check(sorted(t["chunks"]) == sorted(chunks), f"{caller}: tracefs chunks {t['chunks']} == {chunks}")
+        if lat_full and caller.startswith("vswl_"):
+            check(r["calls"] == 1 and r["failed"] == 0 and r["latency_sum_ns"] > 0 and
+                  sum(h["count"] for h in r["latency_hist_ns"]) == 1,
+                  f"{caller}: one timed call ({r['latency_sum_ns']} ns)")
+    # nothing of ours charged elsewhere
+    extra = sorted(c for c in jv if c.startswith("vswl_") and c not in expected)
+    check(not extra, f"no unexpected workload callers {extra}")
+
+    vi = [l for l in s.get("VS-VMALLOCINFO", []) if "vswl_" in l]
+    vi_callers = {func(l.split()[2]) for l in vi if len(l.split()) > 2}
+    want_vi = {c for c in expected if c.startswith("vswl_") and c != "vswl_vm_map_ram"}
+    check(want_vi <= vi_callers, f"/proc/vmallocinfo names the same callers ({len(vi_callers)} found)")
+
+    # run 2: -c vswl_vmap on a module loaded after vmapstat started
+    check(s["VS2-RC"][0].strip() == "0", f"vmapstat -c run exited {s['VS2-RC'][0].strip()}")
+    o2 = json.loads([l for l in s["VS2-JSON"] if l.strip()][0])
+    c2 = {func(r["caller"]): r for r in o2["rows"]}
+    check(all("vswl_vmap" in c for c in c2), f"-c vswl_vmap keeps only matching callers: {sorted(c2)}")
+    for caller in ("vswl_vmap_pmd", "vswl_vmap_cont", "vswl_vmap_4k"):
+        r = c2.get(caller)
+        check(r is not None and {g["shift"]: g["bytes"] for g in r["granules"]} == expected[caller][1],
+              f"-c run: {caller} bytes as in run 1")
+
+    print(f"{arch}: {len(failures)} failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

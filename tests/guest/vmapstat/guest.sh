@@ -1,0 +1,62 @@
+#!/bin/sh
+# Runs inside a lab guest (busybox sh).  Records the workload module's
+# mappings twice: vmapstat -p -j (BPF aggregation) and the raw tracefs
+# events of the same run; prints both between markers for check.py on the
+# host.  A second run checks the caller filter (-c) on a module loaded
+# after vmapstat started.
+KO=/opt/vmapscope/kmod/vmapstat_workload.ko
+T=/sys/kernel/tracing
+rc=0
+
+[ -f "$KO" ] || { echo "FAIL: $KO missing (lab kmod not run?)"; exit 1; }
+
+# ivshmem-plain (1af4:1110) BAR2 for the ioremap caller, when present.
+params=
+for d in /sys/bus/pci/devices/*; do
+	[ -f "$d/vendor" ] || continue
+	if [ "$(cat $d/vendor)" = 0x1af4 ] && [ "$(cat $d/device)" = 0x1110 ]; then
+		bar=$(sed -n 3p "$d/resource" | cut -d' ' -f1)
+		[ -n "$bar" ] && [ "$bar" != 0x0000000000000000 ] &&
+			params="ioremap_phys=$bar ioremap_size=0x400000"
+	fi
+done
+echo "@@VS-PARAMS $params"
+
+echo 0 >$T/tracing_on
+echo 8192 >$T/buffer_size_kb
+echo >$T/trace
+for e in vmap_chunk vmap_set_ptes vmap_huge_block; do
+	echo 1 >$T/events/vmalloc/$e/enable || { echo "FAIL: no tracefs event $e"; exit 1; }
+done
+echo 1 >$T/tracing_on
+
+vmapstat -p -j -- kload $KO $params >/tmp/vs.json 2>/tmp/vs.err
+vrc=$?
+echo 0 >$T/tracing_on
+echo "@@VS-RC $vrc"
+echo "@@VS-JSON"
+cat /tmp/vs.json
+echo "@@VS-ERR"
+cat /tmp/vs.err
+echo "@@VS-TRACE"
+grep -E ' (vmap_chunk|vmap_set_ptes|vmap_huge_block): ' $T/trace
+echo "@@VS-VMALLOCINFO"
+grep vswl_ /proc/vmallocinfo
+echo "@@VS-TRACE-OVERRUN $(grep -c 'LOST' $T/trace)"
+[ $vrc = 0 ] || rc=1
+rmmod vmapstat_workload || rc=1
+
+# Caller filter on symbols that appear only after vmapstat started.
+vmapstat -p -j -c vswl_vmap -- kload $KO >/tmp/vs2.json 2>/tmp/vs2.err
+vrc=$?
+echo "@@VS2-RC $vrc"
+echo "@@VS2-JSON"
+cat /tmp/vs2.json
+echo "@@VS2-ERR"
+cat /tmp/vs2.err
+echo "@@VS-END"
+rmmod vmapstat_workload || rc=1
+for e in vmap_chunk vmap_set_ptes vmap_huge_block; do
+	echo 0 >$T/events/vmalloc/$e/enable
+done
+exit $rc

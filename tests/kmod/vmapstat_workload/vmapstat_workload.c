@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vmapstat_workload - known vmalloc/vmap/vm_map_ram (and optionally
+ * ioremap) mappings from several distinct callers, for vmapstat's guest
+ * test.  Every mapping is made once at init from its own noinline
+ * function, so /proc/vmallocinfo and the vmap_chunk tracepoint name that
+ * function as the caller, and kept until the module is removed (callers
+ * stay symbolizable while vmapstat reads).
+ *
+ * What each caller must produce with the series applied (4K base pages):
+ *
+ *   vswl_vmalloc_4k        vmalloc(64K)           16 x 4K           x86, arm64
+ *   vswl_vmalloc_huge_pmd  vmalloc_huge(4M)        2 x 2M PMD       x86, arm64
+ *   vswl_vmalloc_huge_cont vmalloc_huge(256K)     64 x 4K | 4 x 64K cont (arm64)
+ *   vswl_vmap_pmd          vmap(order-9 block)     1 x 2M PMD       x86, arm64
+ *   vswl_vmap_cont         vmap(4 order-4 blocks) 64 x 4K | 4 x 64K cont (arm64)
+ *   vswl_vmap_4k           vmap(8 order-0 pages)   8 x 4K           x86, arm64
+ *   vswl_vm_map_ram        vm_map_ram(4 pages)     4 x 4K           x86, arm64
+ *   vswl_ioremap           ioremap(ioremap_phys, ioremap_size), if given
+ *
+ * One vmap_chunk each (vmap batches merge: all pages of one vmap here map
+ * at one shift).  Init fails (and frees everything) if any mapping fails,
+ * so a test never reads half a workload.
+ */
+#include <linux/gfp.h>
+#include <linux/io.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+static unsigned long ioremap_phys;
+module_param(ioremap_phys, ulong, 0444);
+MODULE_PARM_DESC(ioremap_phys, "physical address to ioremap (0 = skip), e.g. an ivshmem BAR");
+static unsigned long ioremap_size;
+module_param(ioremap_size, ulong, 0444);
+MODULE_PARM_DESC(ioremap_size, "bytes to ioremap at ioremap_phys");
+
+struct held_pages {
+	struct page *blocks[8];
+	unsigned int order;
+	unsigned int nr_blocks;
+};
+
+static void *p_vmalloc_4k, *p_vmalloc_huge_pmd, *p_vmalloc_huge_cont;
+static void *p_vmap_pmd, *p_vmap_cont, *p_vmap_4k, *p_vm_map_ram;
+static void __iomem *p_ioremap;
+static struct held_pages h_vmap_pmd, h_vmap_cont, h_vmap_4k, h_vm_map_ram;
+
+static void free_held(struct held_pages *h)
+{
+	unsigned int i;
+
+	for (i = 0; i < h->nr_blocks; i++)
+		__free_pages(h->blocks[i], h->order);
+	h->nr_blocks = 0;
+}
+
+/* nr_blocks blocks of 2^order pages, as a flat page array (kfree it). */
+static struct page **alloc_held(struct held_pages *h, unsigned int nr_blocks,
+				unsigned int order)
+{
+	unsigned int per = 1U << order, i, j;
+	struct page **pages;
+
+	pages = kcalloc(nr_blocks * per, sizeof(*pages), GFP_KERNEL);
+	if (!pages)
+		return NULL;
+	h->order = order;
+	h->nr_blocks = 0;
+	for (i = 0; i < nr_blocks; i++) {
+		struct page *p = alloc_pages(GFP_KERNEL | __GFP_NOWARN, order);
+
+		if (!p) {
+			free_held(h);
+			kfree(pages);
+			return NULL;
+		}
+		h->blocks[h->nr_blocks++] = p;
+		for (j = 0; j < per; j++)
+			pages[i * per + j] = p + j;
+	}
+	return pages;
+}
+
+static noinline void *vswl_vmalloc_4k(void)
+{
+	return vmalloc(64 * 1024);
+}
+
+static noinline void *vswl_vmalloc_huge_pmd(void)
+{
+	return vmalloc_huge(4 * 1024 * 1024, GFP_KERNEL);
+}
+
+static noinline void *vswl_vmalloc_huge_cont(void)
+{
+	return vmalloc_huge(256 * 1024, GFP_KERNEL);
+}
+
+
+static noinline void *vswl_vmap_pmd(void)
+{
+	struct page **pages = alloc_held(&h_vmap_pmd, 1, 9);
+	void *p;
+
+	if (!pages)
+		return NULL;
+	p = vmap(pages, 512, VM_MAP, PAGE_KERNEL);
+	kfree(pages);
+	if (!p)
+		free_held(&h_vmap_pmd);
+	return p;
+}
+
+static noinline void *vswl_vmap_cont(void)
+{
+	struct page **pages = alloc_held(&h_vmap_cont, 4, 4);
+	void *p;
+
+	if (!pages)
+		return NULL;
+	p = vmap(pages, 64, VM_MAP, PAGE_KERNEL);
+	kfree(pages);
+	if (!p)
+		free_held(&h_vmap_cont);
+	return p;
+}
+
+static noinline void *vswl_vmap_4k(void)
+{
+	struct page **pages = alloc_held(&h_vmap_4k, 8, 0);
+	void *p;
+
+	if (!pages)
+		return NULL;
+	p = vmap(pages, 8, VM_MAP, PAGE_KERNEL);
+	kfree(pages);
+	if (!p)
+		free_held(&h_vmap_4k);
+	return p;
+}
+
+static noinline void *vswl_vm_map_ram(void)
+{
+	struct page **pages = alloc_held(&h_vm_map_ram, 4, 0);
+	void *p;
+
+	if (!pages)
+		return NULL;
+	p = vm_map_ram(pages, 4, NUMA_NO_NODE);
+	kfree(pages);
+	if (!p)
+		free_held(&h_vm_map_ram);
+	return p;
+}
+
+static noinline void __iomem *vswl_ioremap(void)
+{
+	return ioremap(ioremap_phys, ioremap_size);
+}
+
+static void release_all(void)
+{
+	if (p_ioremap)
+		iounmap(p_ioremap);
+	if (p_vm_map_ram)
+		vm_unmap_ram(p_vm_map_ram, 4);
+	free_held(&h_vm_map_ram);
+	vunmap(p_vmap_4k);
+	free_held(&h_vmap_4k);
+	vunmap(p_vmap_cont);
+	free_held(&h_vmap_cont);
+	vunmap(p_vmap_pmd);
+	free_held(&h_vmap_pmd);
+	vfree(p_vmalloc_huge_cont);
+	vfree(p_vmalloc_huge_pmd);
+	vfree(p_vmalloc_4k);
+	p_ioremap = NULL;
+	p_vm_map_ram = p_vmap_4k = p_vmap_cont = p_vmap_pmd = NULL;
+	p_vmalloc_huge_cont = p_vmalloc_huge_pmd = p_vmalloc_4k = NULL;
+}
+
+static int __init vswl_init(void)
+{
+	p_vmalloc_4k = vswl_vmalloc_4k();
+	p_vmalloc_huge_pmd = vswl_vmalloc_huge_pmd();
+	p_vmalloc_huge_cont = vswl_vmalloc_huge_cont();
+	p_vmap_pmd = vswl_vmap_pmd();
+	p_vmap_cont = vswl_vmap_cont();
+	p_vmap_4k = vswl_vmap_4k();
+	p_vm_map_ram = vswl_vm_map_ram();
+	if (ioremap_phys && ioremap_size)
+		p_ioremap = vswl_ioremap();
+
+	if (!p_vmalloc_4k || !p_vmalloc_huge_pmd || !p_vmalloc_huge_cont ||
+	    !p_vmap_pmd || !p_vmap_cont || !p_vmap_4k || !p_vm_map_ram ||
+	    (ioremap_phys && ioremap_size && !p_ioremap)) {
+		pr_err("vmapstat_workload: a mapping failed\n");
+		release_all();
+		return -ENOMEM;
+	}
+	pr_info("vmapstat_workload: mapped vmalloc_4k=%px huge_pmd=%px huge_cont=%px vmap_pmd=%px vmap_cont=%px vmap_4k=%px vm_map_ram=%px ioremap=%px\n",
+		p_vmalloc_4k, p_vmalloc_huge_pmd, p_vmalloc_huge_cont, p_vmap_pmd,
+		p_vmap_cont, p_vmap_4k, p_vm_map_ram, (void __force *)p_ioremap);
+	return 0;
+}
+
+static void __exit vswl_exit(void)
+{
+	release_all();
+}
+
+module_init(vswl_init);
+module_exit(vswl_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Known vmalloc/vmap/vm_map_ram/ioremap mappings for vmapstat tests");
