@@ -8,6 +8,7 @@
  * the library, so the linker first pulls pmu_cli.o / prom_cli.o out of the
  * archive for the still-undefined symbols, and only falls back to these
  * weak definitions when no such module exists.
+ * (snapshot_argp / live_snapshot_*: user/snapshot_cli.c.)
  */
 #include <stdio.h>
 #include "hooks.h"
@@ -23,6 +24,23 @@ __attribute__((weak)) const struct argp pmu_argp = {
 __attribute__((weak)) const struct argp prom_argp = {
 	.options = no_options,
 };
+
+__attribute__((weak)) const struct argp snapshot_argp = {
+	.options = no_options,
+};
+
+__attribute__((weak)) bool live_snapshot_requested(void)
+{
+	return false;
+}
+
+__attribute__((weak)) int live_snapshot_main(bool json, bool per_caller,
+					     const char *caller_filter,
+					     unsigned int api_mask, bool verbose)
+{
+	fprintf(stderr, "vmapstat: --snapshot: not built into this binary\n");
+	return 2;
+}
 
 __attribute__((weak)) int vmapstat_compare_main(int argc, char **argv)
 {

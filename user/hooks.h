@@ -73,6 +73,16 @@ extern int vmapstat_cmd_repeat;
 /* argp children; weak empty defaults in user/extensions_default.c. */
 extern const struct argp pmu_argp;
 extern const struct argp prom_argp;
+extern const struct argp snapshot_argp;	/* --snapshot (user/snapshot_cli.c) */
+
+/*
+ * vmapstat --snapshot (live mapping audit, issue 9) needs no collector:
+ * when live_snapshot_requested() after parsing, vmapstat returns
+ * live_snapshot_main(-j, -p, -c, --api, -v) instead of tracing.
+ */
+bool live_snapshot_requested(void);
+int live_snapshot_main(bool json, bool per_caller, const char *caller_filter,
+		       unsigned int api_mask, bool verbose);
 
 /* "vmapstat compare A.json B.json"; weak stub says "not built". */
 int vmapstat_compare_main(int argc, char **argv);

@@ -376,6 +376,7 @@ int main(int argc, char **argv)
 	static const struct argp_child children[] = {
 		{ &pmu_argp, 0, "PMU counting:", 1 },
 		{ &prom_argp, 0, "Prometheus export:", 2 },
+		{ &snapshot_argp, 0, "Live mapping audit:", 3 },
 		{ 0 },
 	};
 	static const struct argp argp = {
@@ -415,6 +416,15 @@ int main(int argc, char **argv)
 	fflush(err_mem);
 	if (err_buf && *err_buf)	/* a child reported an error without failing */
 		usage_error();
+	if (live_snapshot_requested()) {
+		if (env.command || env.nr_pos) {
+			fprintf(stderr, "vmapstat: --snapshot takes no INTERVAL or COMMAND "
+				"(see vmapstat --help)\n");
+			return EXIT_USAGE;
+		}
+		return live_snapshot_main(env.json, env.per_caller, env.caller,
+					  env.api_mask, env.verbose);
+	}
 	if (env.command && env.nr_pos) {
 		fprintf(stderr, "vmapstat: INTERVAL/COUNT and -- COMMAND exclude each other "
 			"(see vmapstat --help)\n");
