@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,19 +179,35 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 	unsigned int status;
 	enum MHD_Result ret;
 	uint64_t *counter;
+	bool scrape = !strcmp(url, "/metrics") &&
+		      (!strcmp(method, MHD_HTTP_METHOD_GET) ||
+		       !strcmp(method, MHD_HTTP_METHOD_HEAD));
 
 	(void)version;
 	(void)upload_data;
-	(void)upload_data_size;
-	(void)con_cls;
+	if (scrape) {
+		/*
+		 * Answer a scrape on the second call, once the request is
+		 * complete: a response queued on the first call makes
+		 * libmicrohttpd close the connection ("Connection: close"),
+		 * and Prometheus keeps its scrape connections alive.
+		 */
+		if (!*con_cls) {
+			*con_cls = s;
+			return MHD_YES;
+		}
+		if (*upload_data_size) {
+			*upload_data_size = 0;	/* a GET body: ignored */
+			return MHD_YES;
+		}
+	}
 
 	pthread_mutex_lock(&s->lock);
 	if (strcmp(url, "/metrics")) {
 		r = s->not_found;
 		status = MHD_HTTP_NOT_FOUND;
 		counter = &s->stats.not_found;
-	} else if (strcmp(method, MHD_HTTP_METHOD_GET) &&
-		   strcmp(method, MHD_HTTP_METHOD_HEAD)) {
+	} else if (!scrape) {
 		r = s->bad_method;
 		status = MHD_HTTP_METHOD_NOT_ALLOWED;
 		counter = &s->stats.bad_method;
@@ -203,8 +220,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 	 * Queue under the lock: prom_server_publish() drops its reference
 	 * to the old response under the same lock, and MHD_queue_response()
 	 * takes the connection's reference, so the response cannot be freed
-	 * in between.  Queuing on the first call (before any request body
-	 * was read) makes libmicrohttpd discard the body and close.
+	 * in between.  Errors are queued on the first call (before any
+	 * request body was read): libmicrohttpd then discards the body and
+	 * closes the connection.
 	 */
 	ret = MHD_queue_response(conn, status, r);
 	if (ret == MHD_YES)

@@ -175,6 +175,52 @@ static void test_get_metrics(void **state)
 	free(r);
 }
 
+/* Read one response with a Content-Length body from a kept-alive socket. */
+static int read_one_response(int fd, char *buf, size_t cap, const char **body)
+{
+	size_t n = 0, want = 0;
+	char *hdr_end = NULL;
+	long clen = -1;
+
+	while (!hdr_end || n < want) {
+		ssize_t r = recv(fd, buf + n, cap - n - 1, 0);
+
+		if (r <= 0)
+			return -1;
+		n += (size_t)r;
+		buf[n] = '\0';
+		if (!hdr_end && (hdr_end = strstr(buf, "\r\n\r\n"))) {
+			const char *cl = strstr(buf, "Content-Length: ");
+
+			if (!cl || cl > hdr_end)
+				return -1;
+			clen = strtol(cl + 16, NULL, 10);
+			want = (size_t)(hdr_end + 4 - buf) + (size_t)clen;
+		}
+	}
+	*body = hdr_end + 4;
+	return status_of(buf);
+}
+
+/* Scrapes keep the connection alive (Prometheus reuses it). */
+static void test_keep_alive(void **state)
+{
+	static char buf[8192];
+	const char *body;
+	int fd, i;
+
+	(void)state;
+	assert_int_equal(prom_server_publish(srv, "k 1\n", 4), 0);
+	fd = connect_lo();
+	for (i = 0; i < 3; i++) {
+		send_all(fd, "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+		assert_int_equal(read_one_response(fd, buf, sizeof(buf), &body), 200);
+		assert_null(strstr(buf, "Connection: close"));
+		assert_string_equal(body, "k 1\n");
+	}
+	close(fd);
+}
+
 static void test_head(void **state)
 {
 	char *r;
@@ -521,6 +567,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_listen_parse),
 		cmocka_unit_test_setup_teardown(test_get_metrics, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_keep_alive, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_head, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_404_and_405, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_post_with_body_is_405, setup, teardown),
