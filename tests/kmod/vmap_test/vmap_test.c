@@ -843,9 +843,10 @@ static int mode_ioremap(void)
 static int mode_fault(void)
 {
 #ifdef CONFIG_FAULT_INJECTION
+	/* PMD, 4K, then cont-PTE on arm64 at 64K-aligned page indexes. */
 	static const struct piece mixed[] = {
 		{ COMP, 9, 0, G2M, G2M },
-		{ SINGLES, 0, 7, G4K, G4K },
+		{ SINGLES, 0, 16, G4K, G4K },
 		{ COMP, 6, 0, G4K, G64K },
 		{ SPLIT, 9, 0, G4K, G64K },
 	};
