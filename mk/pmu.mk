@@ -33,7 +33,7 @@ pmu-unit: $(PMU_UNIT_BINS)
 perf-tools: deps
 	scripts/build-perf
 
-check-pmu-guest: lab-kernels tools-all
+check-pmu-guest: lab-kernels tools-all perf-tools
 	TOPDIR=$(TOPDIR) bash tests/guest/pmu/lab.sh
 
 CHECK_TARGETS	+= check-pmu-guest
