@@ -483,12 +483,13 @@ static void attach_latency(struct collector *c, const struct plan *p, bool kprob
 			c->nr_probes--;		/* not asked for: not attached, not listed */
 			continue;
 		}
-		n_want++;
 		if (!p->func[i]) {
+			/* e.g. vmap_pfn without CONFIG_VMAP_PFN: nothing to time */
 			snprintf(ps->func, sizeof(ps->func), "%s", lat_targets[i].funcs[0]);
 			snprintf(ps->why, sizeof(ps->why), "not in this kernel (kallsyms/BTF)");
 			continue;
 		}
+		n_want++;
 		snprintf(ps->func, sizeof(ps->func), "%s", p->func[i]);
 		for (pass = 0; pass < 2; pass++) {
 			bool use_kprobe = (pass == 0) == kprobe_first;

@@ -58,6 +58,36 @@ for f in ("granule", "chunk", "latency"):
 print(f"ok: JSON: {n} alloc_vmap_area events, {rows} areas in rows")
 PY
 
+# 2b. --pid filters in BPF: a shell that forks 100 children when told to.
+#     Traced by its pid, its stack areas are counted; traced by the pid of
+#     an idle process, nothing is, though the kernel saw the events.
+forker() {
+	mkfifo "$tmp/go.$1"
+	sh -c "read x <'$tmp/go.$1'; for i in \$(seq 100); do /bin/true & done; wait" \
+		>/dev/null 2>&1 &
+	fp=$!
+}
+forker a
+"$V" -j --pid "$fp" -- sh -c "echo go >'$tmp/go.a'; while kill -0 $fp 2>/dev/null; do sleep 0.05; done" \
+	>"$tmp/pa" 2>/dev/null || fail "--pid run (forker) failed"
+sleep 30 >/dev/null 2>&1 &
+idle=$!
+forker b
+"$V" -j --pid "$idle" -- sh -c "echo go >'$tmp/go.b'; while kill -0 $fp 2>/dev/null; do sleep 0.05; done" \
+	>"$tmp/pb" 2>/dev/null || fail "--pid run (idle) failed"
+kill "$idle" 2>/dev/null || true
+python3 - "$tmp/pa" "$tmp/pb" <<'PY' || fail "--pid check"
+import json, sys
+a = json.loads(open(sys.argv[1]).read())
+b = json.loads(open(sys.argv[2]).read())
+na = sum(r["areas"] for r in a["rows"])
+nb = sum(r["areas"] for r in b["rows"])
+assert na > 0, "forker traced by --pid: no areas"
+assert nb == 0, f"idle process traced by --pid: {nb} areas"
+assert b["counters"]["alloc_vmap_area_events"] > 0, "kernel saw no events during the idle run"
+print(f"ok: --pid: {na} areas for the forker, 0 of {b['counters']['alloc_vmap_area_events']} for an idle pid")
+PY
+
 # 3. Exit status of the command is vmapstat's.
 set +e
 "$V" -- sh -c 'exit 7' >/dev/null 2>&1; rc=$?
