@@ -26,14 +26,29 @@ include $(sort $(wildcard mk/*.mk))
 
 all: tools
 
-check: deps
-	@set -e; for t in $(CHECK_TARGETS); do \
-		echo "==== make $$t"; $(MAKE) --no-print-directory $$t; done
-	@echo "==== make check: all suites passed"
+# Fast suites (unit, host) first; every suite runs even after a failure,
+# then one closing line counts them.
+CHECK_FAST	 = $(filter check-unit check-host %-unit,$(CHECK_TARGETS))
+CHECK_EARLY	 = $(CHECK_FAST) $(filter check-lab,$(CHECK_TARGETS))
+CHECK_SEQUENCE	 = $(CHECK_EARLY) $(filter-out $(CHECK_EARLY),$(CHECK_TARGETS))
 
-check-full: check
-	@set -e; for t in $(CHECK_FULL_TARGETS); do \
-		echo "==== make $$t"; $(MAKE) --no-print-directory $$t; done
+define run_suites
+	@pass=0; failed=""; for t in $(1); do \
+		echo "==== make $$t ($$(date +%T))"; \
+		if $(MAKE) --no-print-directory $$t; then pass=$$((pass + 1)); \
+		else failed="$$failed $$t"; echo "==== FAILED: make $$t"; fi; \
+	done; \
+	nfail=$$(echo $$failed | wc -w); \
+	[ -z "$$failed" ] || echo "==== failed suites:$$failed"; \
+	echo "suites: $$pass passed, $$nfail failed"; \
+	[ -z "$$failed" ]
+endef
+
+check: deps
+	$(call run_suites,$(CHECK_SEQUENCE))
+
+check-full: deps
+	$(call run_suites,$(CHECK_SEQUENCE) $(CHECK_FULL_TARGETS))
 
 clean:
 	rm -rf $(OUTDIR)
