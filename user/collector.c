@@ -37,28 +37,36 @@ struct lat_target {
 	int api;
 	const char *funcs[3];	/* first one that exists is used */
 	int caller_arg;		/* argument index of "caller", -1 = return address */
+	/*
+	 * The function records its own return address as the area's caller
+	 * (__builtin_return_address(0)).  An exit probe (fexit trampoline or
+	 * kretprobe) becomes that return address, so the kernel would record
+	 * the probe as the caller, in /proc/vmallocinfo too.  Such functions
+	 * are timed only with --latency-all.
+	 */
+	bool exit_probe_changes_caller;
 };
 
 #if defined(__x86_64__)
 static const struct lat_target lat_targets[] = {
-	{ VMAPSCOPE_API_VMALLOC, { "__vmalloc_node_range_noprof", "__vmalloc_node_range" }, 8 },
-	{ VMAPSCOPE_API_VMAP, { "vmap" }, -1 },
-	{ VMAPSCOPE_API_VM_MAP_RAM, { "vm_map_ram" }, -1 },
-	{ VMAPSCOPE_API_VMAP, { "vmap_pfn" }, -1 },
+	{ VMAPSCOPE_API_VMALLOC, { "__vmalloc_node_range_noprof", "__vmalloc_node_range" }, 8, false },
+	{ VMAPSCOPE_API_VMAP, { "vmap" }, -1, true },
+	{ VMAPSCOPE_API_VM_MAP_RAM, { "vm_map_ram" }, -1, true },
+	{ VMAPSCOPE_API_VMAP, { "vmap_pfn" }, -1, true },
 	/* __ioremap_caller() is static: probe the exported wrappers */
-	{ VMAPSCOPE_API_IOREMAP, { "ioremap" }, -1 },
-	{ VMAPSCOPE_API_IOREMAP, { "ioremap_wc" }, -1 },
-	{ VMAPSCOPE_API_IOREMAP, { "ioremap_cache" }, -1 },
-	{ VMAPSCOPE_API_IOREMAP, { "ioremap_prot" }, -1 },
+	{ VMAPSCOPE_API_IOREMAP, { "ioremap" }, -1, true },
+	{ VMAPSCOPE_API_IOREMAP, { "ioremap_wc" }, -1, true },
+	{ VMAPSCOPE_API_IOREMAP, { "ioremap_cache" }, -1, true },
+	{ VMAPSCOPE_API_IOREMAP, { "ioremap_prot" }, -1, true },
 };
 #elif defined(__aarch64__)
 static const struct lat_target lat_targets[] = {
-	{ VMAPSCOPE_API_VMALLOC, { "__vmalloc_node_range_noprof", "__vmalloc_node_range" }, 8 },
-	{ VMAPSCOPE_API_VMAP, { "vmap" }, -1 },
-	{ VMAPSCOPE_API_VM_MAP_RAM, { "vm_map_ram" }, -1 },
-	{ VMAPSCOPE_API_VMAP, { "vmap_pfn" }, -1 },
+	{ VMAPSCOPE_API_VMALLOC, { "__vmalloc_node_range_noprof", "__vmalloc_node_range" }, 8, false },
+	{ VMAPSCOPE_API_VMAP, { "vmap" }, -1, true },
+	{ VMAPSCOPE_API_VM_MAP_RAM, { "vm_map_ram" }, -1, true },
+	{ VMAPSCOPE_API_VMAP, { "vmap_pfn" }, -1, true },
 	/* ioremap(), ioremap_wc(), ioremap_prot() are inline wrappers of it */
-	{ VMAPSCOPE_API_IOREMAP, { "__ioremap_prot", "ioremap_prot" }, -1 },
+	{ VMAPSCOPE_API_IOREMAP, { "__ioremap_prot", "ioremap_prot" }, -1, true },
 };
 #else
 #error "vmapscope: unsupported architecture"
@@ -483,6 +491,12 @@ static void attach_latency(struct collector *c, const struct plan *p, bool kprob
 			c->nr_probes--;		/* not asked for: not attached, not listed */
 			continue;
 		}
+		if (lat_targets[i].exit_probe_changes_caller && !c->opts.latency_all) {
+			snprintf(ps->func, sizeof(ps->func), "%s", lat_targets[i].funcs[0]);
+			snprintf(ps->why, sizeof(ps->why),
+				 "not timed: an exit probe would become its caller (--latency-all)");
+			continue;
+		}
 		if (!p->func[i]) {
 			/* e.g. vmap_pfn without CONFIG_VMAP_PFN: nothing to time */
 			snprintf(ps->func, sizeof(ps->func), "%s", lat_targets[i].funcs[0]);
@@ -612,11 +626,20 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 		p.tp_btf[t] = btf_has_tp(vmlinux_btf, tp_names[t]);
 	}
 	chunk_avail = p.tp_btf[TP_CHUNK];
+	/*
+	 * tp_btf cannot read vmap_chunk's "const void *caller": the 6.12
+	 * verifier rejects ctx access to a void pointer argument ("arg4 type
+	 * UNKNOWN is not a struct").  raw_tp reads the same u64 slots
+	 * without BTF typing, at the same cost.
+	 */
+	p.tp_btf[TP_CHUNK] = false;
 	for (i = 0; opts->want_latency && i < NR_LAT_TARGETS; i++) {
 		const struct lat_target *lt = &lat_targets[i];
 		size_t f;
 
 		if (opts->api_mask && !(opts->api_mask & (1U << lt->api)))
+			continue;
+		if (lt->exit_probe_changes_caller && !opts->latency_all)
 			continue;
 		for (f = 0; f < 3 && lt->funcs[f]; f++) {
 			bool in_btf = btf_has(vmlinux_btf, lt->funcs[f], BTF_KIND_FUNC);
@@ -631,8 +654,21 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 		}
 	}
 
-	/* load ladder: everything; without fentry; without latency probes */
+	/*
+	 * load ladder: everything; all tracepoints as raw_tp; then without
+	 * fentry; then without latency probes
+	 */
 	err = open_and_load(c, &p, errbuf, errlen);
+	if (err) {
+		bool had_btf = false;
+
+		for (t = 0; t < NR_TPS; t++) {
+			had_btf |= p.tp_btf[t];
+			p.tp_btf[t] = false;
+		}
+		if (had_btf)
+			err = open_and_load(c, &p, errbuf, errlen);
+	}
 	if (err) {
 		bool had_fentry = false;
 

@@ -109,6 +109,12 @@ struct collector_opts {
 	unsigned int api_mask;		/* bit (1 << api); 0 = all APIs */
 	const char *caller_filter;	/* substring of the caller symbol; NULL = all */
 	bool want_latency;		/* attach entry-point probes */
+	/*
+	 * Also time vmap(), vm_map_ram(), vmap_pfn() and x86's ioremap*():
+	 * their exit probes make the kernel record the probe trampoline as
+	 * the caller of the areas they create (collector.c).
+	 */
+	bool latency_all;
 	bool verbose;			/* libbpf debug output on stderr */
 	uint32_t max_callers;		/* stats map size; 0 = default (2048) */
 };

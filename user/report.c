@@ -285,7 +285,7 @@ int report_json_print(FILE *f, struct json_object *obj)
 
 	if (!obj)
 		return -ENOMEM;
-	str = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN);
+	str = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!str)
 		return -ENOMEM;
 	len = strlen(str);

@@ -31,6 +31,7 @@ static struct env {
 	bool timestamp;
 	bool json;
 	bool verbose;
+	bool latency_all;
 	const char *caller;
 	unsigned int api_mask;
 	pid_t pid;
@@ -65,6 +66,7 @@ enum {
 	OPT_API = 0x100,
 	OPT_PID,
 	OPT_MAX_CALLERS,
+	OPT_LATENCY_ALL,
 };
 
 static const struct argp_option opts[] = {
@@ -78,6 +80,8 @@ static const struct argp_option opts[] = {
 	{ "timestamp", 'T', NULL, 0, "Print a timestamp before each interval", 0 },
 	{ "json", 'j', NULL, 0, "One JSON object per interval (docs/vmapstat.md)", 0 },
 	{ "verbose", 'v', NULL, 0, "Verbose libbpf and attach output", 0 },
+	{ "latency-all", OPT_LATENCY_ALL, NULL, 0, "Also time vmap/vm_map_ram/vmap_pfn (and x86 ioremap): "
+	  "the kernel then records the probe as their areas' caller", 0 },
 	{ "max-callers", OPT_MAX_CALLERS, "N", 0, "Size of the (caller, api) map (default 2048)", 0 },
 	{ "help", 'h', NULL, 0, "Show this help", -1 },
 	{ 0 },
@@ -145,6 +149,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 'v':
 		env.verbose = true;
+		break;
+	case OPT_LATENCY_ALL:
+		env.latency_all = true;
 		break;
 	case OPT_MAX_CALLERS:
 		if (parse_ulong(arg, 1 << 20, &v) || v < 16)
@@ -448,6 +455,7 @@ int main(int argc, char **argv)
 	copts.api_mask = env.api_mask;
 	copts.caller_filter = env.caller;
 	copts.want_latency = true;
+	copts.latency_all = env.latency_all;
 	copts.verbose = env.verbose;
 	copts.max_callers = env.max_callers;
 	ret = collector_open(&copts, &c, errbuf, sizeof(errbuf));
