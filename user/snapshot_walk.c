@@ -382,7 +382,7 @@ static int discover(struct snapshot_bpf *skel, const struct live_opts *o, bool x
 	}
 
 	/* arm64: PAGE_OFFSET = -(1 << VA_BITS); memstart_addr is PHYS_OFFSET. */
-	l->virt_base = l->nr_levels == 3 ? 0xffffffc000000000ULL : 0xffff000000000000ULL;
+	l->virt_base = l->nr_levels == 3 ? 0xffffff8000000000ULL : 0xffff000000000000ULL;
 	p->read_addr[0] = k.memstart_addr;
 	p->read_addr[1] = 0;
 	if (k.memstart_addr && !run_prog(skel->progs.snapshot_probe) && !p->read_err[0]) {
@@ -476,6 +476,10 @@ out:
 	return err;
 }
 
+/*
+ * Identity of an area across two reads: range and API.  Not the caller
+ * text: %pS of a caller in a module's freed init code is not stable.
+ */
 static int cmp_area(const void *a, const void *b)
 {
 	const struct live_area *x = a, *y = b;
@@ -484,7 +488,7 @@ static int cmp_area(const void *a, const void *b)
 		return x->start < y->start ? -1 : 1;
 	if (x->end != y->end)
 		return x->end < y->end ? -1 : 1;
-	return strcmp(x->caller, y->caller);
+	return x->api - y->api;
 }
 
 /* Areas gone (or replaced) since the walk began count as changed. */

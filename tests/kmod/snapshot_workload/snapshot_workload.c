@@ -47,19 +47,24 @@ static void report(const char *name, const void *addr, unsigned long size)
 	pr_info("snapshot_workload: %s va=%px size=%lu\n", name, addr, size);
 }
 
-static noinline void *sw_vmalloc_small(void)
+/*
+ * The mapping functions store their result themselves: a plain "return
+ * vmalloc(...)" becomes a tail call, and the caller /proc/vmallocinfo
+ * shows would then be sw_init(), whose code is freed after loading.
+ */
+static noinline void sw_vmalloc_small(void)
 {
-	return vmalloc(64 << 10);
+	small = vmalloc(64 << 10);
 }
 
-static noinline void *sw_vmalloc_huge(void)
+static noinline void sw_vmalloc_huge(void)
 {
-	return vmalloc_huge(4 << 20, GFP_KERNEL);
+	huge = vmalloc_huge(4 << 20, GFP_KERNEL);
 }
 
-static noinline void *sw_vmalloc_huge_256k(void)
+static noinline void sw_vmalloc_huge_256k(void)
 {
-	return vmalloc_huge(256 << 10, GFP_KERNEL);
+	huge_256k = vmalloc_huge(256 << 10, GFP_KERNEL);
 }
 
 /* vmap() of one physically contiguous, naturally aligned block. */
@@ -93,14 +98,14 @@ static noinline int sw_vmap_64k(void)
 	return sw_vmap(&vmap_64k, 4);
 }
 
-static noinline void *sw_vmalloc_many(void)
+static noinline void sw_vmalloc_many(unsigned int i)
 {
-	return vmalloc(16 << 10);
+	many[i] = vmalloc(16 << 10);
 }
 
-static noinline void __iomem *sw_ioremap(void)
+static noinline void sw_ioremap(void)
 {
-	return ioremap(ioremap_phys, ioremap_size);
+	io = ioremap(ioremap_phys, ioremap_size);
 }
 
 static void sw_vunmap(struct sw_vmap *v)
@@ -138,9 +143,9 @@ static int __init sw_init(void)
 {
 	int err = -ENOMEM;
 
-	small = sw_vmalloc_small();
-	huge = sw_vmalloc_huge();
-	huge_256k = sw_vmalloc_huge_256k();
+	sw_vmalloc_small();
+	sw_vmalloc_huge();
+	sw_vmalloc_huge_256k();
 	if (!small || !huge || !huge_256k)
 		goto fail;
 	err = sw_vmap_2m();
@@ -156,13 +161,13 @@ static int __init sw_init(void)
 		if (!many)
 			goto fail;
 		for (i = 0; i < nr_small; i++) {
-			many[i] = sw_vmalloc_many();
+			sw_vmalloc_many(i);
 			if (!many[i])
 				goto fail;
 		}
 	}
 	if (ioremap_phys) {
-		io = sw_ioremap();
+		sw_ioremap();
 		if (!io) {
 			err = -ENOMEM;
 			goto fail;
