@@ -701,7 +701,16 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 		 * vmap()/vm_map_ram()/ioremap (the return address): prefer it then.
 		 */
 		attach_latency(c, &p, !chunk_avail);
-		if (!c->feat[VMAPSTAT_FEAT_LATENCY].available &&
+		bool only_opt_in = c->nr_probes > 0;
+
+		for (i = 0; i < c->nr_probes; i++)
+			only_opt_in &= !strncmp(c->probes[i].why, "not timed", 9) ||
+				       !strncmp(c->probes[i].why, "not in this", 11);
+		if (!c->feat[VMAPSTAT_FEAT_LATENCY].available && only_opt_in) {
+			set_feat(c, VMAPSTAT_FEAT_LATENCY, false, NULL,
+				 "latency: the selected APIs' entry points are timed only with "
+				 "--latency-all (their exit probe would become the caller the kernel records)");
+		} else if (!c->feat[VMAPSTAT_FEAT_LATENCY].available &&
 		    !c->feat[VMAPSTAT_FEAT_LATENCY].why[0]) {
 			const char *why = "no entry point could be probed";
 

@@ -66,9 +66,12 @@ void print_log2_hist(FILE *f, const uint64_t *slots, unsigned int nr_slots,
 		fprintf(f, "%*s%s : (none)\n", 10, "", unit);
 		return;
 	}
-	/* like libbpf-tools: start at the smallest slot, end at the last used */
+	/*
+	 * libbpf-tools prints from slot 0; nanosecond histograms would then
+	 * open with ten empty rows, so start at the first used slot.
+	 */
 	fprintf(f, "%*s%-*s : count    distribution\n", 10, "", 16, unit);
-	for (i = 0; i <= (unsigned int)last; i++) {
+	for (i = first; i <= (unsigned int)last; i++) {
 		fmt_bound(lo, sizeof(lo), hist_slot_low(i), div);
 		fmt_bound(hi, sizeof(hi), hist_slot_high(i, nr_slots), div);
 		fprintf(f, "%*s -> %-*s : %-8llu |", 18, lo, 10, hi,
@@ -76,5 +79,4 @@ void print_log2_hist(FILE *f, const uint64_t *slots, unsigned int nr_slots,
 		print_stars(f, slots[i], max, 40);
 		fprintf(f, "|\n");
 	}
-	(void)first;
 }

@@ -16,7 +16,7 @@ uint64_t hist_slot_low(unsigned int slot);
 uint64_t hist_slot_high(unsigned int slot, unsigned int nr_slots);
 
 /*
- * libbpf-tools print_log2_hist() layout:
+ * libbpf-tools print_log2_hist() layout, from the first to the last used slot:
  *	     <unit>         : count    distribution
  *	         0 -> 1     : 3        |********                  |
  * Bounds are divided by div (e.g. 1000 to show ns counts in usecs) and

@@ -75,7 +75,7 @@ static void text_row(FILE *f, const struct vmapstat_snapshot *s,
 	else
 		fprintf(f, "\n[%s]\n", api_name(r->api));
 
-	if (s->feat[VMAPSTAT_FEAT_GRANULE].available) {
+	if (s->feat[VMAPSTAT_FEAT_GRANULE].available && total) {
 		fprintf(f, "    %-16s %12s %16s %8s\n", "granule", "mappings", "bytes", "share");
 		for (sh = 0; sh < VMAPSCOPE_NR_SHIFTS; sh++) {
 			if (!r->st.bytes[sh] && !r->st.runs[sh])
@@ -86,8 +86,6 @@ static void text_row(FILE *f, const struct vmapstat_snapshot *s,
 				(unsigned long long)r->st.bytes[sh],
 				total ? 100.0 * r->st.bytes[sh] / total : 0.0);
 		}
-		if (!total)
-			fprintf(f, "    (no page-table mappings)\n");
 	}
 	if (r->st.chunks)
 		fprintf(f, "    chunks %llu, pages %llu\n", r->st.chunks,
@@ -134,10 +132,6 @@ void report_text(FILE *f, const struct vmapstat_snapshot *s, const struct report
 		fprintf(f, "\nWARNING: %llu events not counted: stats map full "
 			"(%u callers; raise --max-callers)\n",
 			(unsigned long long)s->counters[VMAPSCOPE_CNT_STATS_FULL], s->stats_max_entries);
-	if (s->counters[VMAPSCOPE_CNT_LAT_NO_ENTRY])
-		fprintf(f, "note: %llu calls returned without a recorded entry "
-			"(in flight at attach, or task context evicted)\n",
-			(unsigned long long)s->counters[VMAPSCOPE_CNT_LAT_NO_ENTRY]);
 	fprintf(f, "\n");
 	fflush(f);
 	snapshot_free(&byapi);
