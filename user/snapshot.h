@@ -127,6 +127,8 @@ struct live_snapshot {
 	uint64_t walk_steps;		/* page-table steps in all runs */
 	double seconds;			/* wall time of the whole snapshot */
 	double walk_seconds;		/* ... of which BPF runs */
+	double list_seconds;		/* ... reading /proc/vmallocinfo (twice) */
+	double setup_seconds;		/* ... kallsyms, BPF load, verifying the layout */
 	/* Per area (only with live_opts.keep_areas): the list and its results. */
 	struct live_areas areas;
 	struct live_area_result *area_res;

@@ -267,6 +267,8 @@ int live_print_json(FILE *f, const struct live_snapshot *s, bool per_caller)
 	json_object_object_add(o, "walk_steps", json_object_new_int64(s->walk_steps));
 	json_object_object_add(o, "seconds", json_object_new_double(s->seconds));
 	json_object_object_add(o, "walk_seconds", json_object_new_double(s->walk_seconds));
+	json_object_object_add(o, "list_seconds", json_object_new_double(s->list_seconds));
+	json_object_object_add(o, "setup_seconds", json_object_new_double(s->setup_seconds));
 	json_object_object_add(o, "init_mm", json_object_new_string(s->init_mm_how));
 	json_object_object_add(o, "linear_map", json_object_new_string(s->linear_map_how));
 	if (per_caller) {

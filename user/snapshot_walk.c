@@ -48,7 +48,7 @@ struct ksyms_found {
 static void read_ksyms(const char *path, struct ksyms_found *k)
 {
 	FILE *f = fopen(path, "re");
-	char line[512], type, name[256];
+	char line[512], *p, *name, type;
 	unsigned long long addr;
 	size_t n = 0, nz = 0;
 
@@ -56,14 +56,20 @@ static void read_ksyms(const char *path, struct ksyms_found *k)
 	if (!f)
 		return;
 	k->readable = true;
+	/* ~100k lines: no sscanf, it dominates the cost under emulation. */
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+		addr = strtoull(line, &p, 16);
+		if (p == line || p[0] != ' ' || !p[1] || p[2] != ' ')
 			continue;
+		type = p[1];
+		name = p + 3;
+		name[strcspn(name, " \t\n")] = '\0';
 		n++;
 		if (!addr)
 			nz++;
-		if (strchr("dDbBrR", type))
-			k->nr_data++;
+		if (!strchr("dDbBrR", type))
+			continue;
+		k->nr_data++;
 		if (!strcmp(name, "init_mm"))
 			k->init_mm = addr;
 		else if (!strcmp(name, "swapper_pg_dir"))
@@ -518,7 +524,7 @@ int live_snapshot_take(const struct live_opts *opts, struct live_snapshot *s,
 	struct discovery d = { { 0 } };
 	struct utsname u;
 	bool x86, areas_ok;
-	double t0 = now_s();
+	double t0 = now_s(), t1;
 	char aerr[384] = "";
 	int ret;
 
@@ -552,13 +558,16 @@ int live_snapshot_take(const struct live_opts *opts, struct live_snapshot *s,
 	}
 
 	/* The area list first: if it is unusable, say so with the rest. */
+	t1 = now_s();
 	ret = vmallocinfo_load(o.vmallocinfo, &areas, aerr, sizeof(aerr));
+	s->list_seconds = now_s() - t1;
 	areas_ok = !ret;
 	if (ret && ret != -EPERM) {	/* -EPERM: hidden addresses, named below */
 		snprintf(err, errlen, "%s", aerr);
 		return ret;
 	}
 
+	t1 = now_s();
 	libbpf_set_print(o.verbose ? libbpf_verbose : libbpf_quiet);
 	skel = snapshot_bpf__open_and_load();
 	if (!skel) {
@@ -587,6 +596,7 @@ int live_snapshot_take(const struct live_opts *opts, struct live_snapshot *s,
 		ret = ret ? -abs(ret) : -EPERM;
 		goto out;
 	}
+	s->setup_seconds = now_s() - t1;
 	if (o.verbose)
 		fprintf(stderr, "snapshot: init_mm from %s; linear map: %s\n", s->init_mm_how,
 			s->linear_map_how);
@@ -602,7 +612,9 @@ int live_snapshot_take(const struct live_opts *opts, struct live_snapshot *s,
 		snprintf(err, errlen, "page-table walk failed: BPF_PROG_TEST_RUN: %s", strerror(-ret));
 		goto out;
 	}
+	t1 = now_s();
 	mark_vanished(&o, &areas, res);
+	s->list_seconds += now_s() - t1;
 	ret = live_fold(&areas, res, &o, s);
 	if (ret)
 		snprintf(err, errlen, "out of memory");
