@@ -7,6 +7,9 @@
 set -uo pipefail
 TOP=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 LAB=$TOP/scripts/lab
+# own copy at a fixed guest path (where tests/guest/ lands in /opt/vmapscope
+# depends on what out/<arch>/ already holds)
+GUEST=$TOP/tests/guest/pmu:/pmu-tests
 fail=0
 
 for arch in x86_64 arm64; do
@@ -16,10 +19,10 @@ for arch in x86_64 arm64; do
 		continue
 	fi
 	echo "== pmu guest tests, $arch"
-	"$LAB" run --arch $arch --variant patched --timeout 900 -- \
-		sh /opt/vmapscope/tests/pmu/guest.sh $arch || fail=1
+	"$LAB" run --arch $arch --variant patched --timeout 900 --add "$GUEST" -- \
+		sh /pmu-tests/guest.sh $arch || fail=1
 done
 echo "== pmu guest tests, arm64 with -icount"
-"$LAB" run --arch arm64 --variant patched --icount --timeout 900 -- \
-	sh /opt/vmapscope/tests/pmu/guest.sh arm64 icount || fail=1
+"$LAB" run --arch arm64 --variant patched --icount --timeout 900 --add "$GUEST" -- \
+	sh /pmu-tests/guest.sh arm64 icount || fail=1
 exit $fail
