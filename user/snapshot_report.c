@@ -165,7 +165,7 @@ static void print_row(FILE *f, const char *name, const struct live_row *r)
 {
 	unsigned int g;
 
-	fprintf(f, "%-44.44s %-10s %6" PRIu64, name, r->api < 0 ? "all" : live_api_name(r->api),
+	fprintf(f, "%-48.48s %-10s %6" PRIu64, name, r->api < 0 ? "all" : live_api_name(r->api),
 		r->areas);
 	for (g = 0; g < NR_GRANULES; g++)
 		fprintf(f, " %10" PRIu64, r->bytes[granule_shifts[g]] >> 10);
@@ -182,14 +182,11 @@ void live_print_text(FILE *f, const struct live_snapshot *s, bool per_caller)
 	fprintf(f, "Live vmalloc areas (%s): %" PRIu64 " listed, %" PRIu64
 		" lazily freed (not walked), %" PRIu64 " changed during the walk\n",
 		s->arch, s->areas_listed, s->areas_unpurged, s->areas_changed);
-	fprintf(f, "%-44s %-10s %6s", per_caller ? "caller" : "", "api", "areas");
-	for (g = 0; g < NR_GRANULES; g++) {
-		char h[24];
-
-		snprintf(h, sizeof(h), "%s KiB", live_granule_label(granule_shifts[g]));
-		fprintf(f, " %10.10s", h);
-	}
-	fprintf(f, " %10s %10s %7s\n", "mapped KiB", "holes KiB", "changed");
+	fprintf(f, "%-48s %-10s %6s", per_caller ? "caller (KiB per granule)" : "(KiB per granule)",
+		"api", "areas");
+	for (g = 0; g < NR_GRANULES; g++)
+		fprintf(f, " %10s", live_granule_label(granule_shifts[g]));
+	fprintf(f, " %10s %10s %7s\n", "mapped", "holes", "changed");
 	if (per_caller) {
 		for (i = 0; i < s->nr_rows; i++)
 			print_row(f, s->rows[i].caller[0] ? s->rows[i].caller : "?", &s->rows[i]);
