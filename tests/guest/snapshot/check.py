@@ -14,6 +14,8 @@
    pud = 1G), and the totals agree.  Areas that vanished between the
    snapshot and the dump are left out and counted.
 4. After rmmod the workload's callers are gone from a new snapshot.
+5. Concurrent unmaps (test_vmalloc allocating and freeing on both CPUs):
+   every snapshot succeeds, and its changed count is the sum of its rows'.
 """
 import json
 import re
@@ -155,6 +157,27 @@ def main():
             fail("x86_64 guest without /sys/kernel/debug/page_tables/kernel")
         else:
             check_ptdump(dump, snap, section(text, "AFTER") or "")
+
+    # 5. Churn.
+    churn = section(text, "CHURN")
+    if churn is None:
+        fail("no snapshots under churn (test_vmalloc.ko missing?)")
+    else:
+        lines = [l for l in churn.splitlines() if l.startswith("{")]
+        changed = []
+        for l in lines:
+            d = json.loads(l)
+            if "failed" in d:
+                fail("snapshot under churn failed with exit status %d" % d["failed"])
+                continue
+            changed.append(d["areas_changed"])
+            if sum(r["changed"] for r in d["rows"]) != d["areas_changed"]:
+                fail("under churn: rows' changed counts do not add up to areas_changed")
+        if len(lines) != 5:
+            fail("under churn: %d snapshots, want 5" % len(lines))
+        elif len(changed) == 5:
+            ok("5 snapshots under churn (test_vmalloc still running at the end: %s); "
+               "areas changed during each walk: %s" % (info.get("churn_overlapped"), changed))
 
     # 4. Unloaded.
     after = section(text, "UNLOADED")

@@ -65,3 +65,23 @@ rmmod snapshot_workload
 echo "@@SNAP-UNLOADED-BEGIN"
 vmapsnap -j -p -c '[snapshot_workload]'
 echo "@@SNAP-UNLOADED-END"
+
+# Concurrent unmaps: snapshots while test_vmalloc allocates and frees
+# areas on both CPUs.  Every snapshot must succeed (the lab fails the run
+# on any kernel WARN/BUG/Oops); areas freed under the walk are counted as
+# changed, not walked into.
+tv=$(find /lib/modules -name test_vmalloc.ko | head -n1)
+if [ -n "$tv" ]; then
+	kload -e 11 "$tv" run_test_mask=5 test_loop_count=60000 nr_threads=2 >/dev/null &
+	kpid=$!
+	sleep 1
+	echo "@@SNAP-CHURN-BEGIN"
+	i=0
+	while [ $i -lt 5 ]; do
+		vmapsnap -j || echo "{\"failed\": $?}"
+		i=$((i + 1))
+	done
+	echo "@@SNAP-CHURN-END"
+	kill -0 $kpid 2>/dev/null && echo "@@SNAP-INFO churn_overlapped=1" || echo "@@SNAP-INFO churn_overlapped=0"
+	wait $kpid || true
+fi
