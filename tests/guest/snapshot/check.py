@@ -158,6 +158,27 @@ def main():
         else:
             check_ptdump(dump, snap, section(text, "AFTER") or "")
 
+    # 3b. Without kallsyms data symbols: same rows, or a clear refusal.
+    nok = section(text, "NOKSYMS")
+    if nok is None:
+        fail("no snapshot without kallsyms")
+    else:
+        last = nok.strip().splitlines()[-1] if nok.strip() else ""
+        if last.startswith("{"):
+            d = json.loads(last)
+            mine = [r for r in snap["rows"] if "[snapshot_workload]" in r["caller"]]
+            if d["rows"] != mine:
+                fail("without kallsyms the workload rows differ: %s vs %s" % (d["rows"], mine))
+            elif "kallsyms" in d["init_mm"].split(" ")[0]:
+                fail("claims kallsyms init_mm with an empty kallsyms: %s" % d["init_mm"])
+            else:
+                ok("without kallsyms: same rows; init_mm from %s; linear map: %s" %
+                   (d["init_mm"], d["linear_map"]))
+        elif re.search(r"cannot audit live mappings on this kernel: (init_mm|linear map):", last):
+            ok("without kallsyms: refused, naming what is hidden: %s" % last)
+        else:
+            fail("without kallsyms: neither a report nor a clear refusal: %r" % last)
+
     # 5. Churn.
     churn = section(text, "CHURN")
     if churn is None:

@@ -57,6 +57,12 @@ echo "@@SNAP-AFTER-BEGIN"
 cat /proc/vmallocinfo
 echo "@@SNAP-AFTER-END"
 
+# As on a kernel without CONFIG_KALLSYMS_ALL: the fallbacks must find
+# (and verify) init_mm and the linear map, or say which one they could not.
+echo "@@SNAP-NOKSYMS-BEGIN"
+vmapsnap -j -p -c '[snapshot_workload]' --kallsyms /dev/null 2>&1 || true
+echo "@@SNAP-NOKSYMS-END"
+
 # The text view, for the log.
 vmapsnap -p -c sw_
 
