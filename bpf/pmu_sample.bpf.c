@@ -275,7 +275,8 @@ int BPF_PROG(area_free, unsigned long va_start)
 	return 0;
 }
 
-SEC("tp_btf/vmap_chunk")
+/* raw_tp: tp_btf cannot read the "const void *caller" argument (6.12). */
+SEC("raw_tp/vmap_chunk")
 int BPF_PROG(area_chunk, unsigned long addr, unsigned long pfn,
 	     unsigned long nr_pages, unsigned int shift, const void *caller,
 	     unsigned int api)

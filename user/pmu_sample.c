@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* User side of PMU sample attribution (see bpf/pmu_sample.bpf.c). */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -27,12 +28,43 @@ static bool kernel_has_tp(const char *name)
 	return libbpf_find_vmlinux_btf_id(name, BPF_TRACE_RAW_TP) > 0;
 }
 
-static int silent_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+/* libbpf's messages while loading: kept, shown only if loading fails. */
+static char load_log[8192];
+static size_t load_log_len;
+
+static int keep_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	(void)level;
-	(void)fmt;
-	(void)ap;
+	char line[1024];
+	size_t n;
+
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	vsnprintf(line, sizeof(line), fmt, ap);
+	n = strlen(line);
+	if (n >= sizeof(load_log))
+		return 0;
+	if (load_log_len + n >= sizeof(load_log)) {
+		/* keep the tail: the verifier's verdict is at the end */
+		memmove(load_log, load_log + n, load_log_len - n);
+		load_log_len -= n;
+	}
+	memcpy(load_log + load_log_len, line, n);
+	load_log_len += n;
+	load_log[load_log_len] = '\0';
 	return 0;
+}
+
+static void show_load_log(FILE *msgs)
+{
+	const char *p = load_log + load_log_len;
+	int lines = 0;
+
+	if (!msgs || !load_log_len)
+		return;
+	while (p > load_log && lines < 12)
+		if (*--p == '\n')
+			lines++;
+	fprintf(msgs, "vmapstat: pmu sampling: libbpf/verifier output (tail):\n%s", p);
 }
 
 /* The link goes into the skeleton, which destroys it with the object. */
@@ -61,7 +93,9 @@ int pmu_sample_open(const struct pmu_sample_opts *opts, struct pmu_sample **out,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	old = libbpf_set_print(silent_print);
+	load_log_len = 0;
+	load_log[0] = '\0';
+	old = libbpf_set_print(keep_print);
 	s->skel = pmu_sample_bpf__open();
 	if (!s->skel) {
 		snprintf(err, errlen, "pmu sampling: cannot open BPF object: %s",
@@ -79,6 +113,7 @@ int pmu_sample_open(const struct pmu_sample_opts *opts, struct pmu_sample **out,
 	if (ret) {
 		snprintf(err, errlen, "pmu sampling: cannot load BPF programs: %s",
 			 strerror(-ret));
+		show_load_log(msgs);
 		goto fail;
 	}
 	libbpf_set_print(old);

@@ -113,6 +113,13 @@ if [ -n "$tv" ]; then
 			exit bad
 		}' $T/out >$T/cmp && ok "each run: PMU tracepoint count = collector chunk count ($(tr '\n' ';' <$T/cmp))" ||
 		{ bad "tracepoint vs collector per run"; cat $T/cmp; cat $T/out; }
+	# the sampler's area tracking sees the same 1000 areas come and go
+	run "sampler tracks the areas of 1000 vmallocs" 0 \
+		vmapstat --pmu-sample page-faults --pmu-period 1000 -- sh -c "$load"
+	tr=$(sed -n 's/.*areas tracked: \([0-9]*\) (freed again: \([0-9]*\)).*/\1 \2/p' $T/out)
+	set -- $tr
+	[ "${1:-0}" -ge 1000 ] && [ "${2:-0}" -ge 1000 ] &&
+		ok "areas tracked $1, freed again $2" || bad "area tracking: '$tr'"
 else
 	bad "test_vmalloc.ko not in the guest"
 fi
@@ -129,6 +136,12 @@ x86_64)
 	done
 	tc=$(count task-clock)
 	[ -n "$tc" ] && [ "$tc" -gt 0 ] && ok "the rest still reports (task-clock $tc)" || bad "task-clock lost"
+	run "sampling page faults: addresses, outside vmap areas" 0 \
+		vmapstat --pmu-sample page-faults:u --pmu-period 1 -- sh -c "$busy 2>/dev/null"
+	has $T/out "PMU samples of page-faults:u by vmap caller: ([0-9]+) samples, \1 with a data address" \
+		"every page-fault sample carries its address"
+	has $T/out "^ +[1-9][0-9]* +100\.0%  -  +\[outside tracked vmap areas\]" "user faults land outside vmap areas"
+	hasnt $T/out "callers unknown" "callers come from vmalloc:vmap_chunk on the patched kernel"
 	run "Arm TLB names need an Arm PMU" 2 vmapstat --pmu dtlb_walk -- true
 	has $T/err "dtlb_walk: Arm PMUv3 event 0x34, but no armv8_\*/armv9_\* PMU" "clear reason"
 	;;
@@ -154,6 +167,12 @@ arm64)
 	has $T/out '^\| cpu_cycles:u +\| [0-9]+ +\| [0-9]+ +\|' "cpu_cycles:u per run"
 	has $T/out '^\| dtlb_walk:u +\| 0\? +\| 0\? +\| 0\.0 +\|$' "dtlb_walk:u flagged in the table"
 	has $T/out "dtlb_walk:u: not counted by this PMU\?" "note under the table"
+
+	run "sampling cycles: PMUv3 gives no data address" 0 \
+		vmapstat --pmu-sample cpu_cycles --pmu-period 100000 -- sh -c "$busy 2>/dev/null"
+	has $T/out "cpu_cycles: the PMU gave no data address with its samples" "said so"
+	has $T/out "PMU samples of cpu_cycles by vmap caller: [1-9][0-9]* samples, 0 with a data address" \
+		"samples were taken"
 
 	if [ "$mode" = icount ]; then
 		run "inst_retired with -icount" 0 vmapstat --pmu inst_retired,instructions -- sh -c "$busy 2>/dev/null"
