@@ -50,7 +50,7 @@ def check(cond, msg):
 def sections(text):
     out, cur = {}, None
     for line in text.splitlines():
-        m = re.match(r"^@@(VS2?-[A-Z-]+)\s?(.*)$", line)
+        m = re.match(r"^@@(VS[23]?-[A-Z-]+)\s?(.*)$", line)
         if m:
             cur = m.group(1)
             out.setdefault(cur, [])
@@ -195,6 +195,18 @@ def main():
         r = c2.get(caller)
         check(r is not None and {g["shift"]: g["bytes"] for g in r["granules"]} == expected[caller][1],
               f"-c run: {caller} bytes as in run 1")
+
+    # run 3: -c load_module, a kernel symbol known at start: filtered in BPF
+    if "VS3-RC" in s:
+        check(s["VS3-RC"][0].strip() == "0", f"vmapstat -c load_module exited {s['VS3-RC'][0].strip()}")
+        o3 = json.loads([l for l in s["VS3-JSON"] if l.startswith("{")][0])
+        c3 = [r["caller"] for r in o3["rows"]]
+        check(c3 and all(c.startswith("load_module+") for c in c3),
+              f"-c load_module: rows only for load_module ({c3})")
+        check(o3["counters"]["filtered_events"] > 0,
+              f"-c load_module: other callers dropped in BPF ({o3['counters']['filtered_events']} events)")
+    else:
+        check(False, "guest output lacks run 3 (-c load_module)")
 
     print(f"{arch}: {len(failures)} failure(s)")
     return 1 if failures else 0

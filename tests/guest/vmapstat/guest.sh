@@ -54,6 +54,16 @@ echo "@@VS2-JSON"
 cat /tmp/vs2.json
 echo "@@VS2-ERR"
 cat /tmp/vs2.err
+rmmod vmapstat_workload || rc=1
+
+# Caller filter on a kernel symbol known at start: applied in BPF.
+vmapstat -p -j -c load_module -- kload $KO >/tmp/vs3.json 2>/tmp/vs3.err
+vrc=$?
+echo "@@VS3-RC $vrc"
+echo "@@VS3-JSON"
+cat /tmp/vs3.json
+echo "@@VS3-ERR"
+cat /tmp/vs3.err
 echo "@@VS-END"
 rmmod vmapstat_workload || rc=1
 for e in vmap_chunk vmap_set_ptes vmap_huge_block; do
