@@ -655,20 +655,11 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 	}
 
 	/*
-	 * load ladder: everything; all tracepoints as raw_tp; then without
-	 * fentry; then without latency probes
+	 * Load ladder: as planned; without fentry (the host's EPERM); with
+	 * every tracepoint as raw_tp; without latency probes.  Each step keeps
+	 * what the previous one dropped; the last error explains a dropped column.
 	 */
 	err = open_and_load(c, &p, errbuf, errlen);
-	if (err) {
-		bool had_btf = false;
-
-		for (t = 0; t < NR_TPS; t++) {
-			had_btf |= p.tp_btf[t];
-			p.tp_btf[t] = false;
-		}
-		if (had_btf)
-			err = open_and_load(c, &p, errbuf, errlen);
-	}
 	if (err) {
 		bool had_fentry = false;
 
@@ -678,6 +669,16 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 		}
 		p.fentry_load_err = err;
 		if (had_fentry)
+			err = open_and_load(c, &p, errbuf, errlen);
+	}
+	if (err) {
+		bool had_btf = false;
+
+		for (t = 0; t < NR_TPS; t++) {
+			had_btf |= p.tp_btf[t];
+			p.tp_btf[t] = false;
+		}
+		if (had_btf)
 			err = open_and_load(c, &p, errbuf, errlen);
 	}
 	if (err) {
