@@ -4,7 +4,7 @@
 # each vmap()/vmalloc()).  Calls must fail cleanly or map correctly, and
 # nothing may leak: no vmap area of the module in /proc/vmallocinfo,
 # VmallocUsed back to its value before the run, MemFree within 8 MiB.
-. /opt/vmapscope/tests/kernel/lib.sh
+. "$(dirname "$0")/lib.sh"
 F=/sys/kernel/debug/fail_page_alloc
 [ -d $F ] || { fail "no $F (kernel without FAIL_PAGE_ALLOC?)"; finish; }
 

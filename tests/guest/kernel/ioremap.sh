@@ -1,7 +1,7 @@
 #!/bin/sh
 # ioremap of the ivshmem-plain BAR (lab run --ivshmem 64): PMD / cont-PTE
 # granules, MMIO data, exact events; and the events reach tracefs.
-. /opt/vmapscope/tests/kernel/lib.sh
+. "$(dirname "$0")/lib.sh"
 echo 0 >$T/tracing_on
 echo >$T/trace
 echo 1 >$T/events/vmalloc/vmap_chunk/enable

@@ -1,5 +1,5 @@
 #!/bin/sh
 # vmap/vmalloc/vm_map_ram mappings: pages, data, granules, exact events.
-. /opt/vmapscope/tests/kernel/lib.sh
+. "$(dirname "$0")/lib.sh"
 run_vmap_test map
 finish

@@ -4,7 +4,7 @@
 # alignments up to 2^63 and fails by construction), plain and with huge
 # vmalloc at 16, 256 and 512 pages.  The lab fails the run on any
 # WARN/BUG/KASAN report in the kernel log.
-. /opt/vmapscope/tests/kernel/lib.sh
+. "$(dirname "$0")/lib.sh"
 TV=$(find /lib/modules -name test_vmalloc.ko | head -n 1)
 [ -n "$TV" ] || { fail "test_vmalloc.ko not found"; finish; }
 LOOPS=${LOOPS:-200}

@@ -2,13 +2,13 @@
 # The vmalloc tracepoints as a standard consumer sees them: tracefs formats
 # as documented in docs/tracepoints.md, and trace_pipe-style text holding
 # exactly the events the test module recorded through its own probes.
-. /opt/vmapscope/tests/kernel/lib.sh
+. "$(dirname "$0")/lib.sh"
 E=$T/events/vmalloc
 
-# field NAME EVENT DECL: the format file declares the field.
+# field EVENT DECL: the format file declares the field.
 field() {
-	grep -q "field:$3;" $E/$1/format && pass "$1 has field '$3'" ||
-		fail "$1 lacks field '$3': $(grep field: $E/$1/format | tr '\n' ' ')"
+	grep -q "field:$2;" $E/$1/format && pass "$1 has field '$2'" ||
+		fail "$1 lacks field '$2': $(grep field: $E/$1/format | tr '\n' ' ')"
 }
 for ev in vmap_chunk vmap_set_ptes vmap_huge_block; do
 	[ -f $E/$ev/format ] && pass "event vmalloc:$ev exists" || fail "no event vmalloc:$ev"
@@ -38,11 +38,14 @@ echo 4096 >$T/buffer_size_kb
 echo >$T/trace
 for ev in vmap_chunk vmap_set_ptes vmap_huge_block; do echo 1 >$E/$ev/enable; done
 echo 1 >$T/tracing_on
-run_vmap_test map
+# stay=1: the module stays loaded while the trace is read, so that %pS
+# still resolves callers inside it; it is removed afterwards.
+run_vmap_test map stay=1
 echo 0 >$T/tracing_on
 for ev in vmap_chunk vmap_set_ptes vmap_huge_block; do echo 0 >$E/$ev/enable; done
 
 cat $T/trace >/tmp/trace.txt
+rmmod vmap_test
 rec=$(grep 'vmap_test: recorded' /tmp/vmap_test.map.log)
 echo "module: $rec"
 # The module's events are those of the loading task from its first

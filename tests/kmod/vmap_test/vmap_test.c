@@ -27,7 +27,8 @@
  * Every check prints "vmap_test: ok ..." or "vmap_test: FAIL ..." and the
  * run ends with "vmap_test: summary mode=M pass=N fail=M".  map and ioremap
  * return -EAGAIN when everything passed (so the module unloads itself and
- * can be run again; load it with "kload -e 11") and -EINVAL otherwise.
+ * can be run again; load it with "kload -e 11") and -EINVAL otherwise;
+ * with stay=1 they return 0 and the module stays loaded.
  */
 #define pr_fmt(fmt) "vmap_test: " fmt
 
@@ -48,6 +49,9 @@ MODULE_PARM_DESC(mode, "map | ioremap | fault");
 static bool events = true;
 module_param(events, bool, 0444);
 MODULE_PARM_DESC(events, "check the exact tracepoint events of each mapping");
+static bool stay;
+module_param(stay, bool, 0444);
+MODULE_PARM_DESC(stay, "stay loaded after a successful map/ioremap run (so that trace readers can still resolve callers in the module)");
 static unsigned int iters = 100;
 module_param(iters, uint, 0444);
 MODULE_PARM_DESC(iters, "rounds for mode=fault");
@@ -931,7 +935,7 @@ static int __init vmap_test_init(void)
 	if (nr_fail || ret)
 		return -EINVAL;
 	/* fault mode stays loaded: the script looks for leaked areas. */
-	return strcmp(mode, "fault") ? -EAGAIN : 0;
+	return strcmp(mode, "fault") && !stay ? -EAGAIN : 0;
 }
 
 static void __exit vmap_test_exit(void)
