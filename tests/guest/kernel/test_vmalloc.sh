@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 TV=$(find /lib/modules -name test_vmalloc.ko | head -n 1)
 [ -n "$TV" ] || { fail "test_vmalloc.ko not found"; finish; }
-LOOPS=${LOOPS:-200}
+LOOPS=${LOOPS:-1000}
 
 # tv DESC PARAMS...: one test_vmalloc run; every "Summary:" line must say
 # "failed: 0" and there must be as many as sub-tests were asked for.

@@ -1,0 +1,75 @@
+# The Linux 6.12 series (kernel-patches/linux-6.12/) and its in-guest tests.
+#
+#   make check-kernel        patched x86_64 + arm64: mappings, granules, exact
+#                            events, tracefs, ioremap of an ivshmem BAR; debug
+#                            x86_64: test_vmalloc and fault injection
+#   make check-kernel-debug-arm64   the debug tests on arm64 (make check-full)
+#   make checkpatch          scripts/checkpatch.pl --strict on every patch
+#   make bench-kernel        stock vs patched timings (docs/benchmarks.md)
+#
+# A guest test that fails makes its lab run exit non-zero, which fails the
+# target (and "make check").
+
+KSERIES		:= scripts/kernel-series
+VMAP_TEST	:= tests/kmod/vmap_test
+VMAP_BENCH	:= tests/kmod/vmap_bench
+# tests/guest/kernel/ in the guest: /opt/vmapscope/tests/kernel, or
+# .../tests/guest/kernel when out/<arch>/ brings its own tests/ directory.
+kguest = sh -c 'for d in /opt/vmapscope/tests/kernel /opt/vmapscope/tests/guest/kernel; do \
+	[ -f $$d/$(1) ] && exec sh $$d/$(1); done; echo "no $(1) in the guest" >&2; exit 1'
+KTIMEOUT	?= 900
+
+.PHONY: check-kernel check-kernel-x86_64 check-kernel-arm64 \
+	check-kernel-debug-x86_64 check-kernel-debug-arm64 checkpatch \
+	bench-kernel kernel-export
+
+# Regenerate the patch files from the dev branch (see docs/kernel-series.md).
+kernel-export:
+	$(KSERIES) export
+
+check-kernel-x86_64 check-kernel-arm64: check-kernel-%: deps
+	$(LAB) build --arch $* --variant patched >/dev/null
+	$(LAB) kmod --arch $* --variant patched $(VMAP_TEST) >/dev/null
+	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) -- $(call kguest,map.sh)
+	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) -- $(call kguest,tracefs.sh)
+	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) --ivshmem 64 -- $(call kguest,ioremap.sh)
+
+check-kernel-debug-x86_64 check-kernel-debug-arm64: check-kernel-debug-%: deps
+	$(LAB) build --arch $* --variant debug >/dev/null
+	$(LAB) kmod --arch $* --variant debug $(VMAP_TEST) >/dev/null
+	$(LAB) run --arch $* --variant debug --timeout $(KTIMEOUT) -- $(call kguest,map.sh)
+	$(LAB) run --arch $* --variant debug --timeout 1800 -- $(call kguest,test_vmalloc.sh)
+	$(LAB) run --arch $* --variant debug --timeout $(KTIMEOUT) -- $(call kguest,fault.sh)
+
+check-kernel: check-kernel-x86_64 check-kernel-arm64 check-kernel-debug-x86_64
+
+# Needs the lab's kernel repo, which any lab build creates.
+checkpatch: deps
+	$(LAB) build --arch x86_64 --variant patched >/dev/null
+	$(KSERIES) checkpatch
+
+CHECK_TARGETS += check-kernel checkpatch
+CHECK_FULL_TARGETS += check-kernel-debug-arm64
+
+# Stock vs patched, both arches, in one run: the in-kernel benchmark module
+# under TCG (arm64 also with -icount for retired instructions).  Results:
+# out/bench/kernel/*.txt and the table out/bench/kernel/table.md, which
+# docs/benchmarks.md quotes.  Not a test: nothing here can fail on speed.
+BENCH_OUT	:= $(OUTDIR)/bench/kernel
+BENCH_ITERS	?= 30
+
+bench-kernel: deps
+	@mkdir -p $(BENCH_OUT)
+	@set -e; for arch in x86_64 arm64; do for v in stock patched; do \
+		$(LAB) build --arch $$arch --variant $$v >/dev/null; \
+		$(LAB) kmod --arch $$arch --variant $$v $(VMAP_BENCH) >/dev/null; \
+		echo "== $$arch $$v"; \
+		$(LAB) run --arch $$arch --variant $$v --timeout 1800 --ivshmem 64 \
+			-- env ITERS=$(BENCH_ITERS) $(call kguest,bench.sh) | tee $(BENCH_OUT)/$$arch-$$v.txt; \
+		if [ $$arch = arm64 ]; then \
+			echo "== $$arch $$v -icount"; \
+			$(LAB) run --arch $$arch --variant $$v --timeout 1800 --ivshmem 64 --icount \
+				-- env ITERS=$(BENCH_ITERS) $(call kguest,bench.sh) | tee $(BENCH_OUT)/$$arch-$$v-icount.txt; \
+		fi; \
+	done; done
+	$(VMAP_BENCH)/compare.sh $(BENCH_OUT) | tee $(BENCH_OUT)/table.md
