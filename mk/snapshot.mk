@@ -56,4 +56,4 @@ bench-snapshot: $(SNAP_ARCHES:%=$(OUTDIR)/%/bin/vmapsnap) $(SNAP_ARCHES:%=snapsh
 		scripts/lab run --arch $$a --variant patched --timeout 900 \
 			--script $(SNAP_GUEST)/bench.sh | grep '^@@BENCH'; done
 
-CHECK_TARGETS	+= check-snapshot-host
+CHECK_TARGETS	+= check-snapshot-host check-snapshot-guest
