@@ -14,13 +14,18 @@
 #                      Prometheus scraping vmapstat --listen compared with
 #                      vmapstat -j of the same intervals, node_exporter's
 #                      textfile collector, bad requests and slow clients.
+#   make check-prom-guest   on the patched x86_64 and arm64 lab kernels (the
+#                      host kernel lacks the series' tracepoints): the
+#                      vmap_test workload under vmapstat -p -j --textfile;
+#                      promtool, textfile == sum of the -j intervals, 2M
+#                      and 4K mappings, chunk and latency histograms.
 
 TOOLS_LDLIBS	+= -lmicrohttpd -lm $(if $(findstring /bin/,$@),$(dir $(@D))obj/prom_tls_stubs.o)
 
 PROM_UNIT_BINS	:= $(patsubst tests/unit/%.c,$(OUTDIR)/$(HOST_ARCH)/tests/%,$(wildcard tests/unit/test_prom_*.c))
 PROM_TESTS	:= $(sort $(wildcard tests/prom/test_*.sh))
 
-.PHONY: prom-unit check-prom
+.PHONY: prom-unit check-prom check-prom-guest check-prom-guest-x86_64 check-prom-guest-arm64
 
 prom-unit: $(PROM_UNIT_BINS)
 	@set -e; for t in $^; do echo "== $$t"; $$t; done
@@ -28,5 +33,13 @@ prom-unit: $(PROM_UNIT_BINS)
 check-prom: tools
 	@set -e; for t in $(PROM_TESTS); do echo "== $$t"; \
 		VMAPSTAT=$(OUTDIR)/$(HOST_ARCH)/bin/vmapstat TOPDIR=$(TOPDIR) bash $$t; done
+
+check-prom-guest: check-prom-guest-x86_64 check-prom-guest-arm64
+
+check-prom-guest-x86_64 check-prom-guest-arm64: check-prom-guest-%: deps
+	$(LAB) build --arch $* --variant patched >/dev/null
+	$(MAKE) --no-print-directory tools-$*
+	$(LAB) kmod --arch $* --variant patched tests/kmod/vmap_test >/dev/null
+	TOPDIR=$(TOPDIR) bash tests/prom/guest/run.sh $*
 
 CHECK_TARGETS	+= check-prom

@@ -17,7 +17,9 @@ kill -INT $pid
 wait $pid
 echo "vmapstat rc=$?"
 
-vmapstat -p --prometheus --top-callers 3 -- kload -e 11 $KMOD mode=map \
+# the command shares vmapstat's stdout: keep its own output apart
+vmapstat -p --prometheus --top-callers 3 -- \
+	sh -c "kload -e 11 $KMOD mode=map >/tmp/kload2.out 2>&1" \
 	>/tmp/cmd.prom 2>/tmp/cmd.err
 echo "command mode rc=$?"
 
