@@ -74,7 +74,7 @@ has $T/err "run 1: command exited with status 127" "its status reported"
 run "second run set for compare" 0 vmapstat --pmu task-clock --repeat 2 -j -- sh -c "$busy 2>/dev/null; $busy 2>/dev/null"
 cp $T/out $T/after.json
 run "compare" 0 vmapstat compare $T/before.json $T/after.json
-has $T/out '^\| Metric +\| Runs \| Before avg\. \| After avg\. +\| Diff\. +\|$' "compare header"
+has $T/out '^\| Metric +\| Runs +\| Before avg\. +\| After avg\. +\| Diff\. +\|$' "compare header"
 has $T/out '^\| task-clock +\| 3/2 +\| [0-9.]+ +\| [0-9.]+ +\| [+-][0-9]+\.[0-9][0-9]% +\|$' "task-clock diff row"
 run "compare with a missing file" 2 vmapstat compare $T/before.json /nonexistent.json
 has $T/err "vmapstat compare: /nonexistent.json: No such file or directory" "one clear line"
