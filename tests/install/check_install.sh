@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# make check-install: "make install" into a temporary DESTDIR, then check
+#  - the tools and pages are where PREFIX says, executable / readable, and
+#    the installed tools are the built ones (byte-identical);
+#  - each page renders with man -l and with groff -ww without a warning;
+#  - every long option printed by "TOOL --help" appears in TOOL's page
+#    (rendered text), so the pages cannot drift from the tools;
+#  - "make uninstall" removes exactly what was installed.
+set -uo pipefail
+TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+OUTDIR=${OUTDIR:-$TOPDIR/out}
+HOST_ARCH=${HOST_ARCH:-$(uname -m | sed s/aarch64/arm64/)}
+PREFIX=/opt/vmapscope-test
+TOOLS="vmapstat vmaptop"
+
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ok() { echo "ok: $*"; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+dest=$tmp/root
+
+if ! make -C "$TOPDIR" --no-print-directory OUTDIR="$OUTDIR" install \
+	DESTDIR="$dest" PREFIX="$PREFIX" >"$tmp/install.log" 2>&1; then
+	cat "$tmp/install.log"
+	echo "FAIL: make install DESTDIR=$dest PREFIX=$PREFIX"
+	exit 1
+fi
+
+# Nothing outside DESTDIR$PREFIX, nothing unexpected inside it.
+expected=$(for t in $TOOLS; do echo "$PREFIX/sbin/$t"; echo "$PREFIX/share/man/man8/$t.8"; done | sort)
+got=$(cd "$dest" && find . -type f | sed 's|^\.||' | sort)
+[ "$got" = "$expected" ] && ok "installed files: $(echo $got)" ||
+	fail "installed files differ: want [$(echo $expected)], got [$(echo $got)]"
+
+for t in $TOOLS; do
+	bin=$dest$PREFIX/sbin/$t
+	page=$dest$PREFIX/share/man/man8/$t.8
+	[ -x "$bin" ] && cmp -s "$bin" "$OUTDIR/$HOST_ARCH/bin/$t" && ok "$t installed (mode $(stat -c %a "$bin"))" ||
+		fail "$bin missing, not executable or not the built $OUTDIR/$HOST_ARCH/bin/$t"
+	[ "$(stat -c %a "$page" 2>/dev/null)" = 644 ] || fail "$page missing or not mode 644"
+
+	# man -l: warnings go to stderr; any stderr output is a failure.
+	if ! MANWIDTH=80 man --warnings -l "$page" >"$tmp/$t.txt" 2>"$tmp/$t.err" || [ -s "$tmp/$t.err" ]; then
+		fail "man --warnings -l $t.8:"; sed 's/^/    /' "$tmp/$t.err"
+	else
+		ok "man --warnings -l $t.8 renders cleanly ($(wc -l <"$tmp/$t.txt") lines)"
+	fi
+	if ! groff -man -ww -z "$page" 2>"$tmp/$t.groff" || [ -s "$tmp/$t.groff" ]; then
+		fail "groff -man -ww -z $t.8:"; sed 's/^/    /' "$tmp/$t.groff"
+	fi
+	grep -q "^NAME" "$tmp/$t.txt" && grep -q "^SYNOPSIS" "$tmp/$t.txt" && grep -q "^OPTIONS" "$tmp/$t.txt" ||
+		fail "$t.8 lacks a NAME, SYNOPSIS or OPTIONS section"
+
+	# Long options: from the installed tool's --help, against the page as
+	# rendered wide (no line breaks or hyphenation inside an option), with
+	# ASCII hyphens.
+	"$bin" --help >"$tmp/$t.help" 2>&1 </dev/null
+	opts=$(grep -oE -- '--[a-z][a-z0-9-]+' "$tmp/$t.help" | sort -u)
+	if [ -z "$opts" ]; then
+		fail "$t --help printed no long options (output: $(head -c 200 "$tmp/$t.help"))"
+		continue
+	fi
+	LC_ALL=C.UTF-8 MANWIDTH=250 man -l "$page" 2>/dev/null | col -b | sed 's/\xe2\x80\x90/-/g; s/\xe2\x88\x92/-/g' >"$tmp/$t.wide"
+	missing=
+	for o in $opts; do
+		grep -qF -- "$o" "$tmp/$t.wide" || missing="$missing $o"
+	done
+	[ -z "$missing" ] && ok "$t: all $(echo $opts | wc -w) long options of --help are in $t.8" ||
+		fail "$t: long options of --help missing from $t.8:$missing"
+done
+
+if make -C "$TOPDIR" --no-print-directory OUTDIR="$OUTDIR" uninstall \
+	DESTDIR="$dest" PREFIX="$PREFIX" >"$tmp/uninstall.log" 2>&1; then
+	left=$(cd "$dest" && find . -type f | wc -l)
+	[ "$left" = 0 ] && ok "make uninstall removed every installed file" ||
+		fail "make uninstall left $left files"
+else
+	cat "$tmp/uninstall.log"; fail "make uninstall"
+fi
+
+[ "$fails" = 0 ] || { echo "check-install: $fails failure(s)"; exit 1; }
+echo "check-install: passed"
