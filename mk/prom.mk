@@ -42,4 +42,4 @@ check-prom-guest-x86_64 check-prom-guest-arm64: check-prom-guest-%: deps
 	$(LAB) kmod --arch $* --variant patched tests/kmod/vmap_test >/dev/null
 	TOPDIR=$(TOPDIR) bash tests/prom/guest/run.sh $*
 
-CHECK_TARGETS	+= check-prom
+CHECK_TARGETS	+= check-prom check-prom-guest
