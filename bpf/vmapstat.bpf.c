@@ -51,6 +51,8 @@ struct task_ctx {
 	__u32 chunk_api;
 	/* probed entry point in flight: slot + 1, 0 = none */
 	__u32 in_call;
+	/* probed calls nested inside it (e.g. vmalloc of its page array) */
+	__u32 depth;
 	__u64 call_start_ns;
 	__u64 call_caller;		/* from the probe (argument / return address) */
 	__u64 call_chunk_caller;	/* from a vmap_chunk seen during the call */
@@ -346,26 +348,41 @@ int BPF_PROG(lazy_free_raw)
 
 /* ---- entry-point latency --------------------------------------------- */
 
+/* A call in flight this long lost its return probe (kretprobe miss). */
+#define LAT_STALE_NS	(10ULL * 1000 * 1000 * 1000)
+
 static __always_inline int lat_enter(__u32 slot, __u64 caller)
 {
 	struct task_ctx *tc;
+	__u64 now;
 
 	if (!pass_tgid())
 		return 0;
 	tc = task_ctx(true);
 	if (!tc)
 		return 0;
+	now = bpf_ktime_get_ns();
+	if (tc->in_call && now - tc->call_start_ns > LAT_STALE_NS) {
+		/* its return probe was missed: forget it rather than nest forever */
+		count(VMAPSCOPE_CNT_LAT_STALE, 1);
+		tc->in_call = 0;
+	}
 	if (tc->in_call) {
-		/* e.g. ioremap_prot -> ... -> another probed function: keep the outer one */
+		/*
+		 * A probed call inside another (vmalloc() of a huge area vmallocs
+		 * its page array): time the outer one only; depth pairs the exits.
+		 */
+		tc->depth++;
 		count(VMAPSCOPE_CNT_LAT_NESTED, 1);
 		return 0;
 	}
 	tc->in_call = slot + 1;
+	tc->depth = 0;
 	tc->call_caller = caller;
 	tc->call_saw_chunk = 0;
 	tc->call_areas = 0;
 	tc->call_area_bytes = 0;
-	tc->call_start_ns = bpf_ktime_get_ns();
+	tc->call_start_ns = now;
 	return 0;
 }
 
@@ -379,8 +396,17 @@ static __always_inline int lat_exit(__u32 slot, __u64 ret)
 	if (!pass_tgid())
 		return 0;
 	tc = task_ctx(false);
-	if (!tc || tc->in_call != slot + 1) {
+	if (!tc || !tc->in_call) {
 		count(VMAPSCOPE_CNT_LAT_NO_ENTRY, 1);
+		return 0;
+	}
+	if (tc->depth) {
+		tc->depth--;		/* a nested call returned */
+		return 0;
+	}
+	if (tc->in_call != slot + 1) {
+		count(VMAPSCOPE_CNT_LAT_NO_ENTRY, 1);
+		tc->in_call = 0;
 		return 0;
 	}
 	delta = bpf_ktime_get_ns() - tc->call_start_ns;

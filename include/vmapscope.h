@@ -125,6 +125,7 @@ enum vmapscope_counter {
 	VMAPSCOPE_CNT_PURGED_AREAS,	/* sum of their npurged */
 	VMAPSCOPE_CNT_LAZY_FREES,	/* free_vmap_area_noflush events */
 	VMAPSCOPE_CNT_FILTERED,		/* events dropped by --pid/--api/-c */
+	VMAPSCOPE_CNT_LAT_STALE,	/* call without its exit (missed return probe), dropped */
 	VMAPSCOPE_CNT_MAX,
 };
 

@@ -65,8 +65,12 @@ static const struct lat_target lat_targets[] = {
 	{ VMAPSCOPE_API_VMAP, { "vmap" }, -1, true },
 	{ VMAPSCOPE_API_VM_MAP_RAM, { "vm_map_ram" }, -1, true },
 	{ VMAPSCOPE_API_VMAP, { "vmap_pfn" }, -1, true },
-	/* ioremap(), ioremap_wc(), ioremap_prot() are inline wrappers of it */
-	{ VMAPSCOPE_API_IOREMAP, { "__ioremap_prot", "ioremap_prot" }, -1, true },
+	/*
+	 * ioremap(), ioremap_wc(), ioremap_prot() are inline wrappers of it;
+	 * the area's caller is generic_ioremap_prot()'s return address inside
+	 * __ioremap_prot(), which an exit probe on __ioremap_prot() leaves alone.
+	 */
+	{ VMAPSCOPE_API_IOREMAP, { "__ioremap_prot", "ioremap_prot" }, -1, false },
 };
 #else
 #error "vmapscope: unsupported architecture"
@@ -508,19 +512,24 @@ static void attach_latency(struct collector *c, const struct plan *p, bool kprob
 		for (pass = 0; pass < 2; pass++) {
 			bool use_kprobe = (pass == 0) == kprobe_first;
 
+			/*
+			 * Exit probe first: a call whose entry was seen then always
+			 * has its exit seen (the reverse order left a call that was
+			 * in flight between the two attaches open in its task).
+			 */
 			if (use_kprobe && p->kprobe[i]) {
-				err = try_attach(c, lat_prog(c->skel, i, LAT_KPROBE), p->func[i], false, &a);
+				err = try_attach(c, lat_prog(c->skel, i, LAT_KRETPROBE), p->func[i], true, &a);
 				if (!err)
-					err = try_attach(c, lat_prog(c->skel, i, LAT_KRETPROBE),
-							 p->func[i], true, &b);
+					err = try_attach(c, lat_prog(c->skel, i, LAT_KPROBE),
+							 p->func[i], false, &b);
 				if (!err) {
 					snprintf(ps->how, sizeof(ps->how), "kprobe");
 					break;
 				}
 			} else if (!use_kprobe && p->fentry[i]) {
-				err = try_attach(c, lat_prog(c->skel, i, LAT_FENTRY), NULL, false, &a);
+				err = try_attach(c, lat_prog(c->skel, i, LAT_FEXIT), NULL, false, &a);
 				if (!err)
-					err = try_attach(c, lat_prog(c->skel, i, LAT_FEXIT), NULL, false, &b);
+					err = try_attach(c, lat_prog(c->skel, i, LAT_FENTRY), NULL, false, &b);
 				if (!err) {
 					snprintf(ps->how, sizeof(ps->how), "fentry");
 					break;

@@ -24,6 +24,7 @@ static const char *const counter_names[VMAPSCOPE_CNT_MAX] = {
 	[VMAPSCOPE_CNT_PURGED_AREAS] = "purged_areas",
 	[VMAPSCOPE_CNT_LAZY_FREES] = "lazy_free_events",
 	[VMAPSCOPE_CNT_FILTERED] = "filtered_events",
+	[VMAPSCOPE_CNT_LAT_STALE] = "latency_stale_calls",
 };
 
 void report_missing(FILE *f, const struct vmapstat_snapshot *s)
