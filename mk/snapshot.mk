@@ -4,7 +4,8 @@
 #                            vmapstat --snapshot: user/snapshot_cli.c built
 #                            with -DSNAPSHOT_STANDALONE_MAIN)
 #   make check-snapshot-host   this machine's kernel: real areas, or the
-#                              exact list of what it hides (tests/host-style)
+#                              exact list of what it hides; vmapstat --snapshot
+#                              and vmapsnap
 #   make check-snapshot-guest  x86_64 and arm64 patched guests: a workload's
 #                              live mappings, exact bytes per granule; x86_64
 #                              also against the kernel's own page-table dump
@@ -42,10 +43,13 @@ $(foreach a,$(SNAP_ARCHES),$(eval $(call snapshot_arch_rules,$(a))))
 
 snapshot-tools: $(OUTDIR)/$(HOST_ARCH)/bin/vmapsnap
 
-check-snapshot-host: snapshot-tools
+check-snapshot-host: snapshot-tools $(OUTDIR)/$(HOST_ARCH)/bin/vmapstat
+	VMAPSNAP="$(OUTDIR)/$(HOST_ARCH)/bin/vmapstat --snapshot" TOPDIR=$(TOPDIR) \
+		bash $(SNAP_GUEST)/host.sh
 	VMAPSNAP=$(OUTDIR)/$(HOST_ARCH)/bin/vmapsnap TOPDIR=$(TOPDIR) bash $(SNAP_GUEST)/host.sh
 
-check-snapshot-guest: $(SNAP_ARCHES:%=$(OUTDIR)/%/bin/vmapsnap) $(SNAP_ARCHES:%=snapshot-kmod-%)
+check-snapshot-guest: $(SNAP_ARCHES:%=$(OUTDIR)/%/bin/vmapsnap) \
+		$(SNAP_ARCHES:%=$(OUTDIR)/%/bin/vmapstat) $(SNAP_ARCHES:%=snapshot-kmod-%)
 	@set -e; for a in $(SNAP_ARCHES); do \
 		echo "== snapshot guest test: $$a"; \
 		bash $(SNAP_GUEST)/run.sh $$a patched; done

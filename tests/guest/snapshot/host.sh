@@ -6,7 +6,10 @@
 # Also: unreadable / bad area lists give one clear line and exit 1.
 set -euo pipefail
 
-VMAPSNAP=${VMAPSNAP:?set VMAPSNAP to the vmapsnap binary}
+# VMAPSNAP: the command to test, e.g. "out/x86_64/bin/vmapstat --snapshot"
+# or "out/x86_64/bin/vmapsnap" (word-split on purpose).
+VMAPSNAP=${VMAPSNAP:?set VMAPSNAP to "vmapstat --snapshot" or vmapsnap}
+read -r -a SNAP <<<"$VMAPSNAP"
 TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 FIX=$TOPDIR/tests/fixtures/vmallocinfo
 tmp=$(mktemp -d)
@@ -22,7 +25,7 @@ run() {
 	local name=$1
 	shift
 	set +e
-	"$VMAPSNAP" "$@" >"$tmp/out" 2>"$tmp/err"
+	"${SNAP[@]}" "$@" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	set -e
 	out=$(cat "$tmp/out")
@@ -101,7 +104,7 @@ check_bad "directory" "read error" --vmallocinfo "$tmp"
 # Not root: /proc/vmallocinfo is root-only.
 if command -v setpriv >/dev/null; then
 	set +e
-	setpriv --reuid=65534 --regid=65534 --clear-groups "$VMAPSNAP" >"$tmp/out" 2>"$tmp/err"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "${SNAP[@]}" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	set -e
 	if [ "$rc" = 1 ] && grep -q 'cannot open /proc/vmallocinfo: Permission denied (need root)' "$tmp/err"; then
@@ -118,4 +121,4 @@ run "bad api" --api nosuch
 [ "$rc" = 2 ] && pass "unknown API exits 2" || fail "unknown API: rc=$rc"
 
 [ "$fails" = 0 ] || { echo "snapshot host test: $fails failure(s)" >&2; exit 1; }
-echo "snapshot host test: all passed"
+echo "snapshot host test ($VMAPSNAP): all passed"
