@@ -1,0 +1,67 @@
+# Benchmarks (issue 8): "make bench" runs every benchmark of the project in
+# one go and collects the results.  Not part of "make check": nothing here
+# fails on speed, only when a benchmark cannot run.
+#
+#   make bench            bench-kernel (mk/kernel.mk: stock vs patched, both
+#                         arches), bench-vmaptop (mk/vmaptop.mk: vmaptop's
+#                         CPU at 1 s refresh), bench-snapshot
+#                         (mk/snapshot.mk), bench-overhead (below), then
+#                         bench-results
+#   make bench-overhead   the tools' overhead in the patched guests: the
+#                         workload of tests/kmod/overhead_workload with the
+#                         series' tracepoints off, on without a consumer,
+#                         and with vmapstat attached; vmapstat's time to
+#                         attach; vmapstat/vmaptop peak RSS.  Each arch
+#                         twice: TCG -icount (virtual time = instructions,
+#                         independent of the host's load) and plain TCG.
+#   make bench-results    raw outputs -> bench/results/ (committed), tables
+#                         -> out/bench/*.md, plots -> docs/img/ (gnuplot)
+#
+# BENCH_OVH_RUNS repetitions of BENCH_OVH_ROUNDS workload rounds each.
+
+BENCH_DIR	:= $(OUTDIR)/bench
+BENCH_RESULTS	:= bench/results
+BENCH_OVH_ARCHES ?= x86_64 arm64
+BENCH_OVH_MODES	?= icount tcg
+BENCH_OVH_RUNS	?= 11
+BENCH_OVH_ROUNDS ?= 2000
+BENCH_OVH_RAW	 = $(foreach a,$(BENCH_OVH_ARCHES),$(BENCH_OVH_MODES:%=$(BENCH_DIR)/overhead/$(a)-%.txt))
+BENCH_SUITES	:= bench-kernel bench-vmaptop bench-snapshot bench-overhead
+
+.PHONY: bench bench-overhead bench-results
+
+# Every benchmark runs even if an earlier one failed; the failures are
+# listed at the end and make the target fail.
+bench: deps
+	@mkdir -p $(BENCH_DIR); failed=""; for t in $(BENCH_SUITES); do \
+		echo "==== make $$t ($$(date +%T))"; \
+		if $(MAKE) --no-print-directory $$t 2>&1 | tee $(BENCH_DIR)/$$t.log; \
+			[ $${PIPESTATUS[0]} = 0 ]; then :; \
+		else failed="$$failed $$t"; echo "==== FAILED: make $$t"; fi; \
+	done; \
+	$(MAKE) --no-print-directory bench-results || failed="$$failed bench-results"; \
+	[ -z "$$failed" ] || { echo "==== failed benchmarks:$$failed"; exit 1; }
+
+bench-overhead: deps
+	@set -e; for a in $(BENCH_OVH_ARCHES); do for m in $(BENCH_OVH_MODES); do \
+		echo "== tool overhead: $$a ($$m)"; \
+		OUTDIR=$(OUTDIR) tests/guest/overhead/run.sh $$a $$m $(BENCH_OVH_RUNS) $(BENCH_OVH_ROUNDS); \
+	done; done
+	scripts/overhead-report --csv $(BENCH_DIR)/overhead/summary.csv \
+		$$(ls $(BENCH_OVH_RAW) 2>/dev/null) | tee $(BENCH_DIR)/overhead/table.md
+
+# Copy what exists (a benchmark that did not run leaves the older committed
+# files in place), stamped with the date; then the plots.
+bench-results:
+	@mkdir -p $(BENCH_RESULTS)
+	@set -e; d=$$(date -u +%Y-%m-%dT%H:%MZ); \
+	for f in $(BENCH_OVH_RAW); do \
+		if [ -f "$$f" ]; then cp "$$f" $(BENCH_RESULTS)/overhead-$$(basename $$f); fi; done; \
+	if [ -f $(BENCH_DIR)/overhead/summary.csv ]; then cp $(BENCH_DIR)/overhead/summary.csv $(BENCH_RESULTS)/overhead-summary.csv; fi; \
+	for f in $(BENCH_DIR)/kernel/*.txt $(BENCH_DIR)/kernel/table.md; do \
+		if [ -f "$$f" ]; then cp "$$f" $(BENCH_RESULTS)/kernel-$$(basename $$f); fi; done; \
+	for t in vmaptop snapshot; do \
+		if [ -s $(BENCH_DIR)/bench-$$t.log ]; then cp $(BENCH_DIR)/bench-$$t.log $(BENCH_RESULTS)/$$t.txt; fi; done; \
+	echo "$$d" > $(BENCH_RESULTS)/DATE
+	scripts/plot-bench --out docs/img --kernel $(BENCH_RESULTS)/kernel-table.md \
+		--overhead $$(ls $(BENCH_OVH_RAW:$(BENCH_DIR)/overhead/%=$(BENCH_RESULTS)/overhead-%) 2>/dev/null)

@@ -1,0 +1,118 @@
+#!/bin/sh
+# Tool-overhead benchmark, inside a patched lab guest (make bench-overhead;
+# docs/benchmarks.md "Tool overhead").  Not a test: it fails only if the
+# workload cannot run.
+#
+# The workload module (tests/kmod/overhead_workload) times ROUNDS rounds of
+# vmap/vunmap(16 pages) + vmalloc/vfree(64K) in the kernel.  Each repetition
+# runs the configurations in turn (interleaved, so that drift of the
+# emulator hits all of them alike):
+#   off       the series' three events disabled (static branches off)
+#   discard   events enabled in tracefs, tracing_on=0: every event calls
+#             its tracefs probe, which finds the ring buffer off and drops it
+#   record    events enabled, tracing_on=1: recorded into the ring buffer
+#             (overwrite mode, 4 MiB per CPU), which nobody reads
+#   vmapstat  "vmapstat -j -- sh -c 'echo ROUNDS > run'": the BPF
+#             collector with its default probes (series events, stock
+#             vmalloc events, latency probe) attached
+# then, once per repetition, vmapstat's time to attach (see below).
+# Afterwards vmapstat and vmaptop run in the background for a while and
+# their peak RSS (VmHWM) is read from /proc/PID/status.
+#
+# Output (host side: scripts/overhead-report):
+#   @@OVH cfg=CFG rep=R rounds=N ns=NS [events=E series_events=S]
+#   @@ATTACH rep=R ns=NS base_ns=B
+#   @@RSS tool=T vmhwm_kb=K vmrss_kb=K
+#   @@VSJSON {vmapstat -p -j of one run}   @@FEATURE {vmapstat's latency probe}
+RUNS=${RUNS:-11}
+ROUNDS=${ROUNDS:-2000}
+KO=/opt/vmapscope/kmod/overhead_workload.ko
+P=/sys/module/overhead_workload/parameters
+T=/sys/kernel/tracing
+EVENTS="vmap_chunk vmap_set_ptes vmap_huge_block"
+
+[ -f $KO ] || { echo "no $KO (lab kmod not run?)"; exit 1; }
+kload $KO >/dev/null || { echo "cannot load $KO"; exit 1; }
+for e in $EVENTS; do
+	[ -d $T/events/vmalloc/$e ] || { echo "kernel lacks vmalloc:$e (not patched?)"; exit 1; }
+done
+echo "@@INFO kernel=$(uname -r) arch=$(uname -m) cpus=$(grep -c ^processor /proc/cpuinfo) rounds=$ROUNDS runs=$RUNS"
+echo 4096 >$T/buffer_size_kb
+echo 1 >$T/tracing_on
+
+events() { for e in $EVENTS; do echo "$1" >$T/events/vmalloc/$e/enable; done; }
+run() { echo "$ROUNDS" >$P/run || exit 1; cat $P/last_ns; }
+# jnum KEY FILE: sum of every "KEY": N in the JSON of FILE
+jnum() { grep -o "\"$1\": *[0-9]*" "$2" | awk -F: '{ s += $2 } END { print s + 0 }'; }
+
+events 0
+run >/dev/null			# warm-up: first-touch costs, lazy purge state
+
+r=1
+while [ $r -le "$RUNS" ]; do
+	events 0
+	echo "@@OVH cfg=off rep=$r rounds=$ROUNDS ns=$(run)"
+
+	echo 0 >$T/tracing_on
+	events 1
+	ns=$(run)
+	events 0
+	echo 1 >$T/tracing_on
+	echo "@@OVH cfg=discard rep=$r rounds=$ROUNDS ns=$ns"
+
+	echo >$T/trace
+	events 1
+	ns=$(run)
+	events 0
+	n=$(grep -cE ' (vmap_chunk|vmap_set_ptes|vmap_huge_block): ' $T/trace)
+	echo >$T/trace
+	echo "@@OVH cfg=record rep=$r rounds=$ROUNDS ns=$ns events=$n"
+
+	vmapstat -j -- sh -c "echo $ROUNDS >$P/run" >/tmp/vs.json 2>/tmp/vs.err ||
+		{ echo "vmapstat failed:"; cat /tmp/vs.err; exit 1; }
+	ns=$(cat $P/last_ns)
+	s=$(( $(jnum chunk_events /tmp/vs.json) + $(jnum set_ptes_events /tmp/vs.json) + \
+		$(jnum huge_block_events /tmp/vs.json) ))
+	o=$(( $(jnum alloc_vmap_area_events /tmp/vs.json) + $(jnum purge_events /tmp/vs.json) + \
+		$(jnum lazy_free_events /tmp/vs.json) + $(jnum calls /tmp/vs.json) ))
+	echo "@@OVH cfg=vmapstat rep=$r rounds=$ROUNDS ns=$ns events=$((s + o)) series_events=$s"
+
+	# Time to attach: from a clock read just before the shell starts
+	# vmapstat to the clock read by the command vmapstat starts, which it
+	# does once every probe is attached.  base_ns is the same sequence
+	# without vmapstat (the shell starting sh + cat), to subtract.
+	t0=$(cat $P/now_ns)
+	vmapstat -j -- cat $P/now_ns >/tmp/att.out 2>/tmp/vs.err ||
+		{ echo "vmapstat failed:"; cat /tmp/vs.err; exit 1; }
+	t1=$(head -n 1 /tmp/att.out)
+	b0=$(cat $P/now_ns)
+	b1=$(sh -c "cat $P/now_ns")
+	echo "@@ATTACH rep=$r ns=$((t1 - t0)) base_ns=$((b1 - b0))"
+	r=$((r + 1))
+done
+grep -o '"latency":{[^}]*}' /tmp/vs.json | sed "s/^/@@FEATURE /"
+# One per-caller record of the workload, for the latency histogram plot.
+vmapstat -p -j -- sh -c "echo $ROUNDS >$P/run" >/tmp/vsp.json 2>/tmp/vs.err &&
+	echo "@@VSJSON $(cat /tmp/vsp.json)"
+
+# Peak RSS: the tool runs for 4 intervals of 1 s while the workload maps;
+# VmHWM is read from /proc/PID/status before it is stopped.
+rss() {	# rss TOOL CMD...
+	tool=$1; shift
+	"$@" >/dev/null 2>/tmp/rss.err &
+	pid=$!
+	sleep 1
+	run >/dev/null; sleep 1; run >/dev/null; sleep 2
+	echo "@@RSS tool=$tool vmhwm_kb=$(awk '/^VmHWM/ { print $2 }' /proc/$pid/status)" \
+		"vmrss_kb=$(awk '/^VmRSS/ { print $2 }' /proc/$pid/status)"
+	kill -INT $pid; wait $pid
+}
+r=1
+while [ $r -le 3 ]; do
+	rss vmapstat vmapstat -j 1
+	rss vmapstat-p vmapstat -p -j 1
+	rss vmaptop vmaptop -b -d 1
+	r=$((r + 1))
+done
+rmmod overhead_workload
+echo "@@DONE"
