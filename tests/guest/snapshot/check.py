@@ -149,6 +149,35 @@ def main():
                      (name, traced, bytes_of(a["bytes"])))
             else:
                 ok("%s: tracepoints and page tables agree: %s" % (name, traced))
+        # Every other area mapped entirely while tracing (module memory
+        # of the load, stacks of new tasks...): same split by granule.
+        starts = sorted(areas)
+        import bisect
+        per_area = {}
+        for addr, size, shift in events:
+            i = bisect.bisect_right(starts, addr) - 1
+            if i < 0:
+                continue
+            a = areas[starts[i]]
+            if addr >= int(a["end"], 16):
+                continue
+            d = per_area.setdefault(starts[i], {})
+            label = SHIFT_LABEL.get(shift, "shift %d" % shift)
+            d[label] = d.get(label, 0) + size
+        full = agree = 0
+        for start, traced in per_area.items():
+            a = areas[start]
+            walked = bytes_of(a["bytes"])
+            if a["changed"] or sum(traced.values()) != sum(walked.values()):
+                continue	# mapped partly before tracing, or remapped
+            full += 1
+            if traced == walked:
+                agree += 1
+            else:
+                fail("area %s (%s): tracepoints saw %s, the page tables hold %s" %
+                     (a["start"], a["caller"], traced, walked))
+        if full and agree == full:
+            ok("all %d areas mapped entirely while tracing agree with the walk" % full)
 
     # 3. The kernel's own page-table dump (x86_64).
     dump = section(text, "PTDUMP")
