@@ -75,4 +75,22 @@ else
 	grep -m1 ' vmap_chunk: .*api=vmalloc' /tmp/trace.mod
 	grep -m1 ' vmap_chunk: .*api=vm_map_ram' /tmp/trace.mod
 fi
+
+# perf, when the guest carries it: the same module run through perf
+# record/script must show as many vmap() batches and PMD blocks.
+if command -v perf >/dev/null 2>&1 && [ -f /tmp/trace.mod ]; then
+	want_c=$(grep -c ' vmap_chunk: .*api=vmap ' /tmp/trace.mod)
+	want_h=$(grep -c ' vmap_huge_block: ' /tmp/trace.mod)
+	perf record -q -a -o /tmp/perf.data -e vmalloc:vmap_chunk -e vmalloc:vmap_set_ptes \
+		-e vmalloc:vmap_huge_block -- kload -e 11 "$KMOD" mode=map events=0 >/dev/null 2>&1
+	perf script -i /tmp/perf.data 2>/dev/null | grep '^ *kload ' >/tmp/perf.txt
+	got_c=$(grep -c 'vmap_chunk: .*api=vmap ' /tmp/perf.txt)
+	got_h=$(grep -c 'vmap_huge_block: ' /tmp/perf.txt)
+	grep -m1 'vmap_huge_block: ' /tmp/perf.txt
+	[ "$got_c" = "$want_c" ] && [ "$got_h" = "$want_h" ] &&
+		pass "perf script: $got_c vmap batches and $got_h PMD blocks, as in tracefs" ||
+		fail "perf script: $got_c vmap batches / $got_h PMD blocks, tracefs had $want_c / $want_h"
+else
+	echo "SKIP: perf not in the guest (scripts/build-perf)"
+fi
 finish
