@@ -22,6 +22,8 @@ check-vmaptop-guest: lab-kernels tools-all
 		echo "== vmaptop guest test ($$a)"; \
 		TOPDIR=$(TOPDIR) bash tests/guest/vmaptop/run.sh $$a; done
 
+CHECK_TARGETS	+= check-vmaptop-guest
+
 # Not part of make check: a measurement for docs/benchmarks.md.
 bench-vmaptop: tools
 	TOPDIR=$(TOPDIR) bash tests/host/vmaptop_bench.bash

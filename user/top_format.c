@@ -273,7 +273,11 @@ static const char *cell(char *buf, size_t len, const struct top_table *tab,
 	case TOP_COL_MAPS:
 		if (tab->maps_src == TOP_MAPS_NONE)
 			return TOP_MISSING;
-		return top_fmt_count(buf, len, r->maps_rate);
+		top_fmt_count(buf, len, r->maps_rate);
+		/* "~": chunks stand in for calls of an untimed API */
+		if (r->maps_chunks && strlen(buf) + 2 <= len)
+			strcat(buf, "~");
+		return buf;
 	case TOP_COL_BYTES:
 		if (tab->bytes_src == TOP_BYTES_NONE)
 			return TOP_MISSING;
@@ -345,9 +349,10 @@ int top_fmt_summary(char (*lines)[TOP_LINE_MAX], int max, const struct top_table
 		return 0;
 	localtime_r(&now, &lt);
 	strftime(tm, sizeof(tm), "%H:%M:%S", &lt);
-	off = snprintf(lines[n], TOP_LINE_MAX, "vmaptop %s  %s %.2fs  maps %s%s (%s)  bytes %s%s (%s)",
+	off = snprintf(lines[n], TOP_LINE_MAX, "vmaptop %s  %s %.2fs  maps %s%s (%s%s)  bytes %s%s (%s)",
 		       tm, tab->cumulative ? "since start" : "interval", tab->interval_s,
 		       top_fmt_count(a, sizeof(a), t->maps_rate), rate, maps_src_name[tab->maps_src],
+		       tab->maps_chunk_rows ? "; untimed APIs: chunks" : "",
 		       top_fmt_bytes(b, sizeof(b), t->bytes_rate), rate,
 		       bytes_src_name[tab->bytes_src]);
 	if (tab->avail.have[TOP_NEED_GRANULE] && t->gran_bytes) {

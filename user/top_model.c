@@ -32,6 +32,8 @@ void top_avail_from_snapshot(struct top_avail *av, const struct vmapstat_snapsho
 		if (!f->available)
 			snprintf(av->why[n], sizeof(av->why[n]), "%s", f->why);
 	}
+	for (n = 0; n < 16; n++)
+		av->timed[n] = av->have[TOP_NEED_LATENCY];
 	av->have[TOP_NEED_LIVE] = !live_why;
 	if (live_why)
 		snprintf(av->why[TOP_NEED_LIVE], sizeof(av->why[TOP_NEED_LIVE]), "%s", live_why);
@@ -285,6 +287,7 @@ int top_table_build(struct top_table *tab, const struct vmapstat_snapshot *cum,
 	tab->avail = *avail;
 	tab->cumulative = cumulative;
 	tab->maps_src = pick_maps_src(avail);
+	tab->maps_chunk_rows = false;
 	tab->bytes_src = avail->have[TOP_NEED_GRANULE] ? TOP_BYTES_MAPPED :
 			 avail->have[TOP_NEED_AREAS] ? TOP_BYTES_AREAS : TOP_BYTES_NONE;
 	tab->wall = cum->wall.tv_sec;
@@ -315,6 +318,12 @@ int top_table_build(struct top_table *tab, const struct vmapstat_snapshot *cum,
 		r->active = row_any(d);
 
 		r->maps = row_maps(&d->st, tab->maps_src);
+		if (tab->maps_src == TOP_MAPS_CALLS && !avail->timed[c->api & 15] &&
+		    avail->have[TOP_NEED_CHUNK] && c->api != VMAPSCOPE_API_UNATTRIBUTED) {
+			r->maps = d->st.chunks;
+			r->maps_chunks = true;
+			tab->maps_chunk_rows = true;
+		}
 		r->gran_bytes = row_total_bytes(d);
 		r->bytes = tab->bytes_src == TOP_BYTES_MAPPED ? r->gran_bytes :
 			   tab->bytes_src == TOP_BYTES_AREAS ? d->st.area_bytes : 0;

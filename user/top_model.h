@@ -56,12 +56,22 @@ struct top_avail {
 	char why[TOP_NEED_MAX][256];
 	/* mapping shift per granule column; 0 = this kernel has no such granule */
 	unsigned int shift[TOP_G_NR];
+	/*
+	 * APIs whose calls the collector times (entry/exit probes attached),
+	 * indexed by api & 15.  The collector leaves vmap()/vm_map_ram() and
+	 * x86 ioremap() untimed by default: an exit probe would become the
+	 * caller the kernel records (collector.c, lat_targets).
+	 */
+	bool timed[16];
 };
 
 /*
  * What "mappings" counts.  The best source the kernel offers wins:
  * completed API calls (entry probes), else vmap areas allocated (stock
  * tracepoint), else batching-walker chunks.  The header names the source.
+ * With calls, rows of an API the collector does not time count chunks
+ * (one per batched walk, at least one per call) instead of showing
+ * nothing; the header says so (tab->maps_chunk_rows).
  */
 enum top_maps_src {
 	TOP_MAPS_NONE = 0,
@@ -92,6 +102,7 @@ struct top_row {
 	double chunk_mean;		/* pages per vmap_chunk; NAN: no chunk */
 	double p50_ns, p99_ns;		/* NAN: no completed call */
 	bool p50_open, p99_open;	/* estimate fell in the open-ended last slot */
+	bool maps_chunks;		/* maps counts chunks: the API is not timed */
 	uint64_t failed;		/* API calls that returned NULL */
 
 	/* /proc/vmallocinfo, at the time of the sample; -1 = unknown */
@@ -122,6 +133,7 @@ struct top_table {
 	time_t wall;			/* when the newest snapshot was read */
 	bool cumulative;		/* rows show totals since start */
 	enum top_maps_src maps_src;
+	bool maps_chunk_rows;		/* some rows count chunks (untimed API) */
 	enum top_bytes_src bytes_src;
 	struct top_avail avail;
 	struct top_totals tot;
@@ -138,7 +150,9 @@ struct top_live {
 /*
  * Which columns this kernel can fill, from the snapshot's feature table
  * (reasons included) and the granule geometry of its arch and page size.
- * live_why: NULL when /proc/vmallocinfo was read, else why not.
+ * live_why: NULL when /proc/vmallocinfo was read, else why not.  Every
+ * API counts as timed when latency is available; refine av->timed from
+ * collector_probes().
  */
 void top_avail_from_snapshot(struct top_avail *av, const struct vmapstat_snapshot *snap,
 			     const char *live_why);

@@ -190,6 +190,17 @@ static void test_batch_layout_rows_exact_width(void **state)
 	assert_string_equal(c, TOP_NODATA);
 	cell_of(&lo, line, TOP_COL_LIVE_AREAS, c);
 	assert_string_equal(c, "12k");
+	/* chunks standing in for calls are marked */
+	t.rows[1].maps_chunks = true;
+	t.rows[1].maps_rate = 12;
+	top_fmt_row(line, sizeof(line), &lo, &t, &t.rows[1]);
+	assert_int_equal(strlen(line), lo.total);
+	cell_of(&lo, line, TOP_COL_MAPS, c);
+	assert_string_equal(c, "12~");
+	t.rows[1].maps_rate = 1.8e18;	/* widest count still fits with the mark */
+	top_fmt_row(line, sizeof(line), &lo, &t, &t.rows[1]);
+	cell_of(&lo, line, TOP_COL_MAPS, c);
+	assert_string_equal(c, "1.8E~");
 	/* empty symbol shows "?" */
 	top_fmt_row(line, sizeof(line), &lo, &t, &t.rows[2]);
 	assert_int_equal(line[0], '?');

@@ -194,14 +194,21 @@ static void test_rates_from_two_snapshots(void **state)
 	r->st.chunk_pages = 10 * 3 + 5 * 512;
 	r = add_row(&cur, 0x2000, VMAPSCOPE_API_VMAP, "beta+0x8/0x40");
 	map_calls(r, 2, 12, 2 * K4, 500);
+	/* an untimed API (vmap by default): 6 mappings in 9 batched walks */
+	r = add_row(&cur, 0x3000, VMAPSCOPE_API_VMAP, "gamma+0x1/0x9");
+	r->st.bytes[21] = 6 * M2;
+	r->st.chunks = 9;
+	r->st.chunk_pages = 6 * 512;
 	cur.counters[VMAPSCOPE_CNT_STATS_FULL] = 7;
 	prev.counters[VMAPSCOPE_CNT_STATS_FULL] = 4;
 
 	assert_int_equal(snapshot_delta(&cur, &prev, &delta), 0);
 	top_avail_from_snapshot(&av, &cur, NULL);
+	assert_true(av.timed[VMAPSCOPE_API_VMAP]);	/* until refined from the probes */
+	av.timed[VMAPSCOPE_API_VMAP] = false;
 	assert_int_equal(top_table_build(&tab, &cur, &delta, &av, NULL, 0, false, false), 0);
 
-	assert_int_equal(tab.nr, 2);	/* idle beta stays listed */
+	assert_int_equal(tab.nr, 3);	/* idle beta stays listed */
 	assert_float_equal(tab.interval_s, 2.5, 1e-6);
 	assert_int_equal(tab.maps_src, TOP_MAPS_CALLS);
 	assert_int_equal(tab.bytes_src, TOP_BYTES_MAPPED);
@@ -228,8 +235,14 @@ static void test_rates_from_two_snapshots(void **state)
 	assert_true(isnan(b->p50_ns));
 	assert_true(isnan(b->chunk_mean));
 
+	/* an untimed API counts its chunks instead of (zero) calls */
+	assert_false(a->maps_chunks);
+	assert_true(find(&tab, "gamma+0x1/0x9")->maps_chunks);
+	assert_int_equal(find(&tab, "gamma+0x1/0x9")->maps, 9);
+	assert_true(tab.maps_chunk_rows);
+
 	/* totals and interval drops */
-	assert_int_equal(tab.tot.maps, 15);
+	assert_int_equal(tab.tot.maps, 15 + 9);
 	assert_int_equal(tab.tot.drops_full, 3);
 	/* vmallocinfo read (live_why NULL) but empty: zero, not unknown */
 	assert_int_equal(tab.tot.live_areas, 0);

@@ -2,8 +2,9 @@
 # vmaptop guest test, host side: build the workload module for ARCH's
 # patched kernel, boot the guest, run guest.sh, and check the last batch
 # frame: one row per workload caller, with the API, the number of
-# mappings, the granule shares the series must produce on ARCH, the
-# latency columns filled, and exactly one live area each.
+# mappings (vmap: batched walks, as the collector does not time vmap()),
+# the granule shares the series must produce on ARCH, chunk and latency
+# columns, and exactly one live area each.
 #
 # usage: run.sh ARCH   (x86_64 | arm64)
 set -euo pipefail
@@ -15,12 +16,16 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 [ -x "$TOP/out/$arch/bin/vmaptop" ] || { echo "FAIL: out/$arch/bin/vmaptop missing (make tools-$arch)"; exit 1; }
-"$LAB" kmod --arch "$arch" --variant patched "$TOP/tests/guest/vmaptop/kmod" >"$tmp/kmod" 2>&1 ||
-	{ echo "FAIL: building vmaptop_load for $arch:"; tail -n 20 "$tmp/kmod"; exit 1; }
+# VMAPTOP_SKIP_KMOD=1: use the vmaptop_load.ko an earlier "lab kmod" left in out/kmod/
+if [ "${VMAPTOP_SKIP_KMOD:-0}" != 1 ]; then
+	"$LAB" kmod --arch "$arch" --variant patched "$TOP/tests/guest/vmaptop/kmod" >"$tmp/kmod" 2>&1 ||
+		{ echo "FAIL: building vmaptop_load for $arch:"; tail -n 20 "$tmp/kmod"; exit 1; }
+fi
 
 rc=0
-"$LAB" run --arch "$arch" --variant patched --timeout 600 -- \
-	sh /opt/vmapscope/tests/vmaptop/guest.sh $LOOPS >"$tmp/log" 2>"$tmp/err" || rc=$?
+# --script: the lab copies the file in (guest.sh maps LOOPS=50 per caller)
+"$LAB" run --arch "$arch" --variant patched --timeout 600 \
+	--script "$TOP/tests/guest/vmaptop/guest.sh" >"$tmp/log" 2>"$tmp/err" || rc=$?
 if [ $rc != 0 ]; then
 	echo "FAIL: guest run exited $rc"; tail -n 40 "$tmp/log" "$tmp/err"; exit 1
 fi
@@ -69,14 +74,23 @@ assert (exp64k in hdr) == cont, f"64K column on {arch}: {hdr}"
 for name, (api, shares) in want.items():
     r = rows[name]
     assert r["API"] == api, f"{name}: API {r['API']} != {api}"
-    assert r["MAPS"] == str(loops), f"{name}: MAPS {r['MAPS']} != {loops}"
+    if api == "vmap":
+        # the collector does not time vmap() (an exit probe would become the
+        # recorded caller): vmaptop counts its batched walks, >= 1 per call
+        assert r["MAPS"].endswith("~") and int(r["MAPS"][:-1]) >= loops, \
+            f"{name}: MAPS {r['MAPS']}: want >= {loops} chunks, marked ~"
+    else:
+        assert r["MAPS"] == str(loops), f"{name}: MAPS {r['MAPS']} != {loops}"
     for col, v in shares.items():
         assert r[col] == str(v), f"{name}: {col} {r[col]} != {v}"
     if cont and exp64k not in shares:
         assert r[exp64k] == "0", f"{name}: 64K% {r[exp64k]} != 0"
     assert r["1G%"] == "0", f"{name}: 1G% {r['1G%']}"
-    for col in ("CHUNK", "P50", "P99"):
-        assert r[col] not in ("n/a", "-"), f"{name}: {col} empty: {r[col]}"
+    assert r["CHUNK"] not in ("n/a", "-"), f"{name}: CHUNK empty"
+    for col in ("P50", "P99"):
+        # timed APIs have latencies; untimed ones "-" (no call completed that we saw)
+        want_lat = api != "vmap"
+        assert (r[col] not in ("n/a", "-")) == want_lat, f"{name}: {col} {r[col]}"
     # exactly the one mapping the module keeps is live
     assert r["AREAS"] == "1", f"{name}: AREAS {r['AREAS']} != 1"
 print(f"ok: vmaptop guest test on {arch}: {len(rows)} callers with the expected granule shares")

@@ -40,29 +40,36 @@ static struct page *block9;		/* compound order-9 */
 static struct page *block10;		/* split order-10: odd pages unused */
 static struct page **pages9, **pages_mixed;
 
+/*
+ * The caller the kernel records is the return address of the mapping
+ * call: it must lie in these functions, so the call must not become a
+ * tail call (a jump whose return address is the loop in the init code).
+ */
+#define no_tail_call(call) ({ void *__p = (call); OPTIMIZER_HIDE_VAR(__p); __p; })
+
 static noinline void *vt_vmalloc_small(void)
 {
-	return vmalloc(3 * PAGE_SIZE);
+	return no_tail_call(vmalloc(3 * PAGE_SIZE));
 }
 
 static noinline void *vt_vmalloc_huge_2m(void)
 {
-	return vmalloc_huge(SZ_2M, GFP_KERNEL);
+	return no_tail_call(vmalloc_huge(SZ_2M, GFP_KERNEL));
 }
 
 static noinline void *vt_vmalloc_huge_128k(void)
 {
-	return vmalloc_huge(SZ_128K, GFP_KERNEL);
+	return no_tail_call(vmalloc_huge(SZ_128K, GFP_KERNEL));
 }
 
 static noinline void *vt_vmap_order9(void)
 {
-	return vmap(pages9, 512, VM_MAP, PAGE_KERNEL);
+	return no_tail_call(vmap(pages9, 512, VM_MAP, PAGE_KERNEL));
 }
 
 static noinline void *vt_vmap_mixed(void)
 {
-	return vmap(pages_mixed, 1024, VM_MAP, PAGE_KERNEL);
+	return no_tail_call(vmap(pages_mixed, 1024, VM_MAP, PAGE_KERNEL));
 }
 
 static void *(*const callers[NR_CALLERS])(void) = {
