@@ -142,6 +142,23 @@ static uint64_t last_ram(void)
 	return ret;
 }
 
+/* Kernel lockdown forbids bpf_probe_read_kernel(): say so if it is on. */
+static const char *lockdown_hint(void)
+{
+	FILE *f = fopen("/sys/kernel/security/lockdown", "re");
+	char buf[128] = "";
+
+	if (!f)
+		return "";
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	if (strstr(buf, "[integrity]") || strstr(buf, "[confidentiality]"))
+		return "; kernel lockdown is on (/sys/kernel/security/lockdown), which forbids "
+		       "reading kernel memory from BPF";
+	return "";
+}
+
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	return 0;
@@ -572,8 +589,9 @@ int live_snapshot_take(const struct live_opts *opts, struct live_snapshot *s,
 	skel = snapshot_bpf__open_and_load();
 	if (!skel) {
 		ret = -errno;
-		snprintf(err, errlen, "cannot load the page-table walker (BPF): %s%s", strerror(-ret),
-			 ret == -EPERM ? " (need root, or CAP_BPF and CAP_PERFMON)" : "");
+		snprintf(err, errlen, "cannot load the page-table walker (BPF): %s%s%s", strerror(-ret),
+			 ret == -EPERM ? " (need root, or CAP_BPF and CAP_PERFMON)" : "",
+			 lockdown_hint());
 		goto out;
 	}
 	if (!skel->bss) {
