@@ -27,6 +27,8 @@ cleanup() {
 	rm -rf "$T"
 }
 trap cleanup EXIT
+# a command failing outside "|| fail" still says where
+trap 'echo "FAIL: $(basename "$0") line $LINENO: $BASH_COMMAND (exit $?)" >&2' ERR
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 pass() { echo "ok - $*"; PASSED=$((${PASSED:-0} + 1)); }

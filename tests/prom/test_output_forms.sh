@@ -106,7 +106,8 @@ python3 -c 'import socket,sys,time
 s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(1); time.sleep(30)' "$port" &
 STARTED_PIDS+=($!)
-wait_for 5 python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])))' "$port"
+wait_for 20 python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])))' "$port" ||
+	fail "could not occupy port $port"
 bad 1 "Address already in use" --listen "127.0.0.1:$port" 1 1
 pass "bad options and a busy port: one line, exit 2 / 1"
 finish
