@@ -61,6 +61,10 @@ int prom_listen_parse(const char *spec, struct prom_listen *out,
 		set_err(err, errlen, "--listen: empty address, expected [ADDR:]PORT");
 		return -EINVAL;
 	}
+	if (strlen(spec) > 80) {
+		set_err(err, errlen, "--listen: '%.20s...' is too long for [ADDR:]PORT", spec);
+		return -EINVAL;
+	}
 	if (spec[0] == '[') {
 		const char *close = strchr(spec, ']');
 

@@ -546,6 +546,21 @@ static void test_listen_parse(void **state)
 	parse_bad("::1:80", "IPv6 as [ADDR]:PORT");
 	parse_bad("[::1]80", "expected [IPv6]:PORT");
 	parse_bad("[zz]:80", "bad IPv6 address");
+	parse_bad("99999999999999999999999", "bad port");
+	{
+		char longspec[300];
+
+		memset(longspec, '1', sizeof(longspec) - 4);
+		strcpy(longspec + sizeof(longspec) - 4, ":80");
+		parse_bad(longspec, "too long");
+		longspec[0] = '[';
+		memcpy(longspec + sizeof(longspec) - 5, "]:80", 5);
+		parse_bad(longspec, "too long");
+		/* just under the limit: still rejected by the address part */
+		longspec[70] = '\0';
+		memcpy(longspec + 66, "]:80", 5);
+		parse_bad(longspec, "expected [IPv6]:PORT");
+	}
 }
 
 static void test_bind_error_is_one_line(void **state)
