@@ -286,6 +286,8 @@ int prom_server_start(const struct prom_server_opts *opts,
 		MHD_OPTION_CONNECTION_LIMIT,
 		(unsigned int)(opts->max_connections ? opts->max_connections :
 			       PROM_DEFAULT_MAX_CONNECTIONS),
+		MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+		(unsigned int)PROM_PER_IP_CONNECTIONS,
 		MHD_OPTION_EXTERNAL_LOGGER, quiet_logger, NULL,
 		MHD_OPTION_END);
 	if (!s->daemon) {

@@ -11,7 +11,8 @@
  * Requests: GET or HEAD /metrics -> 200; any other path -> 404; any other
  * method on /metrics -> 405 with "Allow: GET, HEAD".  Connections that
  * stay idle (half-open, or a client that stops reading) are closed after
- * the connection timeout; at most max_connections are open at a time.
+ * the connection timeout; at most max_connections are open at a time, at
+ * most PROM_PER_IP_CONNECTIONS from one client address.
  */
 #ifndef VMAPSCOPE_PROM_HTTP_H
 #define VMAPSCOPE_PROM_HTTP_H
@@ -23,6 +24,8 @@
 #define PROM_DEFAULT_ADDR		"127.0.0.1"
 #define PROM_DEFAULT_TIMEOUT_S		10
 #define PROM_DEFAULT_MAX_CONNECTIONS	64
+/* One client address may hold at most this many (so it cannot starve others). */
+#define PROM_PER_IP_CONNECTIONS		32
 
 struct prom_listen {
 	struct sockaddr_storage addr;

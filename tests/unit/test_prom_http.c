@@ -496,6 +496,52 @@ static void test_connection_limit_recovers(void **state)
 	free(r);
 }
 
+/* Scrape from a given loopback source address; returns the status or 0. */
+static int scrape_from(const char *src)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+	struct sockaddr_in me = { .sin_family = AF_INET };
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	char *r;
+	int code;
+
+	assert_true(fd >= 0);
+	assert_int_equal(inet_pton(AF_INET, src, &me.sin_addr), 1);
+	assert_int_equal(bind(fd, (struct sockaddr *)&me, sizeof(me)), 0);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	send_all(fd, "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+	r = recv_all(fd, NULL);
+	close(fd);
+	code = status_of(r);
+	free(r);
+	return code;
+}
+
+/*
+ * One client address cannot take every connection: with
+ * PROM_PER_IP_CONNECTIONS idle connections from 127.0.0.1, another one
+ * from it is refused, while 127.0.0.2 (another host, as far as the
+ * server knows) is still served.
+ */
+static void test_per_address_limit(void **state)
+{
+	int idle[PROM_PER_IP_CONNECTIONS], i;
+
+	(void)state;
+	prom_server_stop(srv);
+	start(10, 0);
+	for (i = 0; i < PROM_PER_IP_CONNECTIONS; i++)
+		idle[i] = connect_lo();
+	usleep(300000);
+	assert_int_equal(scrape_from("127.0.0.1"), 0);	/* closed unanswered */
+	assert_int_equal(scrape_from("127.0.0.2"), 200);
+	for (i = 0; i < PROM_PER_IP_CONNECTIONS; i++)
+		close(idle[i]);
+	usleep(300000);
+	assert_int_equal(scrape_from("127.0.0.1"), 200);
+}
+
 static void parse_ok(const char *spec, const char *text)
 {
 	struct prom_listen l;
@@ -591,6 +637,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_idle_clients_time_out, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stalled_reader_times_out, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_connection_limit_recovers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_per_address_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bind_error_is_one_line, setup, teardown),
 	};
 
