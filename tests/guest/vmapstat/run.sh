@@ -1,26 +1,33 @@
 #!/usr/bin/env bash
-# Host driver of vmapstat's guest test: build the tools and the workload
-# module for ARCH, boot the patched kernel (with an ivshmem BAR for the
-# ioremap caller), run guest.sh, and check its output with check.py.
-# usage: tests/guest/vmapstat/run.sh ARCH   (x86_64 | arm64)
+# Host driver of vmapstat's guest tests: build the tools and the workload
+# module for ARCH, boot the kernel, run the guest script, check its output.
+#   patched: guest.sh (with an ivshmem BAR for the ioremap caller) + check.py
+#   stock:   stock.sh + check_stock.py (no series tracepoints)
+# usage: tests/guest/vmapstat/run.sh ARCH [patched|stock]
 set -euo pipefail
-ARCH=${1:?usage: run.sh x86_64|arm64}
+ARCH=${1:?usage: run.sh x86_64|arm64 [patched|stock]}
+VARIANT=${2:-patched}
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$TOP"
 LAB=scripts/lab
 export OUTDIR=${OUTDIR:-$TOP/out}
+case "$VARIANT" in
+patched) script=guest.sh checker=check.py extra=(--ivshmem 64) ;;
+stock) script=stock.sh checker=check_stock.py extra=() ;;
+*) echo "run.sh: unknown variant '$VARIANT'" >&2; exit 2 ;;
+esac
 
-$LAB build --arch "$ARCH" --variant patched >/dev/null
+$LAB build --arch "$ARCH" --variant "$VARIANT" >/dev/null
 make --no-print-directory OUTDIR="$OUTDIR" "tools-$ARCH" >/dev/null
-$LAB kmod --arch "$ARCH" --variant patched tests/kmod/vmapstat_workload >/dev/null
+$LAB kmod --arch "$ARCH" --variant "$VARIANT" tests/kmod/vmapstat_workload >/dev/null
 mkdir -p "$OUTDIR/test-logs"
-log=$OUTDIR/test-logs/vmapstat-guest-$ARCH.log
+log=$OUTDIR/test-logs/vmapstat-guest-$ARCH-$VARIANT.log
 set +e
-$LAB run --arch "$ARCH" --variant patched --timeout 300 --mem 1024 --ivshmem 64 \
-	--script tests/guest/vmapstat/guest.sh >"$log" 2>&1
+$LAB run --arch "$ARCH" --variant "$VARIANT" --timeout 300 --mem 1024 "${extra[@]}" \
+	--script "tests/guest/vmapstat/$script" >"$log" 2>&1
 rc=$?
 set -e
 echo "guest exit $rc (log: $log)"
-python3 tests/guest/vmapstat/check.py "$ARCH" "$log" || rc=1
-[ "$rc" = 0 ] || { echo "vmapstat guest test FAILED on $ARCH"; exit 1; }
-echo "vmapstat guest test passed on $ARCH"
+python3 "tests/guest/vmapstat/$checker" "$ARCH" "$log" || rc=1
+[ "$rc" = 0 ] || { echo "vmapstat guest test FAILED on $ARCH-$VARIANT"; exit 1; }
+echo "vmapstat guest test passed on $ARCH-$VARIANT"
