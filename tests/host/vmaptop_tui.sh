@@ -2,7 +2,8 @@
 # vmaptop's full-screen mode driven through tmux: keys sort, filter, pause,
 # show help and quit (asserted on the captured screen); resizing the
 # terminal, down to one too small for the table, does not kill it; -C
-# leaves the last frame on the terminal.
+# leaves the last frame on the terminal; batch mode clears between frames on
+# a terminal unless -C.
 set -euo pipefail
 
 TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -142,3 +143,17 @@ for i in $(seq 100); do [ -e "$tmp/rc" ] && break; sleep 0.1; done
 [ "$(cat "$tmp/rc" 2>/dev/null)" = 0 ] || fail "-C -n 2: exit '$(cat "$tmp/rc" 2>/dev/null)'"
 wait_for '^CALLER +API +MAPS/s'
 pass "-C -n 2 leaves the last frame on the terminal"
+tm kill-session -t vt
+
+# Batch mode on a terminal clears between frames; -C keeps them all.
+start 140 60 "-b -n 2 -d 0.3"
+for i in $(seq 100); do [ -e "$tmp/rc" ] && break; sleep 0.1; done
+[ "$(cat "$tmp/rc" 2>/dev/null)" = 0 ] || fail "-b -n 2: exit '$(cat "$tmp/rc" 2>/dev/null)'"
+screen >"$tmp/screen"
+[ "$(grep -c '^vmaptop [0-9]' "$tmp/screen")" = 1 ] || fail "-b on a terminal: not exactly one frame left"
+tm kill-session -t vt
+start 140 60 "-b -C -n 2 -d 0.3"
+for i in $(seq 100); do [ -e "$tmp/rc" ] && break; sleep 0.1; done
+screen >"$tmp/screen"
+[ "$(grep -c '^vmaptop [0-9]' "$tmp/screen")" = 2 ] || fail "-b -C: frames were cleared"
+pass "-b clears between frames on a terminal, -b -C does not"
