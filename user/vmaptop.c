@@ -85,6 +85,7 @@ static const struct argp_option opts[] = {
 	  "cheaper)" },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output" },
 	{ "help", 'h', NULL, 0, "Show this help" },
+	{ "version", 'V', NULL, 0, "Show the version" },
 	{},
 };
 
@@ -166,8 +167,12 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.verbose = true;
 		break;
 	case 'h':
-		argp_state_help(state, stdout, ARGP_HELP_STD_HELP & ~ARGP_HELP_EXIT_ERR);
-		break;
+		/* argp_state_help() prints nothing under ARGP_NO_ERRS */
+		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, "vmaptop");
+		exit(0);
+	case 'V':
+		printf("%s\n", argp_program_version);
+		exit(0);
 	case ARGP_KEY_ARG:
 		usage_err(state, "unexpected argument '%s'", arg);
 		break;

@@ -37,6 +37,12 @@ bad -b --no-such-option
 bad -b -d
 bad			# full screen without a terminal (stdin is /dev/null)
 pass "bad input: exit 2 with one stderr line (12 cases)"
+for h in -h --help; do
+	"$T" $h >"$tmp/o" 2>"$tmp/e" || fail "vmaptop $h exited $?"
+	grep -q '^Usage: vmaptop' "$tmp/o" && grep -q -- '--no-clear' "$tmp/o" ||
+		fail "vmaptop $h: no usage on stdout: $(cat "$tmp/o" "$tmp/e")"
+done
+pass "-h / --help print the usage, exit 0"
 
 if [ "$(id -u)" != 0 ]; then
 	echo "SKIP: the rest needs root (BPF)"; exit 0
