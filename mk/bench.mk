@@ -14,8 +14,9 @@
 #                         attach; vmapstat/vmaptop peak RSS.  Each arch
 #                         twice: TCG -icount (virtual time = instructions,
 #                         independent of the host's load) and plain TCG.
-#   make bench-results    raw outputs -> bench/results/ (committed), tables
-#                         -> out/bench/*.md, plots -> docs/img/ (gnuplot)
+#   make bench-results    raw outputs -> bench/results/ (committed), with
+#                         the overhead tables (overhead-table.md, -summary.csv)
+#                         made from them, plots -> docs/img/ (gnuplot)
 #
 # BENCH_OVH_RUNS repetitions of BENCH_OVH_ROUNDS workload rounds each.
 
@@ -48,7 +49,7 @@ bench-overhead: deps
 		OUTDIR=$(OUTDIR) tests/guest/overhead/run.sh $$a $$m $(BENCH_OVH_RUNS) $(BENCH_OVH_ROUNDS); \
 	done; done
 	scripts/overhead-report --csv $(BENCH_DIR)/overhead/summary.csv \
-		$$(ls $(BENCH_OVH_RAW) 2>/dev/null) | tee $(BENCH_DIR)/overhead/table.md
+		$$(ls -U $(BENCH_OVH_RAW) 2>/dev/null) | tee $(BENCH_DIR)/overhead/table.md
 
 # Copy what exists (a benchmark that did not run leaves the older committed
 # files in place), stamped with the date; then the plots.
@@ -57,11 +58,13 @@ bench-results:
 	@set -e; d=$$(date -u +%Y-%m-%dT%H:%MZ); \
 	for f in $(BENCH_OVH_RAW); do \
 		if [ -f "$$f" ]; then cp "$$f" $(BENCH_RESULTS)/overhead-$$(basename $$f); fi; done; \
-	if [ -f $(BENCH_DIR)/overhead/summary.csv ]; then cp $(BENCH_DIR)/overhead/summary.csv $(BENCH_RESULTS)/overhead-summary.csv; fi; \
 	for f in $(BENCH_DIR)/kernel/*.txt $(BENCH_DIR)/kernel/table.md; do \
 		if [ -f "$$f" ]; then cp "$$f" $(BENCH_RESULTS)/kernel-$$(basename $$f); fi; done; \
 	for t in vmaptop snapshot; do \
 		if [ -s $(BENCH_DIR)/bench-$$t.log ]; then cp $(BENCH_DIR)/bench-$$t.log $(BENCH_RESULTS)/$$t.txt; fi; done; \
 	echo "$$d" > $(BENCH_RESULTS)/DATE
+	raw=$$(ls -U $(BENCH_OVH_RAW:$(BENCH_DIR)/overhead/%=$(BENCH_RESULTS)/overhead-%) 2>/dev/null); \
+	if [ -n "$$raw" ]; then scripts/overhead-report --csv $(BENCH_RESULTS)/overhead-summary.csv \
+		$$raw >$(BENCH_RESULTS)/overhead-table.md; fi
 	scripts/plot-bench --out docs/img --kernel $(BENCH_RESULTS)/kernel-table.md \
-		--overhead $$(ls $(BENCH_OVH_RAW:$(BENCH_DIR)/overhead/%=$(BENCH_RESULTS)/overhead-%) 2>/dev/null)
+		--overhead $$(ls -U $(BENCH_OVH_RAW:$(BENCH_DIR)/overhead/%=$(BENCH_RESULTS)/overhead-%) 2>/dev/null)
