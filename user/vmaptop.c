@@ -46,7 +46,6 @@ static struct env {
 	.latency = true,
 };
 
-const char *argp_program_version = "vmaptop 0.1";
 static const char doc[] =
 "vmaptop: live per-caller view of vmalloc/vmap/ioremap mappings.\n"
 "\n"
@@ -85,7 +84,6 @@ static const struct argp_option opts[] = {
 	  "cheaper)" },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output" },
 	{ "help", 'h', NULL, 0, "Show this help" },
-	{ "version", 'V', NULL, 0, "Show the version" },
 	{},
 };
 
@@ -170,9 +168,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		/* argp_state_help() prints nothing under ARGP_NO_ERRS */
 		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, "vmaptop");
 		exit(0);
-	case 'V':
-		printf("%s\n", argp_program_version);
-		exit(0);
+
 	case ARGP_KEY_ARG:
 		usage_err(state, "unexpected argument '%s'", arg);
 		break;
