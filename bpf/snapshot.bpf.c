@@ -208,8 +208,12 @@ int snapshot_walk(void *ctx)
 {
 	struct walk_ctx w = {};
 
-	if (!max_steps)
-		max_steps = 4096;
+	/*
+	 * A range advances only after a descent through every level: with
+	 * fewer steps than that a run would never make progress.
+	 */
+	if (max_steps < 2 * LSNAP_MAX_LEVELS)
+		max_steps = max_steps ? 2 * LSNAP_MAX_LEVELS : 4096;
 	/*
 	 * Start from unknown (to the verifier) zeros: with constants it would
 	 * check every (range index, level) pair of the loop separately.

@@ -455,9 +455,12 @@ static int walk_all(struct snapshot_bpf *skel, const struct live_areas *areas,
 		if (areas->v[i].end > areas->v[i].start)
 			q[q_len++] = (struct pending){ i, areas->v[i].start };
 
-	skel->bss->max_steps = steps;
+	/* Same floor as the BPF side: a run must get through one descent. */
+	skel->bss->max_steps = steps < 2 * LSNAP_MAX_LEVELS ? 2 * LSNAP_MAX_LEVELS : steps;
 	t0 = now_s();
 	while (q_len) {
+		bool progress = false;
+
 		nq_len = 0;
 		for (qi = 0; qi < q_len; qi += LSNAP_BATCH) {
 			size_t n = q_len - qi < LSNAP_BATCH ? q_len - qi : LSNAP_BATCH;
@@ -481,13 +484,23 @@ static int walk_all(struct snapshot_bpf *skel, const struct live_areas *areas,
 				for (g = 0; g < LSNAP_NR_G; g++)
 					a->bytes[lsnap_granule_shift(g)] += r->bytes[g];
 				a->unmapped += r->unmapped;
-				if (r->flags & LSNAP_RES_FAULT)
+				if (r->flags & (LSNAP_RES_FAULT | LSNAP_RES_DONE))
+					progress = true;
+				if (r->flags & LSNAP_RES_FAULT) {
 					a->changed = true;
-				else if (!(r->flags & LSNAP_RES_DONE))
+				} else if (!(r->flags & LSNAP_RES_DONE)) {
 					/* Out of steps: continue where it stopped. */
-					nq[nq_len++] = (struct pending){
-						q[qi + i].area, r->resume ? r->resume : q[qi + i].start };
+					uint64_t next = r->resume ? r->resume : q[qi + i].start;
+
+					progress |= next != q[qi + i].start;
+					nq[nq_len++] = (struct pending){ q[qi + i].area, next };
+				}
 			}
+		}
+		/* Never spin: a pass that moved nothing is a walker bug. */
+		if (!progress) {
+			err = -ELOOP;
+			goto out;
 		}
 		memcpy(q, nq, nq_len * sizeof(*q));
 		q_len = nq_len;
@@ -627,7 +640,12 @@ int live_snapshot_take(const struct live_opts *opts, struct live_snapshot *s,
 	}
 	ret = walk_all(skel, &areas, res, o.steps_per_run, s);
 	if (ret) {
-		snprintf(err, errlen, "page-table walk failed: BPF_PROG_TEST_RUN: %s", strerror(-ret));
+		if (ret == -ELOOP)
+			snprintf(err, errlen, "page-table walk made no progress (walker bug; try "
+				 "--snapshot-steps 4096)");
+		else
+			snprintf(err, errlen, "page-table walk failed: BPF_PROG_TEST_RUN: %s",
+				 strerror(-ret));
 		goto out;
 	}
 	t1 = now_s();

@@ -187,6 +187,22 @@ def main():
         else:
             check_ptdump(dump, snap, section(text, "AFTER") or "")
 
+    # 3a. Tiny step budget: many resumed runs, same rows.
+    st = section(text, "STEPS")
+    if st is None or not st.strip():
+        fail("no snapshot with --snapshot-steps 3")
+    else:
+        d = json.loads(st.strip().splitlines()[-1])
+        mine = [r for r in snap["rows"] if "[snapshot_workload]" in r["caller"]]
+        if d["rows"] != mine:
+            fail("with 3 steps per run the workload rows differ: %s vs %s" % (d["rows"], mine))
+        elif d["prog_runs"] <= snap["prog_runs"]:
+            fail("3 steps per run took %d BPF runs, no more than the default %d" %
+                 (d["prog_runs"], snap["prog_runs"]))
+        else:
+            ok("3 steps per BPF run: same rows in %d runs (default: %d)" %
+               (d["prog_runs"], snap["prog_runs"]))
+
     # 3b. Without kallsyms data symbols: same rows, or a clear refusal.
     nok = section(text, "NOKSYMS")
     if nok is None:

@@ -60,6 +60,12 @@ echo "@@SNAP-AFTER-BEGIN"
 cat /proc/vmallocinfo
 echo "@@SNAP-AFTER-END"
 
+# Bounded work per BPF run: with 3 steps per run every area is cut and
+# resumed several times; the result must not change.
+echo "@@SNAP-STEPS-BEGIN"
+snap -j -p -c '[snapshot_workload]' --snapshot-steps 3
+echo "@@SNAP-STEPS-END"
+
 # As on a kernel without CONFIG_KALLSYMS_ALL: the fallbacks must find
 # (and verify) init_mm and the linear map, or say which one they could not.
 echo "@@SNAP-NOKSYMS-BEGIN"
