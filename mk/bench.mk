@@ -13,12 +13,16 @@
 #                         and with vmapstat attached; vmapstat's time to
 #                         attach; vmapstat/vmaptop peak RSS.  Each arch
 #                         twice: TCG -icount (virtual time = instructions,
-#                         independent of the host's load) and plain TCG.
+#                         independent of the host's load) and plain TCG;
+#                         then, under -icount, the "large" profile (2 MiB
+#                         vmap + 1 MiB vmalloc per round: more mapping work
+#                         per event).
 #   make bench-results    raw outputs -> bench/results/ (committed), with
 #                         the overhead tables (overhead-table.md, -summary.csv)
 #                         made from them, plots -> docs/img/ (gnuplot)
 #
-# BENCH_OVH_RUNS repetitions of BENCH_OVH_ROUNDS workload rounds each.
+# BENCH_OVH_RUNS repetitions of BENCH_OVH_ROUNDS (large profile:
+# BENCH_OVH_ROUNDS_LARGE) workload rounds each.
 
 BENCH_DIR	:= $(OUTDIR)/bench
 BENCH_RESULTS	:= bench/results
@@ -26,7 +30,9 @@ BENCH_OVH_ARCHES ?= x86_64 arm64
 BENCH_OVH_MODES	?= icount tcg
 BENCH_OVH_RUNS	?= 11
 BENCH_OVH_ROUNDS ?= 2000
-BENCH_OVH_RAW	 = $(foreach a,$(BENCH_OVH_ARCHES),$(BENCH_OVH_MODES:%=$(BENCH_DIR)/overhead/$(a)-%.txt))
+BENCH_OVH_ROUNDS_LARGE ?= 500
+BENCH_OVH_RAW	 = $(foreach a,$(BENCH_OVH_ARCHES),$(BENCH_OVH_MODES:%=$(BENCH_DIR)/overhead/$(a)-%.txt) \
+		   $(BENCH_DIR)/overhead/$(a)-icount-large.txt)
 BENCH_SUITES	:= bench-kernel bench-vmaptop bench-snapshot bench-overhead
 
 .PHONY: bench bench-overhead bench-results
@@ -46,8 +52,11 @@ bench: deps
 bench-overhead: deps
 	@set -e; for a in $(BENCH_OVH_ARCHES); do for m in $(BENCH_OVH_MODES); do \
 		echo "== tool overhead: $$a ($$m)"; \
-		OUTDIR=$(OUTDIR) tests/guest/overhead/run.sh $$a $$m $(BENCH_OVH_RUNS) $(BENCH_OVH_ROUNDS); \
-	done; done
+		OUTDIR=$(OUTDIR) tests/guest/overhead/run.sh $$a $$m $(BENCH_OVH_RUNS) $(BENCH_OVH_ROUNDS) small; \
+	done; \
+	echo "== tool overhead: $$a (icount, large mappings)"; \
+	OUTDIR=$(OUTDIR) tests/guest/overhead/run.sh $$a icount $(BENCH_OVH_RUNS) $(BENCH_OVH_ROUNDS_LARGE) large; \
+	done
 	scripts/overhead-report --csv $(BENCH_DIR)/overhead/summary.csv \
 		$$(ls -U $(BENCH_OVH_RAW) 2>/dev/null) | tee $(BENCH_DIR)/overhead/table.md
 

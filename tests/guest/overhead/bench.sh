@@ -4,7 +4,8 @@
 # workload cannot run.
 #
 # The workload module (tests/kmod/overhead_workload) times ROUNDS rounds of
-# vmap/vunmap(16 pages) + vmalloc/vfree(64K) in the kernel.  Each repetition
+# vmap/vunmap(VMAP_PAGES pages, default 16) + vmalloc/vfree(VMALLOC_SIZE,
+# default 64K) in the kernel.  Each repetition
 # runs the configurations in turn (interleaved, so that drift of the
 # emulator hits all of them alike):
 #   off       the series' three events disabled (static branches off)
@@ -26,17 +27,20 @@
 #   @@VSJSON {vmapstat -p -j of one run}   @@FEATURE {vmapstat's latency probe}
 RUNS=${RUNS:-11}
 ROUNDS=${ROUNDS:-2000}
+VMAP_PAGES=${VMAP_PAGES:-16}		# module defaults: the "small" profile
+VMALLOC_SIZE=${VMALLOC_SIZE:-65536}
 KO=/opt/vmapscope/kmod/overhead_workload.ko
 P=/sys/module/overhead_workload/parameters
 T=/sys/kernel/tracing
 EVENTS="vmap_chunk vmap_set_ptes vmap_huge_block"
 
 [ -f $KO ] || { echo "no $KO (lab kmod not run?)"; exit 1; }
-kload $KO >/dev/null || { echo "cannot load $KO"; exit 1; }
+kload $KO vmap_pages=$VMAP_PAGES vmalloc_size=$VMALLOC_SIZE >/dev/null ||
+	{ echo "cannot load $KO"; exit 1; }
 for e in $EVENTS; do
 	[ -d $T/events/vmalloc/$e ] || { echo "kernel lacks vmalloc:$e (not patched?)"; exit 1; }
 done
-echo "@@INFO kernel=$(uname -r) arch=$(uname -m) cpus=$(grep -c ^processor /proc/cpuinfo) rounds=$ROUNDS runs=$RUNS"
+echo "@@INFO kernel=$(uname -r) arch=$(uname -m) cpus=$(grep -c ^processor /proc/cpuinfo) rounds=$ROUNDS runs=$RUNS vmap_pages=$VMAP_PAGES vmalloc_size=$VMALLOC_SIZE"
 echo 4096 >$T/buffer_size_kb
 echo 1 >$T/tracing_on
 

@@ -1,23 +1,32 @@
 #!/usr/bin/env bash
 # Host driver of the tool-overhead benchmark (make bench-overhead):
-#   tests/guest/overhead/run.sh ARCH MODE [RUNS [ROUNDS]]
+#   tests/guest/overhead/run.sh ARCH MODE [RUNS [ROUNDS [PROFILE]]]
 # MODE: icount  QEMU -icount shift=0: guest time is virtual, one ns per
 #               instruction, so the figures do not depend on the load of
 #               this 2-core host (they count instructions, not time)
 #       tcg     plain TCG: guest ktime follows the host's wall clock
-# Writes out/bench/overhead/ARCH-MODE.txt: a header (date, host, QEMU,
+# PROFILE: small  vmap of 16 pages + vmalloc(64K) per round (default): many
+#                 events for little mapping work, the worst case
+#          large  vmap of 512 pages (2 MiB) + vmalloc(1 MiB) per round
+# Writes out/bench/overhead/ARCH-MODE[-large].txt: a header (date, host, QEMU,
 # kernel artifact) and the guest's @@ lines; scripts/overhead-report turns
 # them into tables.
 set -euo pipefail
-ARCH=${1:?usage: run.sh ARCH icount|tcg [RUNS [ROUNDS]]}
-MODE=${2:?usage: run.sh ARCH icount|tcg [RUNS [ROUNDS]]}
+ARCH=${1:?usage: run.sh ARCH icount|tcg [RUNS [ROUNDS [PROFILE]]]}
+MODE=${2:?usage: run.sh ARCH icount|tcg [RUNS [ROUNDS [PROFILE]]]}
 RUNS=${3:-11}
 ROUNDS=${4:-2000}
+PROFILE=${5:-small}
+case $PROFILE in
+small) params="VMAP_PAGES=16 VMALLOC_SIZE=65536"; suffix= ;;
+large) params="VMAP_PAGES=512 VMALLOC_SIZE=1048576"; suffix=-large ;;
+*) echo "run.sh: profile must be small or large" >&2; exit 2 ;;
+esac
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$TOP"
 LAB=scripts/lab
 OUTDIR=${OUTDIR:-$TOP/out}
-out=$OUTDIR/bench/overhead/$ARCH-$MODE.txt
+out=$OUTDIR/bench/overhead/$ARCH-$MODE$suffix.txt
 case $MODE in icount) icount=--icount ;; tcg) icount= ;; *) echo "run.sh: mode must be icount or tcg" >&2; exit 2 ;; esac
 
 $LAB build --arch "$ARCH" --variant patched >/dev/null
@@ -27,7 +36,7 @@ mkdir -p "$(dirname "$out")"
 qemu=qemu-system-$ARCH; [ "$ARCH" = arm64 ] && qemu=qemu-system-aarch64
 {
 	echo "# vmapscope tool-overhead benchmark (tests/guest/overhead)"
-	echo "# date=$(date -u +%Y-%m-%dT%H:%M:%SZ) arch=$ARCH mode=$MODE accel=TCG${icount:+ (-icount shift=0)}"
+	echo "# date=$(date -u +%Y-%m-%dT%H:%M:%SZ) arch=$ARCH mode=$MODE profile=$PROFILE accel=TCG${icount:+ (-icount shift=0)}"
 	echo "# host: $(nproc) CPUs, $(uname -r), $($qemu --version | head -n 1)"
 	echo "# host load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "# kernel artifact: $($LAB path --arch "$ARCH" --variant patched)"
@@ -36,7 +45,7 @@ qemu=qemu-system-$ARCH; [ "$ARCH" = arm64 ] && qemu=qemu-system-aarch64
 set +e
 $LAB run --arch "$ARCH" --variant patched $icount --timeout 3600 \
 	--add tests/guest/overhead/bench.sh:/opt/overhead.sh \
-	-- env RUNS="$RUNS" ROUNDS="$ROUNDS" sh /opt/overhead.sh >>"$out.tmp" 2>&1
+	-- env RUNS="$RUNS" ROUNDS="$ROUNDS" $params sh /opt/overhead.sh >>"$out.tmp" 2>&1
 rc=$?
 set -e
 echo "# host load at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out.tmp"
