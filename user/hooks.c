@@ -26,3 +26,13 @@ size_t vmapstat_hooks(const struct vmapstat_hooks *const **list)
 	*list = registered;
 	return nr_registered;
 }
+
+FILE *vmapstat_report_stream(void)
+{
+	size_t i;
+
+	for (i = 0; i < nr_registered; i++)
+		if (registered[i]->replaces_report)
+			return stderr;
+	return stdout;
+}

@@ -35,6 +35,7 @@
 
 #include <argp.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include "collector.h"
 
 struct vmapstat_run {
@@ -66,6 +67,13 @@ struct vmapstat_hooks {
 /* Returns 0, or -ENOSPC when VMAPSTAT_MAX_HOOKS are registered. */
 int vmapstat_register_hooks(const struct vmapstat_hooks *h);
 size_t vmapstat_hooks(const struct vmapstat_hooks *const **list);
+
+/*
+ * Where a hook prints its own report: stdout, unless a registered hook
+ * replaces vmapstat's report there (--prometheus writes the exposition to
+ * stdout, which must then hold nothing else); stderr in that case.
+ */
+FILE *vmapstat_report_stream(void);
 
 /* Command mode: how many times to run the command (set by --repeat). */
 extern int vmapstat_cmd_repeat;

@@ -23,6 +23,7 @@
 #include "pmu_sample.h"
 #include "pmu_events.h"
 #include "pmu_runs.h"
+#include "prom_pmu.h"
 
 enum {
 	OPT_PMU = 0x200,
@@ -309,6 +310,7 @@ static int pmu_interval(const struct vmapstat_run *run,
 			const struct vmapstat_snapshot *cum,
 			const struct vmapstat_snapshot *delta)
 {
+	FILE *out = vmapstat_report_stream();
 	struct pmu_results res;
 
 	(void)cum;
@@ -318,37 +320,42 @@ static int pmu_interval(const struct vmapstat_run *run,
 		return 0;
 	if (pmu_session_sample(pmu.session, &res))
 		return -1;
+	prom_pmu_results(&res);
 	if (run->json)
-		print_results_json(stdout, &res);
+		print_results_json(out, &res);
 	else
-		pmu_results_print(stdout, &res, pmu.per_cpu);
+		pmu_results_print(out, &res, pmu.per_cpu);
 	pmu_results_free(&res);
-	fflush(stdout);
+	fflush(out);
 	return 0;
 }
 
 static int pmu_end(const struct vmapstat_run *run,
 		   const struct vmapstat_snapshot *cum)
 {
+	FILE *out = vmapstat_report_stream();
 	int failed = 0, ret = 0;
 
 	(void)cum;
 	if (run->command) {
+		if (pmu.have_last)
+			prom_pmu_results(&pmu.last);
 		if (run->json) {
-			if (pmu_runs_write_json(stdout, &pmu.runs))
+			if (pmu_runs_write_json(out, &pmu.runs))
 				ret = -1;
 		} else if (pmu.runs.nr_runs > 1) {
-			printf("\n%d runs of: %s\n", pmu.runs.nr_runs, pmu.runs.command);
-			pmu_runs_print(stdout, &pmu.runs);
+			fprintf(out, "\n%d runs of: %s\n", pmu.runs.nr_runs,
+				pmu.runs.command);
+			pmu_runs_print(out, &pmu.runs);
 			/* what the last run said about events, once */
 			for (int i = 0; pmu.have_last && i < pmu.last.nr; i++)
 				if (pmu.last.r[i].note[0])
-					printf("  %s: %s\n", pmu.last.r[i].name,
-					       pmu.last.r[i].note);
+					fprintf(out, "  %s: %s\n",
+						pmu.last.r[i].name, pmu.last.r[i].note);
 		} else if (pmu.have_last) {
-			pmu_results_print(stdout, &pmu.last, pmu.per_cpu);
+			pmu_results_print(out, &pmu.last, pmu.per_cpu);
 		}
-		fflush(stdout);
+		fflush(out);
 		failed = pmu_runs_print_status(stderr, &pmu.runs);
 		if (failed)
 			ret = -1;	/* vmapstat exits non-zero */
@@ -358,7 +365,7 @@ static int pmu_end(const struct vmapstat_run *run,
 		struct ksyms *ks = ksyms_load(NULL, NULL);
 
 		if (!pmu_sample_read(pmu.sampler, &rep)) {
-			pmu_sample_report_print(run->json ? stderr : stdout, &rep,
+			pmu_sample_report_print(run->json ? stderr : out, &rep,
 						pmu.sample_ev.name, ks);
 			pmu_sample_report_free(&rep);
 		}

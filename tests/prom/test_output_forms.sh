@@ -35,6 +35,16 @@ grep -q '^vmapscope_intervals_total 1$' "$T/cmd.prom" ||
 	fail "command mode: intervals_total is not 1"
 pass "--prometheus (command mode) passes promtool"
 
+# --pmu: the PMU counts of the period become vmapscope_pmu_events_total
+# per event and CPU (task-clock: a software event every kernel has).
+"$VMAPSTAT" --pmu task-clock --prometheus 0.5 1 >"$T/pmu.prom" 2>"$T/err" ||
+	fail "--pmu --prometheus: exit $? $(cat "$T/err")"
+check_metrics "$T/pmu.prom" "--pmu --prometheus"
+awk '/^vmapscope_pmu_events_total\{event="task-clock",pmu="software",cpu="[0-9]+"\} [0-9]+$/ { if ($2 > 0) n++ }
+	END { exit !(n >= 1) }' "$T/pmu.prom" ||
+	fail "--pmu: no positive vmapscope_pmu_events_total for task-clock: $(grep pmu_events "$T/pmu.prom")"
+pass "--pmu counts are exported per event and CPU"
+
 # --listen and --textfile from one run
 start_vmapstat -p --listen 127.0.0.1:0 --textfile "$T/vmapscope.prom" 0.5
 wait_for 10 grep -q '^vmapscope_intervals_total [1-9]' "$T/vmapscope.prom" ||
