@@ -1,8 +1,9 @@
 # The Linux 6.12 series (kernel-patches/linux-6.12/) and its in-guest tests.
 #
 #   make check-kernel        patched x86_64 + arm64: mappings, granules, exact
-#                            events, tracefs, ioremap of an ivshmem BAR; debug
-#                            x86_64: test_vmalloc and fault injection
+#                            events, tracefs/perf, ioremap of an ivshmem BAR,
+#                            test_vmalloc; debug x86_64: the same mapping
+#                            checks, test_vmalloc and fault injection
 #   make check-kernel-debug-arm64   the debug tests on arm64 (make check-full)
 #   make checkpatch          scripts/checkpatch.pl --strict on every patch
 #   make bench-kernel        stock vs patched timings (docs/benchmarks.md)
@@ -33,6 +34,7 @@ check-kernel-x86_64 check-kernel-arm64: check-kernel-%: deps
 	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) -- $(call kguest,map.sh)
 	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) -- $(call kguest,tracefs.sh)
 	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) --ivshmem 64 -- $(call kguest,ioremap.sh)
+	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) -- $(call kguest,test_vmalloc.sh)
 
 check-kernel-debug-x86_64 check-kernel-debug-arm64: check-kernel-debug-%: deps
 	$(LAB) build --arch $* --variant debug >/dev/null
