@@ -16,18 +16,8 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "errbuf.h"
 #include "pmu_events.h"
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* Read a small sysfs file into @buf, trailing whitespace removed. */
 static int read_small_file(const char *path, char *buf, size_t len)
@@ -100,19 +90,19 @@ int pmu_format_apply(const char *format, unsigned long long value,
 	__u64 *field;
 
 	if (snprintf(buf, sizeof(buf), "%s", format) >= (int)sizeof(buf)) {
-		seterr(err, errlen, "format '%.40s...' too long", format);
+		errbuf_set(err, errlen, "format '%.40s...' too long", format);
 		return -1;
 	}
 	colon = strchr(buf, ':');
 	if (!colon) {
-		seterr(err, errlen, "malformed format '%s' (want configN:lo-hi)",
+		errbuf_set(err, errlen, "malformed format '%s' (want configN:lo-hi)",
 		       format);
 		return -1;
 	}
 	*colon = '\0';
 	field = attr_field(attr, buf);
 	if (!field) {
-		seterr(err, errlen, "format '%s' names unknown field '%s'",
+		errbuf_set(err, errlen, "format '%s' names unknown field '%s'",
 		       format, buf);
 		return -1;
 	}
@@ -125,20 +115,20 @@ int pmu_format_apply(const char *format, unsigned long long value,
 		if (dash)
 			*dash = '\0';
 		if (!parse_u64(tok, &lo) || (dash && !parse_u64(dash + 1, &hi))) {
-			seterr(err, errlen, "malformed bit range in format '%s'",
+			errbuf_set(err, errlen, "malformed bit range in format '%s'",
 			       format);
 			return -1;
 		}
 		if (!dash)
 			hi = lo;
 		if (lo > 63 || hi > 63 || lo > hi) {
-			seterr(err, errlen, "bad bit range %llu-%llu in format '%s'",
+			errbuf_set(err, errlen, "bad bit range %llu-%llu in format '%s'",
 			       lo, hi, format);
 			return -1;
 		}
 		for (; lo <= hi; lo++) {
 			if (nbits == 64) {
-				seterr(err, errlen, "format '%s' has over 64 bits",
+				errbuf_set(err, errlen, "format '%s' has over 64 bits",
 				       format);
 				return -1;
 			}
@@ -146,11 +136,11 @@ int pmu_format_apply(const char *format, unsigned long long value,
 		}
 	}
 	if (!nbits) {
-		seterr(err, errlen, "format '%s' has no bits", format);
+		errbuf_set(err, errlen, "format '%s' has no bits", format);
 		return -1;
 	}
 	if (nbits < 64 && (value >> nbits)) {
-		seterr(err, errlen, "value 0x%llx too big for format '%s' (%d bits)",
+		errbuf_set(err, errlen, "value 0x%llx too big for format '%s' (%d bits)",
 		       value, format, nbits);
 		return -1;
 	}
@@ -392,12 +382,12 @@ static int pmu_type(const char *root, const char *pmu, __u32 *type,
 	int ret = pmu_file(root, pmu, "type", buf, sizeof(buf));
 
 	if (ret) {
-		seterr(err, errlen, "PMU %s: cannot read %s/%s/type: %s", pmu,
+		errbuf_set(err, errlen, "PMU %s: cannot read %s/%s/type: %s", pmu,
 		       root, pmu, strerror(-ret));
 		return -1;
 	}
 	if (!parse_u64(buf, &v) || v > 0xffffffffULL) {
-		seterr(err, errlen, "PMU %s: malformed type file '%s'", pmu, buf);
+		errbuf_set(err, errlen, "PMU %s: malformed type file '%s'", pmu, buf);
 		return -1;
 	}
 	*type = v;
@@ -421,13 +411,13 @@ static int apply_term(const char *root, const char *pmu, char *term,
 	if (eq) {
 		*eq = '\0';
 		if (!parse_u64(eq + 1, &v)) {
-			seterr(err, errlen, "PMU %s: bad value '%s' for term '%s'",
+			errbuf_set(err, errlen, "PMU %s: bad value '%s' for term '%s'",
 			       pmu, eq + 1, term);
 			return -1;
 		}
 	}
 	if (!*term) {
-		seterr(err, errlen, "PMU %s: empty term", pmu);
+		errbuf_set(err, errlen, "PMU %s: empty term", pmu);
 		return -1;
 	}
 	/* Terms perf handles itself rather than through format/. */
@@ -447,7 +437,7 @@ static int apply_term(const char *root, const char *pmu, char *term,
 			char inner[PMU_DESC_LEN];
 
 			snprintf(inner, sizeof(inner), "%s", err);
-			seterr(err, errlen, "PMU %s: term '%s': %s", pmu, term,
+			errbuf_set(err, errlen, "PMU %s: term '%s': %s", pmu, term,
 			       inner);
 			return -1;
 		}
@@ -461,14 +451,14 @@ static int apply_term(const char *root, const char *pmu, char *term,
 		snprintf(path, sizeof(path), "events/%s", file);
 		ret = pmu_file(root, pmu, path, body, sizeof(body));
 		if (ret) {
-			seterr(err, errlen, "PMU %s: cannot read events/%s: %s",
+			errbuf_set(err, errlen, "PMU %s: cannot read events/%s: %s",
 			       pmu, file, strerror(-ret));
 			return -1;
 		}
 		return apply_terms(root, pmu, body, attr, depth + 1, err,
 				   errlen);
 	}
-	seterr(err, errlen, "PMU %s has no format field or event '%s'", pmu,
+	errbuf_set(err, errlen, "PMU %s has no format field or event '%s'", pmu,
 	       term);
 	return -1;
 }
@@ -480,12 +470,12 @@ static int apply_terms(const char *root, const char *pmu, const char *terms,
 	char buf[512], *tok, *save;
 
 	if (snprintf(buf, sizeof(buf), "%s", terms) >= (int)sizeof(buf)) {
-		seterr(err, errlen, "PMU %s: terms too long", pmu);
+		errbuf_set(err, errlen, "PMU %s: terms too long", pmu);
 		return -1;
 	}
 	if (!*buf) {
 		if (depth) {
-			seterr(err, errlen, "PMU %s: empty event file", pmu);
+			errbuf_set(err, errlen, "PMU %s: empty event file", pmu);
 			return -1;
 		}
 		return 0;	/* pmu// : all-zero config, as perf */
@@ -575,12 +565,12 @@ static int resolve_tracepoint(const char *sys, const char *name,
 	if (ret == -ENOENT || ret == -ENOTDIR)
 		return 0;
 	if (ret) {
-		seterr(err, errlen, "%s:%s: cannot read %s: %s", sys, name, path,
+		errbuf_set(err, errlen, "%s:%s: cannot read %s: %s", sys, name, path,
 		       strerror(-ret));
 		return -1;
 	}
 	if (!parse_u64(buf, &id)) {
-		seterr(err, errlen, "%s:%s: malformed tracepoint id '%s' in %s",
+		errbuf_set(err, errlen, "%s:%s: malformed tracepoint id '%s' in %s",
 		       sys, name, buf, path);
 		return -1;
 	}
@@ -616,13 +606,13 @@ static int apply_modifiers(const char *spec, const char *mods,
 		case 'H': H = true; break;
 		case 'p': precise++; break;
 		default:
-			seterr(err, errlen, "%s: unknown modifier '%c' (supported: u k h G H p)",
+			errbuf_set(err, errlen, "%s: unknown modifier '%c' (supported: u k h G H p)",
 			       spec, *m);
 			return -1;
 		}
 	}
 	if (precise > 3) {
-		seterr(err, errlen, "%s: at most 3 'p' modifiers", spec);
+		errbuf_set(err, errlen, "%s: at most 3 'p' modifiers", spec);
 		return -1;
 	}
 	/* perf: naming any of u/k/h excludes the others. */
@@ -662,7 +652,7 @@ static int resolve_plain(const char *root, const char *name,
 
 	for (const char *c = name; *c; c++) {
 		if (!valid_name_char(*c)) {
-			seterr(err, errlen, "%s: bad character '%c' in event name",
+			errbuf_set(err, errlen, "%s: bad character '%c' in event name",
 			       name, *c);
 			return -1;
 		}
@@ -689,7 +679,7 @@ static int resolve_plain(const char *root, const char *name,
 		errno = 0;
 		config = strtoull(name + 1, NULL, 16);
 		if (errno || strlen(name + 1) > 16) {
-			seterr(err, errlen, "%s: raw config out of range", name);
+			errbuf_set(err, errlen, "%s: raw config out of range", name);
 			return -1;
 		}
 		init_attr(&out[0].attr, PERF_TYPE_RAW, config);
@@ -712,7 +702,7 @@ static int resolve_plain(const char *root, const char *name,
 		if (find_alias(root, pmu, name, file, sizeof(file)))
 			continue;
 		if (n == max) {
-			seterr(err, errlen, "%s: found in more than %d PMUs", name,
+			errbuf_set(err, errlen, "%s: found in more than %d PMUs", name,
 			       max);
 			free_names(pmus, npmus);
 			return -1;
@@ -720,7 +710,7 @@ static int resolve_plain(const char *root, const char *name,
 		snprintf(path, sizeof(path), "events/%s", file);
 		ret = pmu_file(root, pmu, path, body, sizeof(body));
 		if (ret) {
-			seterr(err, errlen, "%s: cannot read %s/%s/%s: %s", name,
+			errbuf_set(err, errlen, "%s: cannot read %s/%s/%s: %s", name,
 			       root, pmu, path, strerror(-ret));
 			free_names(pmus, npmus);
 			return -1;
@@ -729,7 +719,7 @@ static int resolve_plain(const char *root, const char *name,
 			char inner[PMU_DESC_LEN * 2];
 
 			snprintf(inner, sizeof(inner), "%s", err);
-			seterr(err, errlen, "%s: %s/%s/%s: %s", name, root, pmu,
+			errbuf_set(err, errlen, "%s: %s/%s/%s: %s", name, root, pmu,
 			       path, inner);
 			free_names(pmus, npmus);
 			return -1;
@@ -772,7 +762,7 @@ static int resolve_plain(const char *root, const char *name,
 		if (strcasecmp(name, arm_presets[i].name))
 			continue;
 		if (!arm_pmu) {
-			seterr(err, errlen,
+			errbuf_set(err, errlen,
 			       "%s: Arm PMUv3 event 0x%02llx, but no armv8_*/armv9_* PMU in %s",
 			       name, (unsigned long long)arm_presets[i].code,
 			       root);
@@ -787,7 +777,7 @@ static int resolve_plain(const char *root, const char *name,
 		out[0].cpus[0] = '\0';
 		return 1;
 	}
-	seterr(err, errlen,
+	errbuf_set(err, errlen,
 	       "%s: unknown event (not a sysfs event in %s, a generic event, a raw rNNN or an Arm preset)",
 	       name, root);
 	return -1;
@@ -806,12 +796,12 @@ int pmu_event_resolve(const char *sysfs_root, const char *spec,
 	if (max > PMU_MAX_INSTANCES)
 		max = PMU_MAX_INSTANCES;
 	if (!*spec) {
-		seterr(err, errlen, "empty event name");
+		errbuf_set(err, errlen, "empty event name");
 		return -1;
 	}
 	if (snprintf(buf, sizeof(buf), "%s", spec) >= (int)sizeof(buf) ||
 	    strlen(spec) >= PMU_NAME_LEN) {
-		seterr(err, errlen, "event '%.32s...' too long", spec);
+		errbuf_set(err, errlen, "event '%.32s...' too long", spec);
 		return -1;
 	}
 
@@ -822,13 +812,13 @@ int pmu_event_resolve(const char *sysfs_root, const char *spec,
 		char pmu[PMU_NAME_LEN];
 
 		if (!close) {
-			seterr(err, errlen, "%s: missing closing '/'", spec);
+			errbuf_set(err, errlen, "%s: missing closing '/'", spec);
 			return -1;
 		}
 		*slash = '\0';
 		*close = '\0';
 		if (!*buf) {
-			seterr(err, errlen, "%s: empty PMU name", spec);
+			errbuf_set(err, errlen, "%s: empty PMU name", spec);
 			return -1;
 		}
 		snprintf(pmu, sizeof(pmu), "%.63s", buf);
@@ -836,7 +826,7 @@ int pmu_event_resolve(const char *sysfs_root, const char *spec,
 		if (*mods == ':')
 			mods++;
 		if (strchr(pmu, '.') || strchr(pmu, ' ')) {
-			seterr(err, errlen, "%s: bad PMU name", spec);
+			errbuf_set(err, errlen, "%s: bad PMU name", spec);
 			return -1;
 		}
 		{
@@ -845,7 +835,7 @@ int pmu_event_resolve(const char *sysfs_root, const char *spec,
 					   sizeof(probe));
 
 			if (ret == -ENOENT) {
-				seterr(err, errlen, "%s: no PMU named '%s' in %s",
+				errbuf_set(err, errlen, "%s: no PMU named '%s' in %s",
 				       spec, pmu, sysfs_root);
 				return -1;
 			}
@@ -855,7 +845,7 @@ int pmu_event_resolve(const char *sysfs_root, const char *spec,
 			char inner[PMU_DESC_LEN * 2];
 
 			snprintf(inner, sizeof(inner), "%s", err);
-			seterr(err, errlen, "%s: %s", spec, inner);
+			errbuf_set(err, errlen, "%s: %s", spec, inner);
 			return -1;
 		}
 		snprintf(out[0].desc, sizeof(out[0].desc), "%s/%s/", pmu,
@@ -882,7 +872,7 @@ int pmu_event_resolve(const char *sysfs_root, const char *spec,
 			if (second)
 				*second = ':';
 			if (!is_modifier_string(colon + 1)) {
-				seterr(err, errlen,
+				errbuf_set(err, errlen,
 				       "%s: no tracepoint %s:%s in %s/events and '%s' is not a modifier",
 				       spec, buf, colon + 1, tracefs(), colon + 1);
 				return -1;
@@ -890,7 +880,7 @@ int pmu_event_resolve(const char *sysfs_root, const char *spec,
 			mods = colon + 1;
 		}
 		if (!*buf) {
-			seterr(err, errlen, "%s: empty event name", spec);
+			errbuf_set(err, errlen, "%s: empty event name", spec);
 			return -1;
 		}
 		n = resolve_plain(sysfs_root, buf, out, max, err, errlen);
@@ -936,18 +926,18 @@ int pmu_event_list_resolve(const char *sysfs_root, const char *list,
 			int n;
 
 			if (len >= sizeof(one)) {
-				seterr(err, errlen, "event '%.32s...' too long", start);
+				errbuf_set(err, errlen, "event '%.32s...' too long", start);
 				goto fail;
 			}
 			memcpy(one, start, len);
 			one[len] = '\0';
 			if (!len) {
-				seterr(err, errlen, "empty event name in list '%s'",
+				errbuf_set(err, errlen, "empty event name in list '%s'",
 				       list);
 				goto fail;
 			}
 			if (in_terms) {
-				seterr(err, errlen, "%s: missing closing '/'", one);
+				errbuf_set(err, errlen, "%s: missing closing '/'", one);
 				goto fail;
 			}
 			n = pmu_event_resolve(sysfs_root, one, tmp,
@@ -959,7 +949,7 @@ int pmu_event_list_resolve(const char *sysfs_root, const char *list,
 					realloc(evs, (count + n) * sizeof(*evs));
 
 				if (!grown) {
-					seterr(err, errlen, "out of memory");
+					errbuf_set(err, errlen, "out of memory");
 					goto fail;
 				}
 				evs = grown;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <microhttpd.h>
 
+#include "errbuf.h"
 #include "prom_expo.h"
 #include "prom_http.h"
 
@@ -30,20 +31,6 @@ struct prom_server {
 	struct MHD_Response *bad_method;
 	struct prom_server_stats stats;
 };
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 int prom_listen_parse(const char *spec, struct prom_listen *out,
 		      char *err, size_t errlen)
@@ -58,11 +45,11 @@ int prom_listen_parse(const char *spec, struct prom_listen *out,
 
 	memset(out, 0, sizeof(*out));
 	if (!spec || !*spec) {
-		set_err(err, errlen, "--listen: empty address, expected [ADDR:]PORT");
+		errbuf_set(err, errlen, "--listen: empty address, expected [ADDR:]PORT");
 		return -EINVAL;
 	}
 	if (strlen(spec) > 80) {
-		set_err(err, errlen, "--listen: '%.20s...' is too long for [ADDR:]PORT", spec);
+		errbuf_set(err, errlen, "--listen: '%.20s...' is too long for [ADDR:]PORT", spec);
 		return -EINVAL;
 	}
 	if (spec[0] == '[') {
@@ -70,7 +57,7 @@ int prom_listen_parse(const char *spec, struct prom_listen *out,
 
 		if (!close || close[1] != ':' ||
 		    (size_t)(close - spec - 1) >= sizeof(host)) {
-			set_err(err, errlen,
+			errbuf_set(err, errlen,
 				"--listen '%s': expected [IPv6]:PORT", spec);
 			return -EINVAL;
 		}
@@ -81,7 +68,7 @@ int prom_listen_parse(const char *spec, struct prom_listen *out,
 	} else if ((colon = strrchr(spec, ':'))) {
 		if (colon == spec || (size_t)(colon - spec) >= sizeof(host) ||
 		    memchr(spec, ':', (size_t)(colon - spec))) {
-			set_err(err, errlen,
+			errbuf_set(err, errlen,
 				"--listen '%s': expected ADDR:PORT (IPv6 as [ADDR]:PORT)",
 				spec);
 			return -EINVAL;
@@ -94,7 +81,7 @@ int prom_listen_parse(const char *spec, struct prom_listen *out,
 	port = strtoul(port_s, &end, 10);
 	if (!*port_s || *end || errno || port > 65535 || port_s[0] == '-' ||
 	    port_s[0] == '+') {
-		set_err(err, errlen, "--listen '%s': bad port '%s' (0-65535)",
+		errbuf_set(err, errlen, "--listen '%s': bad port '%s' (0-65535)",
 			spec, port_s);
 		return -EINVAL;
 	}
@@ -104,7 +91,7 @@ int prom_listen_parse(const char *spec, struct prom_listen *out,
 		in6->sin6_family = AF_INET6;
 		in6->sin6_port = htons((uint16_t)port);
 		if (inet_pton(AF_INET6, host, &in6->sin6_addr) != 1) {
-			set_err(err, errlen, "--listen '%s': bad IPv6 address '%s'",
+			errbuf_set(err, errlen, "--listen '%s': bad IPv6 address '%s'",
 				spec, host);
 			return -EINVAL;
 		}
@@ -114,7 +101,7 @@ int prom_listen_parse(const char *spec, struct prom_listen *out,
 		in4->sin_family = AF_INET;
 		in4->sin_port = htons((uint16_t)port);
 		if (inet_pton(AF_INET, host, &in4->sin_addr) != 1) {
-			set_err(err, errlen,
+			errbuf_set(err, errlen,
 				"--listen '%s': bad IPv4 address '%s' (use a numeric address or localhost)",
 				spec, host);
 			return -EINVAL;
@@ -139,7 +126,7 @@ static int open_listen_socket(const struct prom_listen *l, uint16_t *port,
 	fd = socket(l->addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		e = errno;
-		set_err(err, errlen, "--listen %s: socket: %s", l->text, strerror(e));
+		errbuf_set(err, errlen, "--listen %s: socket: %s", l->text, strerror(e));
 		return -e;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
@@ -149,7 +136,7 @@ static int open_listen_socket(const struct prom_listen *l, uint16_t *port,
 	    listen(fd, 64) ||
 	    getsockname(fd, (struct sockaddr *)&bound, &blen)) {
 		e = errno;
-		set_err(err, errlen, "--listen %s: %s", l->text, strerror(e));
+		errbuf_set(err, errlen, "--listen %s: %s", l->text, strerror(e));
 		close(fd);
 		return -e;
 	}
@@ -253,7 +240,7 @@ int prom_server_start(const struct prom_server_opts *opts,
 
 	s = calloc(1, sizeof(*s));
 	if (!s) {
-		set_err(err, errlen, "--listen: out of memory");
+		errbuf_set(err, errlen, "--listen: out of memory");
 		return -ENOMEM;
 	}
 	pthread_mutex_init(&s->lock, NULL);
@@ -261,7 +248,7 @@ int prom_server_start(const struct prom_server_opts *opts,
 	s->not_found = text_response("404 not found: vmapscope serves /metrics\n", false);
 	s->bad_method = text_response("405 method not allowed: use GET\n", false);
 	if (!s->current || !s->not_found || !s->bad_method) {
-		set_err(err, errlen, "--listen: out of memory");
+		errbuf_set(err, errlen, "--listen: out of memory");
 		rc = -ENOMEM;
 		goto fail;
 	}
@@ -292,7 +279,7 @@ int prom_server_start(const struct prom_server_opts *opts,
 		MHD_OPTION_END);
 	if (!s->daemon) {
 		close(fd);
-		set_err(err, errlen, "--listen %s: cannot start the HTTP server",
+		errbuf_set(err, errlen, "--listen %s: cannot start the HTTP server",
 			opts->listen.text);
 		rc = -EIO;
 		goto fail;

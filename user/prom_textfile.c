@@ -10,21 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "errbuf.h"
 #include "prom_textfile.h"
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* Split PATH into a malloc'ed directory and a pointer to its base name. */
 static char *dir_of(const char *path, const char **base)
@@ -50,29 +37,29 @@ int prom_textfile_check(const char *path, char *err, size_t errlen)
 	int rc = 0;
 
 	if (n < 6 || strcmp(path + n - 5, ".prom")) {
-		set_err(err, errlen,
+		errbuf_set(err, errlen,
 			"--textfile '%s': name must end in .prom (node_exporter reads only *.prom)",
 			path ? path : "");
 		return -EINVAL;
 	}
 	dir = dir_of(path, &base);
 	if (!dir) {
-		set_err(err, errlen, "--textfile: out of memory");
+		errbuf_set(err, errlen, "--textfile: out of memory");
 		return -ENOMEM;
 	}
 	if (!strcmp(base, ".prom")) {
-		set_err(err, errlen, "--textfile '%s': empty file name", path);
+		errbuf_set(err, errlen, "--textfile '%s': empty file name", path);
 		rc = -EINVAL;
 	} else if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		set_err(err, errlen, "--textfile '%s': directory %s does not exist",
+		errbuf_set(err, errlen, "--textfile '%s': directory %s does not exist",
 			path, dir);
 		rc = -ENOENT;
 	} else if (access(dir, W_OK | X_OK)) {
 		rc = -errno;
-		set_err(err, errlen, "--textfile '%s': cannot write in %s: %s",
+		errbuf_set(err, errlen, "--textfile '%s': cannot write in %s: %s",
 			path, dir, strerror(errno));
 	} else if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
-		set_err(err, errlen, "--textfile '%s': is a directory", path);
+		errbuf_set(err, errlen, "--textfile '%s': is a directory", path);
 		rc = -EISDIR;
 	}
 	free(dir);
@@ -105,14 +92,14 @@ int prom_textfile_write(const char *path, const char *text, size_t len,
 	dir = dir_of(path, &base);
 	if (!dir || asprintf(&tmp, "%s/.%s.XXXXXX", dir, base) < 0) {
 		free(dir);
-		set_err(err, errlen, "--textfile: out of memory");
+		errbuf_set(err, errlen, "--textfile: out of memory");
 		return -ENOMEM;
 	}
 	free(dir);
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		rc = -errno;
-		set_err(err, errlen, "--textfile %s: cannot create %s: %s",
+		errbuf_set(err, errlen, "--textfile %s: cannot create %s: %s",
 			path, tmp, strerror(errno));
 		free(tmp);
 		return rc;
@@ -136,7 +123,7 @@ int prom_textfile_write(const char *path, const char *text, size_t len,
 	free(tmp);
 	return 0;
 fail:
-	set_err(err, errlen, "--textfile %s: %s", path, strerror(-rc));
+	errbuf_set(err, errlen, "--textfile %s: %s", path, strerror(-rc));
 	if (fd >= 0)
 		close(fd);
 	unlink(tmp);
