@@ -16,7 +16,7 @@ for f in "$dir"/*-patched*.txt; do
 	[ -f "$stock" ] || continue
 	grep -h 'RESULT' "$f" | while read -r _ _ c m med _; do
 		c=${c#case=}; m=${m#metric=}; med=${med#median=}
-		s=$(grep -h "RESULT case=$c metric=$m " "$stock" | sed -n 's/.* median=\([0-9]*\).*/\1/p')
+		s=$(grep -h "RESULT case=$c metric=$m " "$stock" | sed -n 's/.* median=\([0-9]*\).*/\1/p' || true)
 		[ -n "$s" ] || continue
 		awk -v a="$arch" -v r="$run" -v c="$c" -v m="$m" -v s="$s" -v p="$med" \
 			'BEGIN { printf "| %s | %s | %s | %s | %d | %d | %.2fx |\n", a, r, c, m, s, p, (p ? s / p : 0) }'

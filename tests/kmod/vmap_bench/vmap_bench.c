@@ -145,7 +145,7 @@ static void bench_vmap(const char *name, unsigned int order, unsigned int n)
 {
 	unsigned int nr_big = SZ_1M * 100 / (PAGE_SIZE << order);
 	unsigned int nr = nr_big << order, i, j;
-	struct page **big, **pages;
+	struct page **big, **pages, **spare = NULL;
 	u64 t0, i0;
 	void *p;
 
@@ -153,9 +153,19 @@ static void bench_vmap(const char *name, unsigned int order, unsigned int n)
 	pages = kvcalloc(nr, sizeof(*pages), GFP_KERNEL);
 	if (!big || !pages)
 		goto out;
+	/*
+	 * Fresh memory hands out consecutive blocks: two adjacent order-8
+	 * pages would form an aligned order-9 run and get a PMD.  Keep
+	 * every other block (the skipped ones stay allocated in between)
+	 * so that each block is its own physically contiguous chunk.
+	 */
+	spare = kcalloc(nr_big, sizeof(*spare), GFP_KERNEL);
+	if (!spare)
+		goto out;
 	for (i = 0; i < nr_big; i++) {
 		big[i] = alloc_pages(GFP_KERNEL | __GFP_COMP | __GFP_NOWARN, order);
-		if (!big[i]) {
+		spare[i] = alloc_pages(GFP_KERNEL | __GFP_COMP | __GFP_NOWARN, order);
+		if (!big[i] || !spare[i]) {
 			pr_info("%s: cannot allocate order-%u pages, skipped\n", name, order);
 			goto out;
 		}
@@ -179,8 +189,13 @@ static void bench_vmap(const char *name, unsigned int order, unsigned int n)
 	if (inst_ev)
 		report(name, "inst", t_inst, n);
 out:
-	for (i = 0; big && i < nr_big && big[i]; i++)
-		__free_pages(big[i], order);
+	for (i = 0; big && i < nr_big; i++) {
+		if (big[i])
+			__free_pages(big[i], order);
+		if (spare && spare[i])
+			__free_pages(spare[i], order);
+	}
+	kfree(spare);
 	kfree(big);
 	kvfree(pages);
 }
