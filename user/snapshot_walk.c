@@ -102,44 +102,29 @@ static const char *ksym_missing_why(const struct ksyms_found *k, const char *pat
 	return buf;
 }
 
-/* First "System RAM" start in /proc/iomem (0 if none or hidden). */
-static uint64_t first_ram(void)
+/*
+ * Start of the first and end of the last top-level "System RAM" range in
+ * /proc/iomem; both 0 when there is none or the addresses are hidden.
+ */
+static void ram_bounds(uint64_t *first, uint64_t *last)
 {
 	FILE *f = fopen("/proc/iomem", "re");
 	char line[256];
 	unsigned long long lo, hi;
-	uint64_t ret = 0;
 
+	*first = *last = 0;
 	if (!f)
-		return 0;
+		return;
 	while (fgets(line, sizeof(line), f)) {
-		if (line[0] == ' ' || !strstr(line, ": System RAM"))
+		if (line[0] == ' ' || !strstr(line, ": System RAM") ||
+		    sscanf(line, "%llx-%llx", &lo, &hi) != 2 || !hi)
 			continue;
-		if (sscanf(line, "%llx-%llx", &lo, &hi) == 2 && hi) {
-			ret = lo;
-			break;
-		}
+		if (!*first)
+			*first = lo;
+		if (hi > *last)
+			*last = hi;
 	}
 	fclose(f);
-	return ret;
-}
-
-/* End of the last "System RAM" range in /proc/iomem (0 if hidden). */
-static uint64_t last_ram(void)
-{
-	FILE *f = fopen("/proc/iomem", "re");
-	char line[256];
-	unsigned long long lo, hi;
-	uint64_t ret = 0;
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (line[0] != ' ' && strstr(line, ": System RAM") &&
-		    sscanf(line, "%llx-%llx", &lo, &hi) == 2 && hi > ret)
-			ret = hi;
-	fclose(f);
-	return ret;
 }
 
 /* Kernel lockdown forbids bpf_probe_read_kernel(): say so if it is on. */
@@ -312,7 +297,7 @@ static int discover(struct snapshot_bpf *skel, const struct live_opts *o, bool x
 	struct lsnap_layout *l = &skel->bss->layout;
 	struct ksyms_found k;
 	char why[256], why2[256];
-	uint64_t cands[4];
+	uint64_t cands[4], ram_first, ram_last;
 	const char *cand_how[4];
 	int nc = 0, i, err;
 
@@ -382,10 +367,11 @@ static int discover(struct snapshot_bpf *skel, const struct live_opts *o, bool x
 		 * than the end of RAM: try each such base, keep the one
 		 * that maps the task_struct back onto itself.
 		 */
-		if (last_ram()) {
+		ram_bounds(&ram_first, &ram_last);
+		if (ram_last) {
 			uint64_t top = p->task & ~((1ULL << 30) - 1), k2;
 
-			for (k2 = 0; k2 <= (last_ram() >> 30) + 1 && k2 <= top >> 30; k2++) {
+			for (k2 = 0; k2 <= (ram_last >> 30) + 1 && k2 <= top >> 30; k2++) {
 				l->phys_base = 0;
 				l->virt_base = top - (k2 << 30);
 				if (linear_map_ok(skel, why2, sizeof(why2))) {
@@ -412,8 +398,9 @@ static int discover(struct snapshot_bpf *skel, const struct live_opts *o, bool x
 		cands[nc] = p->read_val[0];
 		cand_how[nc++] = "memstart_addr (kallsyms)";
 	}
-	if (first_ram()) {
-		cands[nc] = first_ram() & ~((1ULL << 30) - 1);
+	ram_bounds(&ram_first, &ram_last);
+	if (ram_first) {
+		cands[nc] = ram_first & ~((1ULL << 30) - 1);
 		cand_how[nc++] = "first System RAM in /proc/iomem";
 	}
 	for (i = 0; i < nc; i++) {
