@@ -26,10 +26,12 @@ include $(sort $(wildcard mk/*.mk))
 
 all: tools
 
-# Fast suites (unit, host) first; every suite runs even after a failure,
-# then one closing line counts them.
+# Fast suites (unit, host) first, then the per-patch build of the series
+# (it builds the patched kernels on the way, cheaper than rebuilding for
+# it later) and the lab; every suite runs even after a failure, then one
+# closing line counts them.
 CHECK_FAST	 = $(filter check-unit check-host %-unit,$(CHECK_TARGETS))
-CHECK_EARLY	 = $(CHECK_FAST) $(filter check-lab,$(CHECK_TARGETS))
+CHECK_EARLY	 = $(CHECK_FAST) $(filter check-series-build check-lab,$(CHECK_TARGETS))
 CHECK_SEQUENCE	 = $(CHECK_EARLY) $(filter-out $(CHECK_EARLY),$(CHECK_TARGETS))
 
 define run_suites

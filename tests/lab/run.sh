@@ -97,6 +97,57 @@ expect_err "9999-lab-selftest.patch does not apply" "the error names the broken 
 [ ! -e "$CACHE/out/x86_64-patched/$k2" ] && ! ls -d "$CACHE/out/x86_64-patched/$k2".tmp* >/dev/null 2>&1 &&
 	ok "no cache entry is left for the broken series" || bad "a cache entry was left for $k2"
 
+# series-build: every prefix of the series must build.  Patch 1 breaks the
+# top Makefile (make fails before compiling anything), patch 2 repairs it:
+# the series as a whole is fine, the prefix is not.
+mkdir -p "$tmp/brk"
+cat >"$tmp/brk/0001-break.patch" <<'P'
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: lab <lab@vmapscope.invalid>
+Subject: [PATCH 1/2] lab self-test: break the build
+
+---
+ Makefile | 1 +
+ 1 file changed, 1 insertion(+)
+
+diff --git a/Makefile b/Makefile
+--- a/Makefile
++++ b/Makefile
+@@ -1,4 +1,5 @@
+ # SPDX-License-Identifier: GPL-2.0
++$(error lab self-test: broken by patch 1)
+ VERSION = 6
+ PATCHLEVEL = 12
+ SUBLEVEL = 117
+P
+cat >"$tmp/brk/0002-repair.patch" <<'P'
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: lab <lab@vmapscope.invalid>
+Subject: [PATCH 2/2] lab self-test: repair the build
+
+---
+ Makefile | 1 -
+ 1 file changed, 1 deletion(-)
+
+diff --git a/Makefile b/Makefile
+--- a/Makefile
++++ b/Makefile
+@@ -1,5 +1,4 @@
+ # SPDX-License-Identifier: GPL-2.0
+-$(error lab self-test: broken by patch 1)
+ VERSION = 6
+ PATCHLEVEL = 12
+ SUBLEVEL = 117
+P
+printf '0001-break.patch\n0002-repair.patch\n' >"$tmp/brk/series"
+expect_rc 125 "series-build fails when a prefix of the series does not build" \
+	env VMAPSCOPE_PATCHDIR="$tmp/brk" "$LAB" series-build --arch x86_64
+expect_err "does not build with patches 1-1 \\(stops at 0001-break\\.patch\\)" "the error names the first patch that breaks"
+kb=$(VMAPSCOPE_PATCHDIR=$tmp/brk "$LAB" key --arch x86_64 --variant patched)
+[ ! -e "$CACHE/out/x86_64-series/$kb/.complete" ] && ok "no series-build result is cached for it" ||
+	bad "a series-build result was cached for the broken series"
+expect_rc 2 "series-build of another variant" "$LAB" series-build --arch x86_64 --variant stock
+
 # Bad input.
 expect_rc 2 "unknown arch" "$LAB" build --arch riscv64 --variant patched
 expect_err "unknown arch 'riscv64'" "unknown arch is named"
