@@ -2,9 +2,8 @@
 #
 #   make check-kernel        patched x86_64 + arm64: mappings, granules, exact
 #                            events, tracefs/perf, ioremap of an ivshmem BAR,
-#                            test_vmalloc; debug x86_64: the same mapping
-#                            checks, test_vmalloc and fault injection
-#   make check-kernel-debug-arm64   the debug tests on arm64 (make check-full)
+#                            test_vmalloc; debug x86_64 + arm64: the same
+#                            mapping checks, test_vmalloc and fault injection
 #   make check-series-build  the kernel builds after each patch, both arches
 #   make checkpatch          scripts/checkpatch.pl --strict on every patch
 #   make bench-kernel        stock vs patched timings (docs/benchmarks.md)
@@ -44,7 +43,8 @@ check-kernel-debug-x86_64 check-kernel-debug-arm64: check-kernel-debug-%: deps
 	$(LAB) run --arch $* --variant debug --timeout 1800 -- $(call kguest,test_vmalloc.sh)
 	$(LAB) run --arch $* --variant debug --timeout $(KTIMEOUT) -- $(call kguest,fault.sh)
 
-check-kernel: check-kernel-x86_64 check-kernel-arm64 check-kernel-debug-x86_64
+check-kernel: check-kernel-x86_64 check-kernel-arm64 check-kernel-debug-x86_64 \
+	check-kernel-debug-arm64
 
 # Every prefix of the series builds, on both arches (scripts/lab
 # series-build: incremental, cached by the patched key; it leaves the
@@ -59,7 +59,6 @@ checkpatch: deps
 	$(KSERIES) checkpatch
 
 CHECK_TARGETS += check-kernel check-series-build checkpatch
-CHECK_FULL_TARGETS += check-kernel-debug-arm64
 
 # Stock vs patched, both arches, in one run: the in-kernel benchmark module
 # under TCG, and again with -icount, where virtual time advances with the
