@@ -146,6 +146,20 @@ expect_err "does not build with patches 1-1 \\(stops at 0001-break\\.patch\\)" "
 kb=$(VMAPSCOPE_PATCHDIR=$tmp/brk "$LAB" key --arch x86_64 --variant patched)
 [ ! -e "$CACHE/out/x86_64-series/$kb/.complete" ] && ok "no series-build result is cached for it" ||
 	bad "a series-build result was cached for the broken series"
+# That failed run left the patched tree at base; the next kmod rebuilds it
+# under the same key.  The guest must then boot the rebuilt kernel, or it
+# refuses the module's BTF (made against the new vmlinux's type ids).
+if "$LAB" kmod --arch x86_64 --variant patched "$TOP/tests/lab/kmod_warn" >"$tmp/kmod" 2>&1; then
+	cmp -s "$CACHE/build/x86_64-patched/arch/x86/boot/bzImage" \
+		"$("$LAB" path --arch x86_64 --variant patched)/kernel" &&
+		ok "after a rebuild, kmod leaves the artifact matching the build tree" ||
+		bad "the artifact's kernel differs from the rebuilt build tree"
+	expect_rc 0 "a module built after the rebuild loads in the guest" \
+		"$LAB" run --arch x86_64 --variant patched --timeout 300 --expect-warn -- kload /opt/vmapscope/kmod/lab_warn.ko
+	rm -f "$TOP/out/kmod/x86_64-patched/lab_warn.ko"
+else
+	bad "building the lab_warn module after the rebuild: $(tail -n 3 "$tmp/kmod")"
+fi
 expect_rc 2 "series-build of another variant" "$LAB" series-build --arch x86_64 --variant stock
 
 # Bad input.
