@@ -46,24 +46,23 @@ echo "@@VS-TRACE-OVERRUN $(grep -c 'LOST' $T/trace)"
 [ $vrc = 0 ] || rc=1
 rmmod vmapstat_workload || rc=1
 
+# filtered_run TAG CALLER: vmapstat -c CALLER around one load of the
+# workload; its status, JSON and stderr under @@TAG-* markers.
+filtered_run() {
+	vmapstat -p -j -c "$2" -- kload $KO >/tmp/$1.json 2>/tmp/$1.err
+	echo "@@$1-RC $?"
+	echo "@@$1-JSON"
+	cat /tmp/$1.json
+	echo "@@$1-ERR"
+	cat /tmp/$1.err
+}
+
 # Caller filter on symbols that appear only after vmapstat started.
-vmapstat -p -j -c vswl_vmap -- kload $KO >/tmp/vs2.json 2>/tmp/vs2.err
-vrc=$?
-echo "@@VS2-RC $vrc"
-echo "@@VS2-JSON"
-cat /tmp/vs2.json
-echo "@@VS2-ERR"
-cat /tmp/vs2.err
+filtered_run VS2 vswl_vmap
 rmmod vmapstat_workload || rc=1
 
 # Caller filter on a kernel symbol known at start: applied in BPF.
-vmapstat -p -j -c load_module -- kload $KO >/tmp/vs3.json 2>/tmp/vs3.err
-vrc=$?
-echo "@@VS3-RC $vrc"
-echo "@@VS3-JSON"
-cat /tmp/vs3.json
-echo "@@VS3-ERR"
-cat /tmp/vs3.err
+filtered_run VS3 load_module
 echo "@@VS-END"
 rmmod vmapstat_workload || rc=1
 for e in vmap_chunk vmap_set_ptes vmap_huge_block; do
