@@ -27,12 +27,14 @@ include $(sort $(wildcard mk/*.mk))
 all: tools
 
 # Fast suites (unit, host) first, then the per-patch build of the series
-# (it builds the patched kernels on the way, cheaper than rebuilding for
-# it later) and the lab; every suite runs even after a failure, then one
-# closing line counts them.
+# (it builds the stock and patched kernels on the way, cheaper than
+# building them again later) and the lab, then every suite that needs only
+# those kernels, and last the debug kernels, which nothing else uses.
+# Every suite runs even after a failure, then one closing line counts them.
 CHECK_FAST	 = $(filter check-unit check-host %-unit,$(CHECK_TARGETS))
 CHECK_EARLY	 = $(CHECK_FAST) $(filter check-series-build check-lab,$(CHECK_TARGETS))
-CHECK_SEQUENCE	 = $(CHECK_EARLY) $(filter-out $(CHECK_EARLY),$(CHECK_TARGETS))
+CHECK_LATE	 = $(filter check-kernel-debug,$(CHECK_TARGETS))
+CHECK_SEQUENCE	 = $(CHECK_EARLY) $(filter-out $(CHECK_EARLY) $(CHECK_LATE),$(CHECK_TARGETS)) $(CHECK_LATE)
 
 define run_suites
 	@pass=0; failed=""; for t in $(1); do \
