@@ -67,6 +67,7 @@ struct pte_ctx {
 	__u32 arch;
 	__u32 pad;
 	__u64 va;		/* address of the first entry of this step */
+	__u64 area_start;	/* the range's start: runs from there may realign */
 	__u64 addr_mask;
 	__u64 bytes[2];		/* LSNAP_G_PTE, LSNAP_G_CONT_PTE */
 	__u64 unmapped;
@@ -91,7 +92,7 @@ __noinline int decode_entry(__u32 arch, __u32 shift, int last, __u64 e)
 static __always_inline void run_end(__u32 arch, struct lsnap_run *r, __u64 *pot)
 {
 	if (r->pages)
-		lsnap_run_potential(arch, r->va, r->pa, r->pages, r->cont, pot);
+		lsnap_run_potential(arch, r, pot);
 	r->pages = 0;
 }
 
@@ -123,6 +124,7 @@ static long count_pte(__u32 i, void *data)
 	p->run.pa = pa;
 	p->run.pages = 1;
 	p->run.cont = cont;
+	p->run.first = va == p->area_start;
 	return 0;
 }
 
@@ -196,6 +198,7 @@ static long walk_step(__u32 i, void *data)
 		struct pte_ctx p = {
 			.arch = layout.arch,
 			.va = addr & ~4095ULL,
+			.area_start = ranges[ri].area_start,
 			.addr_mask = layout.addr_mask,
 			.run = w->run,
 		};
@@ -219,6 +222,7 @@ static long walk_step(__u32 i, void *data)
 		res->unmapped += p.unmapped;
 		res->potential[LSNAP_POT_64K] += p.pot[LSNAP_POT_64K];
 		res->potential[LSNAP_POT_2M] += p.pot[LSNAP_POT_2M];
+		res->potential[LSNAP_POT_REALIGN] += p.pot[LSNAP_POT_REALIGN];
 		res->potential[LSNAP_POT_MISALIGNED] += p.pot[LSNAP_POT_MISALIGNED];
 		w->run = p.run;
 		w->addr = addr + (n << 12);

@@ -33,6 +33,7 @@ const char *live_potential_name(int k)
 	switch (k) {
 	case LSNAP_POT_64K: return "could_64K";
 	case LSNAP_POT_2M: return "could_2M";
+	case LSNAP_POT_REALIGN: return "realign";
 	case LSNAP_POT_MISALIGNED: return "misaligned";
 	}
 	return "?";
@@ -227,8 +228,8 @@ void live_print_text(FILE *f, const struct live_snapshot *s, bool per_caller)
 	}
 	print_row(f, s->arch, "total", &s->total);
 	fprintf(f, "(holes: unmapped parts such as guard pages; could_*: PTE-mapped bytes whose "
-		"VA and PA allow that block in place; misaligned: contiguous runs that would need "
-		"another VA; one snapshot: %.3f s, of which %" PRIu64 " BPF runs %.3f s)\n",
+		"VA and PA allow that block in place; realign: blocks if the area were aligned to its "
+		"physical pages; misaligned: contiguous runs off every block boundary; one snapshot: %.3f s, of which %" PRIu64 " BPF runs %.3f s)\n",
 		s->seconds, s->prog_runs, s->walk_seconds);
 }
 

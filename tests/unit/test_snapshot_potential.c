@@ -29,11 +29,23 @@ struct pot {
 	__u64 v[LSNAP_NR_POT];
 };
 
+/* A run inside its area (not at its first page). */
 static struct pot run(unsigned int arch, __u64 va, __u64 pa, __u64 bytes, int cont)
 {
+	struct lsnap_run r = { .va = va, .pa = pa, .pages = bytes >> 12, .cont = cont };
 	struct pot p = { { 0 } };
 
-	lsnap_run_potential(arch, va, pa, bytes >> 12, cont, p.v);
+	lsnap_run_potential(arch, &r, p.v);
+	return p;
+}
+
+/* A run that starts at the first page of its area. */
+static struct pot first_run(unsigned int arch, __u64 va, __u64 pa, __u64 bytes)
+{
+	struct lsnap_run r = { .va = va, .pa = pa, .pages = bytes >> 12, .first = 1 };
+	struct pot p = { { 0 } };
+
+	lsnap_run_potential(arch, &r, p.v);
 	return p;
 }
 
@@ -41,6 +53,15 @@ static void assert_pot(struct pot p, __u64 c64k, __u64 c2m, __u64 mis)
 {
 	assert_int_equal(p.v[LSNAP_POT_64K], c64k);
 	assert_int_equal(p.v[LSNAP_POT_2M], c2m);
+	assert_int_equal(p.v[LSNAP_POT_REALIGN], 0);
+	assert_int_equal(p.v[LSNAP_POT_MISALIGNED], mis);
+}
+
+static void assert_realign(struct pot p, __u64 realign, __u64 mis)
+{
+	assert_int_equal(p.v[LSNAP_POT_64K], 0);
+	assert_int_equal(p.v[LSNAP_POT_2M], 0);
+	assert_int_equal(p.v[LSNAP_POT_REALIGN], realign);
 	assert_int_equal(p.v[LSNAP_POT_MISALIGNED], mis);
 }
 
@@ -81,6 +102,29 @@ static void test_arm64_runs(void **state)
 	assert_pot(run(a, VA, PA, 2 * M, 1), 0, 2 * M, 0);
 	assert_pot(run(a, VA, PA, 64 * K, 1), 0, 0, 0);
 	assert_pot(run(a, VA + 64 * K, PA, 2 * M, 1), 0, 0, 0);
+}
+
+/*
+ * A run at its area's first page, physically block-aligned but mapped at
+ * a VA that is not: what aligning the area would give (stock vmap()
+ * places areas at page granularity).
+ */
+static void test_realign(void **state)
+{
+	/* An order-9 block vmap()ed at a page-aligned VA: one PMD after realigning. */
+	assert_realign(first_run(LSNAP_ARCH_X86_64, VA + 0x42000, PA, 2 * M), 2 * M, 0);
+	/* arm64: 2M + 2 x 64K after realigning. */
+	assert_realign(first_run(LSNAP_ARCH_ARM64, VA + 4 * K, PA, 2 * M + 128 * K + 8 * K),
+		       2 * M + 128 * K, 0);
+	/* An order-4 block on x86_64: no 64K block there, and below 2M. */
+	assert_realign(first_run(LSNAP_ARCH_X86_64, VA + 4 * K, PA, 64 * K), 0, 0);
+	/* Off a block boundary physically: aligning the area cannot help. */
+	assert_realign(first_run(LSNAP_ARCH_X86_64, VA, PA + 4 * K, 4 * M - 4 * K), 0,
+		       4 * M - 4 * K);
+	/* Not at the area's first page: misaligned, even if PA is aligned. */
+	assert_realign(run(LSNAP_ARCH_X86_64, VA + 4 * K, PA, 2 * M, 0), 0, 2 * M);
+	/* At the first page and already congruent: plain in-place potential. */
+	assert_pot(first_run(LSNAP_ARCH_X86_64, VA, PA, 2 * M), 0, 2 * M, 0);
 }
 
 static void test_blocks_in(void **state)
@@ -187,6 +231,7 @@ static void test_names(void **state)
 {
 	assert_string_equal(live_potential_name(LSNAP_POT_64K), "could_64K");
 	assert_string_equal(live_potential_name(LSNAP_POT_2M), "could_2M");
+	assert_string_equal(live_potential_name(LSNAP_POT_REALIGN), "realign");
 	assert_string_equal(live_potential_name(LSNAP_POT_MISALIGNED), "misaligned");
 	assert_true(live_potential_applies("arm64", LSNAP_POT_64K));
 	assert_false(live_potential_applies("x86_64", LSNAP_POT_64K));
@@ -198,6 +243,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_x86_runs),
 		cmocka_unit_test(test_arm64_runs),
+		cmocka_unit_test(test_realign),
 		cmocka_unit_test(test_blocks_in),
 		cmocka_unit_test(test_fold_and_json),
 		cmocka_unit_test(test_names),

@@ -16,9 +16,10 @@
 4. After rmmod the workload's callers are gone from a new snapshot.
 6. Mapping potential: each vmap area of the workload is one physically
    contiguous run (the module logs its first page's physical address);
-   where it is mapped with 4K PTEs, could_64K / could_2M / misaligned are
-   what its VA, PA and length allow (docs/snapshot.md), computed here
-   independently; where the series mapped it with blocks, nothing is left.
+   where it is mapped with 4K PTEs, could_64K / could_2M / realign /
+   misaligned are what its VA, PA and length allow (docs/snapshot.md),
+   computed here independently; where the series mapped it with blocks,
+   nothing is left.
 5. Concurrent unmaps (test_vmalloc allocating and freeing on both CPUs):
    every snapshot succeeds, and its changed count is the sum of its rows'.
 """
@@ -74,22 +75,30 @@ def expected(arch, patched):
 
 
 def run_potential(arch, va, pa, size):
-    """Potential of one physically contiguous run of 4K PTEs, by definition."""
-    def blocks(sz):
-        lo, hi = (va + sz - 1) // sz * sz, (va + size) // sz * sz
+    """Potential of an area that is one physically contiguous run of 4K PTEs
+    from its first page, by the definitions of docs/snapshot.md."""
+    def blocks(at, sz):
+        lo, hi = (at + sz - 1) // sz * sz, (at + size) // sz * sz
         return max(0, (hi - lo) // sz)
+
+    def in_place(at):
+        n2m = blocks(at, 2 * M) if (at - pa) % (2 * M) == 0 else 0
+        n64k = blocks(at, 64 * K) if arch == "arm64" and (at - pa) % (64 * K) == 0 else 0
+        return n64k * 64 * K - (n2m * 2 * M if n64k else 0), n2m * 2 * M
+
     small = 64 * K if arch == "arm64" else 2 * M
-    pot = {"could_2M": 0, "misaligned": 0}
+    pot = {"could_2M": 0, "realign": 0, "misaligned": 0}
     if arch == "arm64":
         pot["could_64K"] = 0
-    if (va - pa) % small:
-        if size >= small:
-            pot["misaligned"] = size
-        return pot
-    n2m = blocks(2 * M) if (va - pa) % (2 * M) == 0 else 0
-    pot["could_2M"] = n2m * 2 * M
-    if arch == "arm64":
-        pot["could_64K"] = blocks(64 * K) * 64 * K - n2m * 2 * M
+    if (va - pa) % small == 0:
+        b64k, b2m = in_place(va)
+        pot["could_2M"] = b2m
+        if arch == "arm64":
+            pot["could_64K"] = b64k
+    elif size >= small and pa % small == 0:
+        pot["realign"] = sum(in_place(pa))
+    elif size >= small:
+        pot["misaligned"] = size
     return pot
 
 
