@@ -76,6 +76,17 @@ struct {
 	__type(value, struct vmapscope_stats);
 } stats SEC(".maps");
 
+/* Module placement (vmapscope.h), written at each module load. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct vmapscope_mod_key);
+	__type(value, struct vmapscope_mod_val);
+} modules SEC(".maps");
+
+/* Module loads seen: user space re-reads "modules" when it changes. */
+__u64 module_loads = 0;
+
 static __always_inline void count(enum vmapscope_counter c, __u64 n)
 {
 	if (c < VMAPSCOPE_CNT_MAX)
@@ -519,3 +530,78 @@ LAT_SLOT(4)
 LAT_SLOT(5)
 LAT_SLOT(6)
 LAT_SLOT(7)
+
+/* ---- module:module_load: where the module's text sections are ---- */
+
+#define STT_FUNC	2
+#define SHN_LORESERVE	0xff00
+#define MAX_MODULE_SYMS	65536
+
+struct modsym_walk {
+	const struct vs_elf64_sym *symtab;
+	__u32 nr;
+	struct vmapscope_mod_key key;
+};
+
+static long modsym_step(__u32 i, void *data)
+{
+	struct modsym_walk *w = data;
+	struct vmapscope_mod_val v = {};
+	struct vs_elf64_sym sym;
+
+	if (i >= w->nr)
+		return 1;
+	if (bpf_probe_read_kernel(&sym, sizeof(sym), &w->symtab[i]))
+		return 1;
+	if ((sym.st_info & 0xf) != STT_FUNC || !sym.st_shndx || sym.st_shndx >= SHN_LORESERVE)
+		return 0;
+	/* any function of the section will do: the last one stays */
+	w->key.shndx = sym.st_shndx;
+	v.addr = sym.st_value;
+	v.size = i;
+	v.st_name = sym.st_name;
+	bpf_map_update_elem(&modules, &w->key, &v, BPF_ANY);
+	return 0;
+}
+
+static __always_inline void module_region(struct modsym_walk *w, struct module *mod,
+					  __u32 shndx, int type)
+{
+	struct vmapscope_mod_val v = {};
+
+	v.addr = (__u64)BPF_CORE_READ(mod, mem[type].base);
+	v.size = BPF_CORE_READ(mod, mem[type].size);
+	w->key.shndx = shndx;
+	if (v.addr)
+		bpf_map_update_elem(&modules, &w->key, &v, BPF_ANY);
+}
+
+/*
+ * Fires in load_module() before the module's init runs: kallsyms still
+ * points at the full, relocated .ko symbol table (it is cut to the core
+ * symbols after init).  Runs once per module load, never on the mapping
+ * paths.
+ */
+SEC("raw_tp/module_load")
+int BPF_PROG(module_load_raw, struct module *mod)
+{
+	struct modsym_walk w = {};
+	struct mod_kallsyms *ks;
+
+	__sync_fetch_and_add(&module_loads, 1);
+	if (bpf_probe_read_kernel_str(w.key.name, sizeof(w.key.name), mod->name) <= 0)
+		return 0;
+	module_region(&w, mod, VMAPSCOPE_MOD_CORE_TEXT,
+		      bpf_core_enum_value(enum mod_mem_type, MOD_TEXT));
+	module_region(&w, mod, VMAPSCOPE_MOD_INIT_TEXT,
+		      bpf_core_enum_value(enum mod_mem_type, MOD_INIT_TEXT));
+	ks = BPF_CORE_READ(mod, kallsyms);
+	if (!ks)
+		return 0;
+	w.symtab = BPF_CORE_READ(ks, symtab);
+	w.nr = BPF_CORE_READ(ks, num_symtab);
+	if (w.nr > MAX_MODULE_SYMS)
+		w.nr = MAX_MODULE_SYMS;
+	bpf_loop(MAX_MODULE_SYMS, modsym_step, &w, 0);
+	return 0;
+}

@@ -129,6 +129,35 @@ enum vmapscope_counter {
 	VMAPSCOPE_CNT_MAX,
 };
 
+/*
+ * Module placement, recorded at module:module_load (hash "modules"), so
+ * that callers in a module unloaded before user space reads the stats can
+ * still be named from the module's .ko symbol table.  At that tracepoint
+ * the module's kallsyms table is the .ko's own symbol table with every
+ * value relocated; one function symbol per section gives the section's
+ * load address: address - the .ko's st_value of that symbol index.
+ *	shndx VMAPSCOPE_MOD_CORE_TEXT / VMAPSCOPE_MOD_INIT_TEXT: the module's
+ *	text region, addr and size;
+ *	any other shndx: a function symbol of that .ko section, addr (its
+ *	load address), size = its symbol index, st_name to check the file.
+ */
+#define VMAPSCOPE_MODULE_NAME_LEN	56	/* the kernel's MODULE_NAME_LEN on 64-bit */
+#define VMAPSCOPE_MOD_CORE_TEXT		0	/* SHN_UNDEF: no section uses it */
+#define VMAPSCOPE_MOD_INIT_TEXT		0xffffffffu
+
+struct vmapscope_mod_key {
+	char name[VMAPSCOPE_MODULE_NAME_LEN];
+	__u32 shndx;
+	__u32 pad;
+};
+
+struct vmapscope_mod_val {
+	__u64 addr;
+	__u64 size;
+	__u32 st_name;
+	__u32 pad;
+};
+
 /* Caller filter (-c): up to this many [start, end) text ranges in BPF. */
 #define VMAPSCOPE_MAX_CALLER_RANGES 16
 

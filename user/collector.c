@@ -78,7 +78,7 @@ static const struct lat_target lat_targets[] = {
 #define NR_LAT_TARGETS (sizeof(lat_targets) / sizeof(lat_targets[0]))
 _Static_assert(NR_LAT_TARGETS <= VMAPSCOPE_NR_LAT_SLOTS, "too many latency targets");
 
-enum tp_id { TP_CHUNK, TP_SET_PTES, TP_HUGE, TP_AREA, TP_PURGE, TP_LAZY_FREE, NR_TPS };
+enum tp_id { TP_CHUNK, TP_SET_PTES, TP_HUGE, TP_AREA, TP_PURGE, TP_LAZY_FREE, TP_MODULE, NR_TPS };
 
 static const char *const tp_names[NR_TPS] = {
 	[TP_CHUNK] = VMAPSCOPE_TP_CHUNK,
@@ -87,6 +87,7 @@ static const char *const tp_names[NR_TPS] = {
 	[TP_AREA] = "alloc_vmap_area",
 	[TP_PURGE] = "purge_vmap_area_lazy",
 	[TP_LAZY_FREE] = "free_vmap_area_noflush",
+	[TP_MODULE] = "module_load",
 };
 
 struct sym_cache_ent {
@@ -110,6 +111,7 @@ struct collector {
 
 	struct ksyms *ksyms;
 	char modules_sig[64];
+	char *modules_warned;		/* "\nname\n" of modules named [mod]+0xoff */
 	struct sym_cache_ent *cache;	/* open addressing, power-of-two size */
 	size_t cache_size, cache_used;
 
@@ -221,8 +223,12 @@ static bool have_caps(void)
 	return (eff & (1ULL << 39)) && (eff & (1ULL << 38));
 }
 
-/* Signature of the loaded module list: reload kallsyms when it changes. */
-static void modules_signature(char *buf, size_t len)
+/*
+ * Signature of the loaded module list and of the module loads BPF saw
+ * (a module may come and go between two reads): reload kallsyms when it
+ * changes.
+ */
+static void modules_signature(const struct collector *c, char *buf, size_t len)
 {
 	unsigned long long h = 1469598103934665603ULL;
 	char tmp[4096];
@@ -240,7 +246,104 @@ static void modules_signature(char *buf, size_t len)
 			h = (h ^ (unsigned char)tmp[i]) * 1099511628211ULL;
 	}
 	close(fd);
-	snprintf(buf, len, "%llx", h);
+	snprintf(buf, len, "%llx-%llu", h, c->skel ?
+		 (unsigned long long)__atomic_load_n(&c->skel->bss->module_loads, __ATOMIC_RELAXED) : 0ULL);
+}
+
+struct mod_rec {
+	struct vmapscope_mod_key key;
+	struct vmapscope_mod_val val;
+};
+
+static int cmp_mod_rec(const void *a, const void *b)
+{
+	const struct mod_rec *x = a, *y = b;
+
+	return strncmp(x->key.name, y->key.name, sizeof(x->key.name));
+}
+
+static void module_fallback(struct collector *c, struct ksyms *ks, const char *name,
+			    const struct mod_rec *r, size_t n, const char *why)
+{
+	size_t i, len = c->modules_warned ? strlen(c->modules_warned) : 0;
+	char tag[VMAPSCOPE_MODULE_NAME_LEN + 2];
+	char *w;
+
+	for (i = 0; i < n; i++)
+		if (r[i].key.shndx == VMAPSCOPE_MOD_CORE_TEXT || r[i].key.shndx == VMAPSCOPE_MOD_INIT_TEXT)
+			ksyms_add_module_region(ks, name, r[i].val.addr, r[i].val.size);
+	snprintf(tag, sizeof(tag), "%s\n", name);
+	if (c->modules_warned && strstr(c->modules_warned, tag))
+		return;
+	fprintf(stderr, "vmapscope: %s: callers in module %s shown as [%s]+0xoff\n", why, name, name);
+	w = realloc(c->modules_warned, len + strlen(tag) + 1);
+	if (w) {
+		strcpy(w + len, tag);
+		c->modules_warned = w;
+	}
+}
+
+/*
+ * Modules that BPF saw loading and kallsyms no longer lists: name their
+ * callers from the .ko, placed where the module was (vmapscope.h).
+ */
+static void add_unloaded_modules(struct collector *c, struct ksyms *ks)
+{
+	struct vmapscope_mod_key key, next;
+	struct mod_rec *recs = NULL, *r;
+	size_t nr = 0, cap = 0, i, j;
+	int fd = bpf_map__fd(c->skel->maps.modules);
+
+	if (bpf_map_get_next_key(fd, NULL, &next))
+		return;
+	do {
+		key = next;
+		if (nr == cap) {
+			cap = cap ? cap * 2 : 64;
+			r = realloc(recs, cap * sizeof(*r));
+			if (!r)
+				goto out;
+			recs = r;
+		}
+		recs[nr].key = key;
+		recs[nr].key.name[VMAPSCOPE_MODULE_NAME_LEN - 1] = 0;
+		if (!bpf_map_lookup_elem(fd, &key, &recs[nr].val))
+			nr++;
+	} while (!bpf_map_get_next_key(fd, &key, &next));
+	qsort(recs, nr, sizeof(*recs), cmp_mod_rec);
+
+	for (i = 0; i < nr; i = j) {
+		struct ksyms_anchor a[64];
+		const char *name = recs[i].key.name;
+		const struct ksym *live;
+		char path[512], why[256];
+		size_t na = 0;
+
+		for (j = i; j < nr && !cmp_mod_rec(&recs[i], &recs[j]); j++) {
+			if (recs[j].key.shndx == VMAPSCOPE_MOD_CORE_TEXT ||
+			    recs[j].key.shndx == VMAPSCOPE_MOD_INIT_TEXT || na == 64)
+				continue;
+			a[na].shndx = recs[j].key.shndx;
+			a[na].st_name = recs[j].val.st_name;
+			a[na].symidx = recs[j].val.size;
+			a[na].addr = recs[j].val.addr;
+			na++;
+		}
+		if (!na)
+			continue;
+		/* still loaded where BPF saw it: kallsyms names it */
+		live = ksyms_lookup(ks, a[0].addr);
+		if (live && live->module && !strcmp(live->module, name))
+			continue;
+		if (ksyms_find_module_file(NULL, name, path, sizeof(path))) {
+			snprintf(why, sizeof(why), "no %s.ko under /lib/modules/%s", name, c->release);
+			module_fallback(c, ks, name, &recs[i], j - i, why);
+		} else if (ksyms_add_module_file(ks, name, path, a, na, why, sizeof(why)) < 0) {
+			module_fallback(c, ks, name, &recs[i], j - i, why);
+		}
+	}
+out:
+	free(recs);
 }
 
 static void reload_ksyms(struct collector *c)
@@ -248,10 +351,12 @@ static void reload_ksyms(struct collector *c)
 	struct ksyms *ks = ksyms_load(NULL, NULL);
 
 	if (ks) {
+		if (c->skel && !ks->restricted)
+			add_unloaded_modules(c, ks);
 		ksyms_free(c->ksyms);
 		c->ksyms = ks;
 	}
-	modules_signature(c->modules_sig, sizeof(c->modules_sig));
+	modules_signature(c, c->modules_sig, sizeof(c->modules_sig));
 }
 
 static const char *symbolize(struct collector *c, uint64_t addr)
@@ -335,6 +440,7 @@ static struct bpf_program *tp_prog(struct vmapstat_bpf *s, enum tp_id id, bool b
 	case TP_AREA: return btf ? s->progs.area_btf : s->progs.area_raw;
 	case TP_PURGE: return btf ? s->progs.purge_btf : s->progs.purge_raw;
 	case TP_LAZY_FREE: return btf ? s->progs.lazy_free_btf : s->progs.lazy_free_raw;
+	case TP_MODULE: return s->progs.module_load_raw;
 	default: return NULL;
 	}
 }
@@ -642,6 +748,8 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 	 * without BTF typing, at the same cost.
 	 */
 	p.tp_btf[TP_CHUNK] = false;
+	/* module_load reads the module through CO-RE probe reads: raw_tp is enough */
+	p.tp_btf[TP_MODULE] = false;
 	for (i = 0; opts->want_latency && i < NR_LAT_TARGETS; i++) {
 		const struct lat_target *lt = &lat_targets[i];
 		size_t f;
@@ -775,6 +883,7 @@ void collector_close(struct collector *c)
 		bpf_link__destroy(c->links[i]);
 	vmapstat_bpf__destroy(c->skel);
 	ksyms_free(c->ksyms);
+	free(c->modules_warned);
 	free(c->cache);
 	free(c->caller_filter);
 	pthread_mutex_destroy(&c->lock);
@@ -858,7 +967,7 @@ int collector_read(struct collector *c, struct vmapstat_snapshot *snap)
 		} while (bpf_map_get_next_key(fd, &key, &next) == 0);
 	}
 
-	modules_signature(sig, sizeof(sig));
+	modules_signature(c, sig, sizeof(sig));
 	if (strcmp(sig, c->modules_sig))
 		reload_ksyms(c);
 

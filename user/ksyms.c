@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* /proc/kallsyms text symbols: load, look up, format (see ksyms.h). */
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 #include "ksyms.h"
 
 static long add_str(struct ksyms *ks, const char *s)
@@ -154,6 +159,9 @@ void ksyms_free(struct ksyms *ks)
 {
 	if (!ks)
 		return;
+	while (ks->nr_blocks)
+		free(ks->blocks[--ks->nr_blocks]);
+	free(ks->blocks);
 	free(ks->syms);
 	free(ks->strs);
 	free(ks);
@@ -194,6 +202,9 @@ void ksyms_format(const struct ksyms *ks, uint64_t addr, char *buf, size_t len)
 
 	if (!s)
 		snprintf(buf, len, "0x%016llx", (unsigned long long)addr);
+	else if (s->region)
+		snprintf(buf, len, "[%s]+0x%llx", s->module,
+			 (unsigned long long)(addr - s->addr));
 	else if (s->module)
 		snprintf(buf, len, "%s+0x%llx/0x%llx [%s]", s->name,
 			 (unsigned long long)(addr - s->addr),
@@ -202,6 +213,223 @@ void ksyms_format(const struct ksyms *ks, uint64_t addr, char *buf, size_t len)
 		snprintf(buf, len, "%s+0x%llx/0x%llx", s->name,
 			 (unsigned long long)(addr - s->addr),
 			 (unsigned long long)s->size);
+}
+
+/* Take n symbols whose names live in block (freed with ks). */
+static int add_syms(struct ksyms *ks, const struct ksym *add, size_t n, char *block)
+{
+	struct ksym *p;
+	char **b;
+
+	b = realloc(ks->blocks, (ks->nr_blocks + 1) * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	ks->blocks = b;
+	p = realloc(ks->syms, (ks->nr + n) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	ks->syms = p;
+	memcpy(p + ks->nr, add, n * sizeof(*add));
+	ks->nr += n;
+	ks->blocks[ks->nr_blocks++] = block;
+	qsort(ks->syms, ks->nr, sizeof(*ks->syms), cmp_ksym);
+	return 0;
+}
+
+int ksyms_add_module_region(struct ksyms *ks, const char *mod, uint64_t addr, uint64_t size)
+{
+	struct ksym s = { .addr = addr, .size = size, .region = true };
+	char *name = strdup(mod);
+	int err;
+
+	if (!name)
+		return -ENOMEM;
+	s.name = s.module = name;
+	err = add_syms(ks, &s, 1, name);
+	if (err)
+		free(name);
+	return err;
+}
+
+static int cmp_addr(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+long ksyms_add_module_file(struct ksyms *ks, const char *mod, const char *path,
+			   const struct ksyms_anchor *a, size_t nr, char *why, size_t whylen)
+{
+	size_t nsec = 0, nsyms = 0, symstr = 0, i, n = 0, strsz;
+	struct ksym *syms = NULL;
+	uint64_t *base = NULL, *sec_end = NULL;
+	Elf_Data *data = NULL;
+	Elf_Scn *scn = NULL;
+	char *block = NULL, *p;
+	bool *placed = NULL;
+	Elf *e = NULL;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	long err = 0;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		snprintf(why, whylen, "cannot open %s: %s", path, strerror(errno));
+		return err;
+	}
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF || elf_getshdrnum(e, &nsec)) {
+		snprintf(why, whylen, "%s is not an ELF file", path);
+		err = -EINVAL;
+		goto out;
+	}
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB && sh.sh_entsize) {
+			data = elf_getdata(scn, NULL);
+			symstr = sh.sh_link;
+			nsyms = sh.sh_size / sh.sh_entsize;
+			break;
+		}
+	}
+	if (!data) {
+		snprintf(why, whylen, "%s has no symbol table", path);
+		err = -EINVAL;
+		goto out;
+	}
+	base = calloc(nsec, sizeof(*base));
+	sec_end = calloc(nsec, sizeof(*sec_end));
+	placed = calloc(nsec, sizeof(*placed));
+	syms = calloc(nsyms, sizeof(*syms));
+	if (!base || !sec_end || !placed || !syms) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < nr; i++) {
+		if (a[i].symidx >= nsyms || a[i].shndx >= nsec ||
+		    !gelf_getsym(data, a[i].symidx, &sym) ||
+		    sym.st_shndx != a[i].shndx || sym.st_name != a[i].st_name) {
+			snprintf(why, whylen, "%s is not the %s module that was loaded "
+				 "(its symbol table differs)", path, mod);
+			err = -ESTALE;
+			goto out;
+		}
+		base[a[i].shndx] = a[i].addr - sym.st_value;
+		placed[a[i].shndx] = true;
+		scn = elf_getscn(e, a[i].shndx);
+		sec_end[a[i].shndx] = base[a[i].shndx] +
+			(scn && gelf_getshdr(scn, &sh) ? sh.sh_size : 0);
+	}
+	strsz = strlen(mod) + 1;
+	for (i = 1; i < nsyms; i++) {
+		const char *name;
+		int type;
+
+		if (!gelf_getsym(data, i, &sym))
+			continue;
+		type = GELF_ST_TYPE(sym.st_info);
+		if ((type != STT_FUNC && type != STT_NOTYPE) ||
+		    sym.st_shndx >= nsec || !placed[sym.st_shndx])
+			continue;
+		name = elf_strptr(e, symstr, sym.st_name);
+		/* unnamed and arm64 mapping symbols ($x, $d) are no callers */
+		if (!name || !*name || *name == '$')
+			continue;
+		syms[n].addr = base[sym.st_shndx] + sym.st_value;
+		/* until sizes are known: the end of the symbol's section */
+		syms[n].size = sec_end[sym.st_shndx];
+		syms[n].name = name;
+		strsz += strlen(name) + 1;
+		n++;
+	}
+	block = malloc(strsz);
+	if (!block) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/*
+	 * Sizes as the kernel gives them: up to the next symbol, but not past
+	 * the symbol's section (sections of a module are separate allocations).
+	 */
+	qsort(syms, n, sizeof(*syms), cmp_addr);
+	p = stpcpy(block, mod) + 1;
+	for (i = 0; i < n; i++) {
+		uint64_t end = syms[i].size;
+		size_t j = i + 1;
+
+		while (j < n && syms[j].addr == syms[i].addr)
+			j++;
+		if (j < n && syms[j].addr < end)
+			end = syms[j].addr;
+		syms[i].size = end - syms[i].addr;
+		syms[i].module = block;
+		syms[i].name = strcpy(p, syms[i].name);
+		p += strlen(p) + 1;
+	}
+	err = add_syms(ks, syms, n, block);
+	if (!err) {
+		block = NULL;
+		err = n;
+	}
+out:
+	free(block);
+	free(syms);
+	free(base);
+	free(sec_end);
+	free(placed);
+	elf_end(e);
+	close(fd);
+	return err;
+}
+
+/* nftw() has no argument for its callback: the search it serves. */
+static const char *find_mod;
+static char *find_path;
+static size_t find_len;
+
+static bool same_module_name(const char *a, const char *b, size_t blen)
+{
+	size_t i;
+
+	for (i = 0; i < blen; i++, a++) {
+		char x = *a == '-' ? '_' : *a, y = b[i] == '-' ? '_' : b[i];
+
+		if (!*a || x != y)
+			return false;
+	}
+	return !*a;
+}
+
+static int find_step(const char *path, const struct stat *st, int type, struct FTW *f)
+{
+	const char *base = path + f->base;
+	size_t n = strlen(base);
+
+	if (type != FTW_F || n < 4 || strcmp(base + n - 3, ".ko"))
+		return 0;
+	if (!same_module_name(find_mod, base, n - 3))
+		return 0;
+	snprintf(find_path, find_len, "%s", path);
+	return 1;
+}
+
+int ksyms_find_module_file(const char *dir, const char *mod, char *path, size_t len)
+{
+	char def[300];
+	struct utsname u;
+
+	if (!dir) {
+		uname(&u);
+		snprintf(def, sizeof(def), "/lib/modules/%s", u.release);
+		dir = def;
+	}
+	find_mod = mod;
+	find_path = path;
+	find_len = len;
+	return nftw(dir, find_step, 16, FTW_PHYS) == 1 ? 0 : -ENOENT;
 }
 
 size_t ksyms_match(const struct ksyms *ks, const char *substr,
