@@ -53,8 +53,6 @@ struct module_memory {
 	unsigned int size;
 } __attribute__((preserve_access_index));
 
-enum mod_mem_type { MOD_TEXT = 0, MOD_INIT_TEXT = 4 };
-
 /* ELF64 symbol (the .ko's layout, kept in mod_kallsyms at load time). */
 struct vs_elf64_sym {
 	__u32 st_name;

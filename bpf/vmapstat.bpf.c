@@ -564,17 +564,19 @@ static long modsym_step(__u32 i, void *data)
 	return 0;
 }
 
-static __always_inline void module_region(struct modsym_walk *w, struct module *mod,
-					  __u32 shndx, int type)
-{
-	struct vmapscope_mod_val v = {};
-
-	v.addr = (__u64)BPF_CORE_READ(mod, mem[type].base);
-	v.size = BPF_CORE_READ(mod, mem[type].size);
-	w->key.shndx = shndx;
-	if (v.addr)
-		bpf_map_update_elem(&modules, &w->key, &v, BPF_ANY);
-}
+/*
+ * The text regions, mem[MOD_TEXT] and mem[MOD_INIT_TEXT] (6.4+).  Constant
+ * indices: CO-RE relocates them with the kernel's element size.
+ */
+#define MODULE_REGION(w, mod, sec, idx) do {					\
+	struct vmapscope_mod_val v = {};					\
+										\
+	v.addr = (__u64)BPF_CORE_READ(mod, mem[idx].base);			\
+	v.size = BPF_CORE_READ(mod, mem[idx].size);				\
+	(w)->key.shndx = (sec);						\
+	if (v.addr)								\
+		bpf_map_update_elem(&modules, &(w)->key, &v, BPF_ANY);		\
+} while (0)
 
 /*
  * Fires in load_module() before the module's init runs: kallsyms still
@@ -591,10 +593,8 @@ int BPF_PROG(module_load_raw, struct module *mod)
 	__sync_fetch_and_add(&module_loads, 1);
 	if (bpf_probe_read_kernel_str(w.key.name, sizeof(w.key.name), mod->name) <= 0)
 		return 0;
-	module_region(&w, mod, VMAPSCOPE_MOD_CORE_TEXT,
-		      bpf_core_enum_value(enum mod_mem_type, MOD_TEXT));
-	module_region(&w, mod, VMAPSCOPE_MOD_INIT_TEXT,
-		      bpf_core_enum_value(enum mod_mem_type, MOD_INIT_TEXT));
+	MODULE_REGION(&w, mod, VMAPSCOPE_MOD_CORE_TEXT, 0);	/* MOD_TEXT */
+	MODULE_REGION(&w, mod, VMAPSCOPE_MOD_INIT_TEXT, 4);	/* MOD_INIT_TEXT */
 	ks = BPF_CORE_READ(mod, kallsyms);
 	if (!ks)
 		return 0;
