@@ -144,58 +144,6 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 
 /* ---- small helpers -------------------------------------------------- */
 
-const char *api_name(int api)
-{
-	switch (api) {
-	case VMAPSCOPE_API_OTHER: return "other";
-	case VMAPSCOPE_API_VMALLOC: return "vmalloc";
-	case VMAPSCOPE_API_VMAP: return "vmap";
-	case VMAPSCOPE_API_IOREMAP: return "ioremap";
-	case VMAPSCOPE_API_VM_MAP_RAM: return "vm_map_ram";
-	case VMAPSCOPE_API_UNATTRIBUTED: return "unattributed";
-	default: return "unknown";
-	}
-}
-
-int api_parse_mask(const char *list, unsigned int *mask)
-{
-	char *dup, *cur, *tok;
-	unsigned int m = 0;
-	int api, ret = 0;
-
-	if (!list || !*list)
-		return -EINVAL;
-	dup = strdup(list);
-	if (!dup)
-		return -ENOMEM;
-	cur = dup;
-	/* strsep, not strtok: "vmalloc," and "a,,b" are errors, not shorthand */
-	while (!ret && (tok = strsep(&cur, ",")) != NULL) {
-		for (api = 0; api < VMAPSCOPE_API_MAX; api++)
-			if (!strcmp(tok, api_name(api)))
-				break;
-		if (api == VMAPSCOPE_API_MAX)
-			ret = -EINVAL;
-		else
-			m |= 1U << api;
-	}
-	free(dup);
-	if (!ret)
-		*mask = m;
-	return ret;
-}
-
-const char *feature_name(enum vmapstat_feature f)
-{
-	switch (f) {
-	case VMAPSTAT_FEAT_GRANULE: return "granule";
-	case VMAPSTAT_FEAT_CHUNK: return "chunk";
-	case VMAPSTAT_FEAT_LATENCY: return "latency";
-	case VMAPSTAT_FEAT_AREAS: return "areas";
-	default: return "?";
-	}
-}
-
 uint64_t row_total_bytes(const struct vmapstat_row *r)
 {
 	uint64_t t = 0;

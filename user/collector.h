@@ -45,15 +45,7 @@
 #include <time.h>
 
 #include "vmapscope.h"
-
-/* Columns a kernel may or may not be able to provide. */
-enum vmapstat_feature {
-	VMAPSTAT_FEAT_GRANULE = 0,	/* vmalloc:vmap_set_ptes + vmap_huge_block */
-	VMAPSTAT_FEAT_CHUNK,		/* vmalloc:vmap_chunk (also: caller attribution) */
-	VMAPSTAT_FEAT_LATENCY,		/* entry-point fentry/fexit or kprobes */
-	VMAPSTAT_FEAT_AREAS,		/* stock vmalloc:alloc_vmap_area & co */
-	VMAPSTAT_FEAT_MAX,
-};
+#include "vocab.h"
 
 struct vmapstat_feature_state {
 	bool available;
@@ -166,11 +158,5 @@ static inline uint64_t row_mappings(const struct vmapstat_row *r, unsigned int s
 {
 	return shift < VMAPSCOPE_NR_SHIFTS ? r->st.bytes[shift] >> shift : 0;
 }
-
-/* "vmalloc", "vmap", "ioremap", "vm_map_ram", "other", "unattributed". */
-const char *api_name(int api);
-/* Parse a comma list of API names into a mask; -EINVAL on unknown name. */
-int api_parse_mask(const char *list, unsigned int *mask);
-const char *feature_name(enum vmapstat_feature f);
 
 #endif /* VMAPSCOPE_COLLECTOR_H */

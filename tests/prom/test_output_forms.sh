@@ -76,7 +76,7 @@ curl -sf "$VS_URL" -o "$T/scrape1.prom" || fail "GET $VS_URL failed"
 curl -sf "$VS_URL" -o "$T/scrape2.prom" || fail "GET $VS_URL failed"
 check_metrics "$T/scrape1.prom" "--listen, no INTERVAL"
 check_metrics "$T/scrape2.prom" "--listen, no INTERVAL"
-areas() { awk '$1 == "vmapscope_kernel_events_total{event=\"alloc_vmap_area\"}" { print $2 }' "$1"; }
+areas() { awk '$1 == "vmapscope_alloc_vmap_area_events_total" { print $2 }' "$1"; }
 a1=$(areas "$T/scrape1.prom"); a2=$(areas "$T/scrape2.prom")
 [ -n "$a1" ] && [ -n "$a2" ] && [ "$a2" -gt "$a1" ] ||
 	fail "--listen without INTERVAL: alloc_vmap_area '$a1' then '$a2', want growth"
