@@ -1,5 +1,5 @@
 # PMU counting, --repeat tables, "vmapstat compare" and sample attribution
-# (issue 6).  The sources (user/pmu_*.c, bpf/pmu_sample.bpf.c) are built into
+# The sources (user/pmu_*.c, bpf/pmu_sample.bpf.c) are built into
 # libvmapscope.a / vmapstat by mk/tools.mk's wildcards, and the unit tests
 # tests/unit/test_pmu_*.c run in its check-unit.  This file adds:
 #

@@ -1,4 +1,4 @@
-# Prometheus export of vmapstat (issue 7): --listen, --textfile, --prometheus,
+# Prometheus export of vmapstat: --listen, --textfile, --prometheus,
 # --top-callers.  The sources (user/prom_*.c) go into libvmapscope.a and the
 # unit tests (tests/unit/test_prom_*.c) run in check-unit, both through
 # mk/tools.mk's wildcards.  This file adds:

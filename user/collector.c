@@ -838,11 +838,6 @@ void collector_close(struct collector *c)
 	free(c);
 }
 
-const struct vmapstat_feature_state *collector_features(const struct collector *c)
-{
-	return c->feat;
-}
-
 size_t collector_probes(const struct collector *c, const struct vmapstat_probe_state **probes)
 {
 	*probes = c->probes;

@@ -6,31 +6,13 @@
  * reads vmalloc/vmap/ioremap activity through this one API, so that the
  * BPF side, caller symbolization and "what is missing and why" exist once.
  *
- * EXTENSION POINTS (for modules other than vmapstat's own):
- *
- *  1. Data model.  collector_read() fills a struct vmapstat_snapshot with
- *     cumulative counters since the collector attached; snapshot_delta()
- *     turns two of them into per-interval figures.  One row per
- *     (caller, api): bytes and BPF events per mapping shift (granule),
- *     chunk-length and latency log2 histograms, call / area counts.
- *     Global counters (drops, raw event totals) and the feature table
- *     (which columns exist on this kernel and, if not, why) come with it.
- *     Histogram bucket rule (for Prometheus "le" bounds): slot 0 holds
- *     0 and 1, slot i >= 1 holds [2^i, 2^(i+1) - 1]; the last slot is
- *     open-ended.  See hist.h: hist_slot_low()/hist_slot_high().
- *
- *  2. vmapstat argp children and hooks (user/hooks.h): a module links in
- *     "const struct argp pmu_argp" (user/pmu_cli.c) or
- *     "const struct argp prom_argp" (user/prom_cli.c); its option parser
- *     calls vmapstat_register_hooks() and gets start / interval / run /
- *     end callbacks with the snapshots.  Weak empty defaults live in
- *     user/extensions_default.c so vmapstat links without them.
- *
- *  3. "vmapstat compare A.json B.json" dispatches to
- *     int vmapstat_compare_main(int argc, char **argv) (PMU helper).
- *
- *  4. Library: every user/<name>.c except the tools' main files goes into
- *     out/<arch>/lib/libvmapscope.a (rule and naming in mk/tools.mk).
+ * collector_read() fills a struct vmapstat_snapshot with cumulative
+ * counters since the collector attached; snapshot_delta() turns two of
+ * them into per-interval figures.  One row per (caller, api): bytes and
+ * BPF events per mapping shift (granule), chunk-length and latency log2
+ * histograms (hist.h), call / area counts; the global counters
+ * (vmapscope.h), the feature table (which columns exist on this kernel
+ * and, if not, why) and the symbol state come with it.
  *
  * Threading: collector_read() may be called from any thread (the
  * exporter's HTTP thread); calls are serialized by an internal lock.
@@ -123,8 +105,7 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 		   char *errbuf, size_t errlen);
 void collector_close(struct collector *c);
 
-/* Features / probes as decided by collector_open(). */
-const struct vmapstat_feature_state *collector_features(const struct collector *c);
+/* Latency probes as decided by collector_open(). */
 size_t collector_probes(const struct collector *c,
 			const struct vmapstat_probe_state **probes);
 

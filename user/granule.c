@@ -15,15 +15,6 @@ enum vs_arch arch_from_machine(const char *m)
 	return VS_ARCH_UNKNOWN;
 }
 
-const char *arch_name(enum vs_arch arch)
-{
-	switch (arch) {
-	case VS_ARCH_X86_64: return "x86_64";
-	case VS_ARCH_ARM64: return "arm64";
-	default: return "unknown";
-	}
-}
-
 void size_label(unsigned int shift, char *buf, size_t len)
 {
 	static const char units[] = "KMGTPE";

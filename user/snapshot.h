@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Live mapping audit (vmapstat --snapshot, issue 9): which granules the
+ * Live mapping audit (vmapstat --snapshot): which granules the
  * kernel's page tables use, right now, for every live vmalloc area, per
  * caller and API.
  *
