@@ -54,7 +54,7 @@ struct live_area {
 	uint64_t start;
 	uint64_t end;			/* exclusive; includes the guard page */
 	uint64_t size;			/* as printed */
-	char caller[LIVE_CALLER_LEN];	/* "func+0x1a [mod]" ("/0xlen" dropped); "" if none */
+	char caller[LIVE_CALLER_LEN];	/* "func+0x1a/0x80 [mod]" as %pS prints; "" if none */
 	uint64_t nr_pages;		/* pages=N, 0 if absent */
 	uint64_t phys;			/* phys=0x..., 0 if absent */
 	unsigned int flags;		/* enum live_area_flag */
@@ -166,8 +166,6 @@ int live_fold(const struct live_areas *areas, const struct live_area_result *res
 
 /* "4K", "64K cont", "2M", "32M cont", "1G" (shift as in live_row.bytes). */
 const char *live_granule_label(unsigned int shift);
-/* "vmalloc", "vmap", "ioremap", "vm_map_ram", "other". */
-const char *live_api_name(int api);
 
 /* Output: the text tables and one JSON object (json-c). */
 void live_print_text(FILE *f, const struct live_snapshot *s, bool per_caller);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "snapshot.h"
+#include "vocab.h"
 
 enum {
 	OPT_SNAPSHOT = 0x5300,

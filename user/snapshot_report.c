@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 
 #include "snapshot.h"
+#include "vocab.h"
 
 /* The granules a 4K-page kernel can map, smallest first. */
 static const unsigned int granule_shifts[] = { 12, 16, 21, 25, 30 };
@@ -26,18 +27,6 @@ const char *live_granule_label(unsigned int shift)
 	case 30: return "1G";
 	}
 	return "?";
-}
-
-const char *live_api_name(int api)
-{
-	switch (api) {
-	case VMAPSCOPE_API_VMALLOC: return "vmalloc";
-	case VMAPSCOPE_API_VMAP: return "vmap";
-	case VMAPSCOPE_API_IOREMAP: return "ioremap";
-	case VMAPSCOPE_API_VM_MAP_RAM: return "vm_map_ram";
-	case VMAPSCOPE_API_OTHER: return "other";
-	}
-	return "all";
 }
 
 static uint64_t row_mapped(const struct live_row *r)
@@ -165,7 +154,7 @@ static void print_row(FILE *f, const char *name, const struct live_row *r)
 {
 	unsigned int g;
 
-	fprintf(f, "%-48.48s %-10s %6" PRIu64, name, r->api < 0 ? "all" : live_api_name(r->api),
+	fprintf(f, "%-48.48s %-10s %6" PRIu64, name, r->api < 0 ? "all" : api_name(r->api),
 		r->areas);
 	for (g = 0; g < NR_GRANULES; g++)
 		fprintf(f, " %10" PRIu64, r->bytes[granule_shifts[g]] >> 10);
@@ -208,7 +197,7 @@ static json_object *row_json(const struct live_row *r, bool with_caller)
 	if (with_caller)
 		json_object_object_add(o, "caller", json_object_new_string(r->caller));
 	json_object_object_add(o, "api", json_object_new_string(r->api < 0 ? "all"
-								 : live_api_name(r->api)));
+								 : api_name(r->api)));
 	json_object_object_add(o, "areas", json_object_new_int64(r->areas));
 	json_object_object_add(o, "area_bytes", json_object_new_int64(r->area_bytes));
 	for (g = 0; g < NR_GRANULES; g++)
@@ -233,7 +222,7 @@ static json_object *area_json(const struct live_area *a, const struct live_area_
 	json_object_object_add(o, "end", json_object_new_string(hex));
 	json_object_object_add(o, "size", json_object_new_int64(a->size));
 	json_object_object_add(o, "caller", json_object_new_string(a->caller));
-	json_object_object_add(o, "api", json_object_new_string(live_api_name(a->api)));
+	json_object_object_add(o, "api", json_object_new_string(api_name(a->api)));
 	json_object_object_add(o, "pages", json_object_new_int64(a->nr_pages));
 	for (g = 0; g < NR_GRANULES; g++)
 		json_object_object_add(b, live_granule_label(granule_shifts[g]),
