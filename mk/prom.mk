@@ -40,6 +40,7 @@ check-prom-guest-x86_64 check-prom-guest-arm64: check-prom-guest-%: deps
 	$(LAB) build --arch $* --variant patched >/dev/null
 	$(MAKE) --no-print-directory tools-$*
 	$(LAB) kmod --arch $* --variant patched tests/kmod/vmap_test >/dev/null
+	$(LAB) kmod --arch $* --variant patched tests/kmod/snapshot_workload >/dev/null
 	TOPDIR=$(TOPDIR) bash tests/prom/guest/run.sh $*
 
 CHECK_TARGETS	+= check-prom check-prom-guest
