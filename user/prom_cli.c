@@ -75,6 +75,7 @@ static struct prom_server *server;
 static struct prom_buf buf;
 static bool textfile_failing;
 static bool live_failing;
+static struct live_auditor *auditor;	/* --live-bytes: walker loaded once */
 
 /*
  * Scrape mode (--listen, no INTERVAL): the server thread reads the
@@ -97,7 +98,9 @@ static int take_live(bool fatal)
 	char err[512];
 	int rc;
 
-	rc = live_snapshot_take(&o, &ls, err, sizeof(err));
+	rc = auditor ? 0 : live_auditor_open(&o, &auditor, err, sizeof(err));
+	if (!rc)
+		rc = live_auditor_take(auditor, &ls, err, sizeof(err));
 	if (rc) {
 		if (fatal) {
 			fprintf(stderr, "vmapstat: --live-bytes: %s\n", err);
@@ -297,6 +300,8 @@ static int prom_end(const struct vmapstat_run *run,
 	}
 	snapshot_free(&scrape_prev);
 	scrape_collector = NULL;
+	live_auditor_close(auditor);
+	auditor = NULL;
 	prom_buf_free(&buf);
 	prom_state_free(state);
 	state = NULL;

@@ -155,6 +155,19 @@ struct live_opts {
  */
 int live_snapshot_take(const struct live_opts *o, struct live_snapshot *s,
 		       char *err, size_t errlen);
+
+/*
+ * The same in two steps, for repeated snapshots (--live-bytes): open
+ * loads the walker and finds and verifies the memory layout once (the
+ * dominant cost of one snapshot); each take lists the areas and walks
+ * them.  Errors as live_snapshot_take().
+ */
+struct live_auditor;
+int live_auditor_open(const struct live_opts *o, struct live_auditor **out,
+		      char *err, size_t errlen);
+int live_auditor_take(struct live_auditor *a, struct live_snapshot *s,
+		      char *err, size_t errlen);
+void live_auditor_close(struct live_auditor *a);
 void live_snapshot_free(struct live_snapshot *s);
 
 /*

@@ -531,29 +531,38 @@ static void mark_vanished(const struct live_opts *o, const struct live_areas *be
 	live_areas_free(&after);
 }
 
-int live_snapshot_take(const struct live_opts *opts, struct live_snapshot *s,
-		       char *err, size_t errlen)
+/* The walker, loaded and its memory layout verified once per process. */
+struct live_auditor {
+	struct live_opts o;
+	struct snapshot_bpf *skel;
+	char init_mm_how[256];
+	char linear_map_how[256];
+	double setup_seconds;		/* open: BPF load, kallsyms, layout checks */
+	bool setup_reported;		/* counted in the first snapshot's time */
+};
+
+void live_auditor_close(struct live_auditor *a)
 {
-	struct live_opts o = *opts;
+	if (!a)
+		return;
+	snapshot_bpf__destroy(a->skel);
+	free(a);
+}
+
+int live_auditor_open(const struct live_opts *opts, struct live_auditor **out,
+		      char *err, size_t errlen)
+{
 	struct live_areas areas = { 0 };
-	struct live_area_result *res = NULL;
-	struct snapshot_bpf *skel = NULL;
 	struct discovery d = { { 0 } };
+	struct live_snapshot s = { 0 };
+	struct live_auditor *a;
 	struct utsname u;
 	bool x86, areas_ok;
-	double t0 = now_s(), t1;
+	double t0 = now_s();
 	char aerr[384] = "";
 	int ret;
 
-	memset(s, 0, sizeof(*s));
-	clock_gettime(CLOCK_REALTIME, &s->wall);
-	if (!o.vmallocinfo)
-		o.vmallocinfo = "/proc/vmallocinfo";
-	if (!o.kallsyms)
-		o.kallsyms = "/proc/kallsyms";
-	if (!o.steps_per_run)
-		o.steps_per_run = DEFAULT_STEPS;
-
+	*out = NULL;
 	uname(&u);
 	if (!strcmp(u.machine, "x86_64")) {
 		x86 = true;
@@ -563,7 +572,6 @@ int live_snapshot_take(const struct live_opts *opts, struct live_snapshot *s,
 		snprintf(err, errlen, "--snapshot supports x86_64 and arm64, not %s", u.machine);
 		return -EOPNOTSUPP;
 	}
-	snprintf(s->arch, sizeof(s->arch), "%s", x86 ? "x86_64" : "arm64");
 	if (sysconf(_SC_PAGESIZE) != 4096) {
 		snprintf(err, errlen, "--snapshot supports 4K pages only (this kernel: %ld)",
 			 sysconf(_SC_PAGESIZE));
@@ -573,40 +581,46 @@ int live_snapshot_take(const struct live_opts *opts, struct live_snapshot *s,
 		snprintf(err, errlen, "kernel has no BTF (/sys/kernel/btf/vmlinux): CO-RE needs CONFIG_DEBUG_INFO_BTF");
 		return -ENOENT;
 	}
+	a = calloc(1, sizeof(*a));
+	if (!a) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	a->o = *opts;
+	if (!a->o.vmallocinfo)
+		a->o.vmallocinfo = "/proc/vmallocinfo";
+	if (!a->o.kallsyms)
+		a->o.kallsyms = "/proc/kallsyms";
+	if (!a->o.steps_per_run)
+		a->o.steps_per_run = DEFAULT_STEPS;
 
 	/* The area list first: if it is unusable, say so with the rest. */
-	t1 = now_s();
-	ret = vmallocinfo_load(o.vmallocinfo, &areas, aerr, sizeof(aerr));
-	s->list_seconds = now_s() - t1;
+	ret = vmallocinfo_load(a->o.vmallocinfo, &areas, aerr, sizeof(aerr));
 	areas_ok = !ret;
 	if (ret && ret != -EPERM) {	/* -EPERM: hidden addresses, named below */
 		snprintf(err, errlen, "%s", aerr);
-		return ret;
+		goto out;
 	}
 
-	t1 = now_s();
-	libbpf_set_print(o.verbose ? libbpf_verbose : libbpf_quiet);
-	skel = snapshot_bpf__open_and_load();
-	if (!skel) {
+	libbpf_set_print(a->o.verbose ? libbpf_verbose : libbpf_quiet);
+	a->skel = snapshot_bpf__open_and_load();
+	if (!a->skel) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot load the page-table walker (BPF): %s%s%s", strerror(-ret),
 			 ret == -EPERM ? " (need root, or CAP_BPF and CAP_PERFMON)" : "",
 			 lockdown_hint());
 		goto out;
 	}
-	if (!skel->bss) {
+	if (!a->skel->bss) {
 		snprintf(err, errlen, "kernel cannot mmap BPF global data (needs 5.7+)");
 		ret = -EOPNOTSUPP;
 		goto out;
 	}
-	if (areas_ok)
-		ret = set_levels(&skel->bss->layout, x86, &areas, err, errlen);
-	else
-		ret = set_levels(&skel->bss->layout, x86, &(struct live_areas){ 0 }, err, errlen);
+	ret = set_levels(&a->skel->bss->layout, x86, &areas, err, errlen);
 	if (ret)
 		goto out;
 
-	ret = discover(skel, &o, x86, s, &d);
+	ret = discover(a->skel, &a->o, x86, &s, &d);
 	if (!areas_ok)
 		hide(&d, "%s", aerr);
 	if (ret || !areas_ok) {
@@ -614,18 +628,52 @@ int live_snapshot_take(const struct live_opts *opts, struct live_snapshot *s,
 		ret = ret ? -abs(ret) : -EPERM;
 		goto out;
 	}
-	s->setup_seconds = now_s() - t1;
-	if (o.verbose)
-		fprintf(stderr, "snapshot: init_mm from %s; linear map: %s\n", s->init_mm_how,
-			s->linear_map_how);
+	memcpy(a->init_mm_how, s.init_mm_how, sizeof(a->init_mm_how));
+	memcpy(a->linear_map_how, s.linear_map_how, sizeof(a->linear_map_how));
+	a->setup_seconds = now_s() - t0;
+	if (a->o.verbose)
+		fprintf(stderr, "snapshot: init_mm from %s; linear map: %s\n", a->init_mm_how,
+			a->linear_map_how);
+out:
+	live_areas_free(&areas);
+	if (ret) {
+		live_auditor_close(a);
+		return ret;
+	}
+	*out = a;
+	return 0;
+}
 
+int live_auditor_take(struct live_auditor *a, struct live_snapshot *s,
+		      char *err, size_t errlen)
+{
+	struct live_areas areas = { 0 };
+	struct live_area_result *res = NULL;
+	double t0 = now_s(), t1;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	clock_gettime(CLOCK_REALTIME, &s->wall);
+	snprintf(s->arch, sizeof(s->arch), "%s",
+		 a->skel->bss->layout.arch == LSNAP_ARCH_X86_64 ? "x86_64" : "arm64");
+	memcpy(s->init_mm_how, a->init_mm_how, sizeof(s->init_mm_how));
+	memcpy(s->linear_map_how, a->linear_map_how, sizeof(s->linear_map_how));
+	if (!a->setup_reported) {
+		s->setup_seconds = a->setup_seconds;
+		a->setup_reported = true;
+	}
+
+	ret = vmallocinfo_load(a->o.vmallocinfo, &areas, err, errlen);
+	s->list_seconds = now_s() - t0;
+	if (ret)
+		goto out;
 	res = calloc(areas.n + 1, sizeof(*res));
 	if (!res) {
 		ret = -ENOMEM;
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	ret = walk_all(skel, &areas, res, o.steps_per_run, s);
+	ret = walk_all(a->skel, &areas, res, a->o.steps_per_run, s);
 	if (ret) {
 		if (ret == -ELOOP)
 			snprintf(err, errlen, "page-table walk made no progress (walker bug; try "
@@ -636,23 +684,37 @@ int live_snapshot_take(const struct live_opts *opts, struct live_snapshot *s,
 		goto out;
 	}
 	t1 = now_s();
-	mark_vanished(&o, &areas, res);
+	mark_vanished(&a->o, &areas, res);
 	s->list_seconds += now_s() - t1;
-	ret = live_fold(&areas, res, &o, s);
+	ret = live_fold(&areas, res, &a->o, s);
 	if (ret)
 		snprintf(err, errlen, "out of memory");
-	s->seconds = now_s() - t0;
-	if (!ret && o.keep_areas) {
+	s->seconds = now_s() - t0 + s->setup_seconds;
+	if (!ret && a->o.keep_areas) {
 		s->areas = areas;
 		s->area_res = res;
 		memset(&areas, 0, sizeof(areas));
 		res = NULL;
 	}
 out:
-	snapshot_bpf__destroy(skel);
 	free(res);
 	live_areas_free(&areas);
 	if (ret)
 		live_snapshot_free(s);
+	return ret;
+}
+
+int live_snapshot_take(const struct live_opts *opts, struct live_snapshot *s,
+		       char *err, size_t errlen)
+{
+	struct live_auditor *a;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	ret = live_auditor_open(opts, &a, err, errlen);
+	if (ret)
+		return ret;
+	ret = live_auditor_take(a, s, err, errlen);
+	live_auditor_close(a);
 	return ret;
 }
