@@ -307,6 +307,16 @@ static void reload_ksyms(struct collector *c)
 	modules_signature(c, c->modules_sig, sizeof(c->modules_sig));
 }
 
+/* Re-read kallsyms when a module came or went since the last look. */
+static void refresh_ksyms(struct collector *c)
+{
+	char sig[64];
+
+	modules_signature(c, sig, sizeof(sig));
+	if (strcmp(sig, c->modules_sig))
+		reload_ksyms(c);
+}
+
 static const char *symbolize(struct collector *c, uint64_t addr)
 {
 	size_t i, mask;
@@ -874,12 +884,25 @@ static bool row_matches_filter(const struct collector *c, const struct vmapstat_
 	return strstr(r->sym, c->caller_filter) != NULL;
 }
 
+void collector_symbolize(struct collector *c, uint64_t addr, char *buf, size_t len)
+{
+	const char *sym;
+
+	pthread_mutex_lock(&c->lock);
+	refresh_ksyms(c);
+	sym = addr ? symbolize(c, addr) : "?";
+	if (sym)
+		snprintf(buf, len, "%s", sym);
+	else
+		snprintf(buf, len, "0x%016llx", (unsigned long long)addr);
+	pthread_mutex_unlock(&c->lock);
+}
+
 int collector_read(struct collector *c, struct vmapstat_snapshot *snap)
 {
 	struct vmapscope_key key, next, *keys = NULL;
 	size_t nkeys = 0, cap = 0, i;
 	int fd, err = 0;
-	char sig[64];
 
 	memset(snap, 0, sizeof(*snap));
 	pthread_mutex_lock(&c->lock);
@@ -910,9 +933,7 @@ int collector_read(struct collector *c, struct vmapstat_snapshot *snap)
 		} while (bpf_map_get_next_key(fd, &key, &next) == 0);
 	}
 
-	modules_signature(c, sig, sizeof(sig));
-	if (strcmp(sig, c->modules_sig))
-		reload_ksyms(c);
+	refresh_ksyms(c);
 
 	snap->rows = calloc(nkeys ? nkeys : 1, sizeof(*snap->rows));
 	if (!snap->rows) {

@@ -110,6 +110,13 @@ size_t collector_probes(const struct collector *c,
 			const struct vmapstat_probe_state **probes);
 
 /*
+ * The caller string of a kernel text address, as the rows name it
+ * ("func+0x1a/0x80 [module]", ksyms.h), from the collector's one kallsyms
+ * table (modules unloaded since included).
+ */
+void collector_symbolize(struct collector *c, uint64_t addr, char *buf, size_t len);
+
+/*
  * Read all counters (cumulative since attach) into snap (caller frees
  * with snapshot_free()).  Returns 0 or negative errno.
  */

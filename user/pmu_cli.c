@@ -18,7 +18,6 @@
 #include <sys/wait.h>
 
 #include "hooks.h"
-#include "ksyms.h"
 #include "pmu_count.h"
 #include "pmu_sample.h"
 #include "pmu_events.h"
@@ -362,14 +361,12 @@ static int pmu_end(const struct vmapstat_run *run,
 	}
 	if (pmu.sampler) {
 		struct pmu_sample_report rep;
-		struct ksyms *ks = ksyms_load(NULL, NULL);
 
 		if (!pmu_sample_read(pmu.sampler, &rep)) {
 			pmu_sample_report_print(run->json ? stderr : out, &rep,
-						pmu.sample_ev.name, ks);
+						pmu.sample_ev.name, run->collector);
 			pmu_sample_report_free(&rep);
 		}
-		ksyms_free(ks);
 		pmu_sample_close(pmu.sampler);
 		pmu.sampler = NULL;
 	}

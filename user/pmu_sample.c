@@ -9,7 +9,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "ksyms.h"
+#include "collector.h"
 #include "pmu_count.h"
 #include "pmu_sample.h"
 #include "pmu_sample.skel.h"
@@ -254,19 +254,8 @@ void pmu_sample_report_free(struct pmu_sample_report *rep)
 	rep->nr = 0;
 }
 
-static const char *api_label(uint32_t api)
-{
-	switch (api) {
-	case VMAPSCOPE_API_VMALLOC:	return "vmalloc";
-	case VMAPSCOPE_API_VMAP:	return "vmap";
-	case VMAPSCOPE_API_IOREMAP:	return "ioremap";
-	case VMAPSCOPE_API_VM_MAP_RAM:	return "vm_map_ram";
-	default:			return "other";
-	}
-}
-
 void pmu_sample_report_print(FILE *out, const struct pmu_sample_report *rep,
-			     const char *event, const struct ksyms *ks)
+			     const char *event, struct collector *col)
 {
 	const uint64_t *c = rep->counters;
 	uint64_t with_addr = c[PMU_SAMPLE_CNT_SAMPLES] - c[PMU_SAMPLE_CNT_NO_ADDR];
@@ -289,15 +278,15 @@ void pmu_sample_report_print(FILE *out, const struct pmu_sample_report *rep,
 
 		if (!rep->rows[i].caller)
 			snprintf(sym, sizeof(sym), "? (area allocated, caller not seen)");
-		else if (ks)
-			ksyms_format(ks, rep->rows[i].caller, sym, sizeof(sym));
+		else if (col)
+			collector_symbolize(col, rep->rows[i].caller, sym, sizeof(sym));
 		else
 			snprintf(sym, sizeof(sym), "0x%016llx",
 				 (unsigned long long)rep->rows[i].caller);
 		fprintf(out, "%12llu %6.1f%%  %-10s %s\n",
 			(unsigned long long)rep->rows[i].samples,
 			with_addr ? 100.0 * rep->rows[i].samples / with_addr : 0.0,
-			api_label(rep->rows[i].api), sym);
+			api_name(rep->rows[i].api), sym);
 	}
 	fprintf(out, "%12llu %6.1f%%  %-10s %s\n",
 		(unsigned long long)c[PMU_SAMPLE_CNT_OUTSIDE],

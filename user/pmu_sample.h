@@ -59,7 +59,7 @@ enum pmu_sample_op {
 
 #include "pmu_events.h"
 
-struct ksyms;
+struct collector;
 
 struct pmu_sample_opts {
 	const struct pmu_event *ev;	/* the event to sample */
@@ -102,10 +102,11 @@ int pmu_sample_read(struct pmu_sample *s, struct pmu_sample_report *rep);
 void pmu_sample_report_free(struct pmu_sample_report *rep);
 /*
  * Per-caller table; says so when the PMU gave no addresses (then only the
- * counts per CPU and per period mean anything).  @ks may be NULL (raw).
+ * counts per CPU and per period mean anything).  Callers are named by
+ * collector_symbolize(); @c NULL prints raw addresses.
  */
 void pmu_sample_report_print(FILE *out, const struct pmu_sample_report *rep,
-			     const char *event, const struct ksyms *ks);
+			     const char *event, struct collector *c);
 void pmu_sample_close(struct pmu_sample *s);
 
 #endif /* !__bpf__ */
