@@ -25,6 +25,7 @@
 #include <bpf/bpf_core_read.h>
 #include "vmapscope.h"
 #include "log2.h"
+#include "area_track.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -175,6 +176,8 @@ static __always_inline int on_chunk(__u64 addr, __u64 nr_pages, __u64 caller, __
 	struct task_ctx *tc;
 
 	count(VMAPSCOPE_CNT_CHUNKS, 1);
+	if (track_areas)
+		area_caller(addr, caller, api);
 	if (!pass_tgid())
 		return 0;
 	tc = task_ctx(true);
@@ -279,7 +282,7 @@ int BPF_PROG(huge_raw, unsigned long addr, unsigned long pfn,
 
 /* ---- stock vmalloc tracepoints --------------------------------------- */
 
-static __always_inline int on_area(__u64 size, int failed)
+static __always_inline int on_area(__u64 addr, __u64 size, int failed)
 {
 	struct vmapscope_key k = { .caller = 0, .api = VMAPSCOPE_API_UNATTRIBUTED };
 	struct vmapscope_stats *s;
@@ -290,6 +293,8 @@ static __always_inline int on_area(__u64 size, int failed)
 		count(VMAPSCOPE_CNT_AREAS_FAILED, 1);
 		return 0;
 	}
+	if (track_areas)
+		area_add(addr, size);
 	if (!pass_tgid())
 		return 0;
 	/* Inside a probed call: charge it to that call's row at its exit. */
@@ -314,7 +319,7 @@ int BPF_PROG(area_btf, unsigned long addr, unsigned long size,
 	     unsigned long align, unsigned long vstart, unsigned long vend,
 	     int failed)
 {
-	return on_area(size, failed);
+	return on_area(addr, size, failed);
 }
 
 SEC("raw_tp/alloc_vmap_area")
@@ -322,7 +327,7 @@ int BPF_PROG(area_raw, unsigned long addr, unsigned long size,
 	     unsigned long align, unsigned long vstart, unsigned long vend,
 	     int failed)
 {
-	return on_area(size, failed);
+	return on_area(addr, size, failed);
 }
 
 SEC("tp_btf/purge_vmap_area_lazy")
@@ -344,16 +349,20 @@ int BPF_PROG(purge_raw, unsigned long start, unsigned long end,
 }
 
 SEC("tp_btf/free_vmap_area_noflush")
-int BPF_PROG(lazy_free_btf)
+int BPF_PROG(lazy_free_btf, unsigned long va_start)
 {
 	count(VMAPSCOPE_CNT_LAZY_FREES, 1);
+	if (track_areas)
+		area_del(va_start);
 	return 0;
 }
 
 SEC("raw_tp/free_vmap_area_noflush")
-int BPF_PROG(lazy_free_raw)
+int BPF_PROG(lazy_free_raw, unsigned long va_start)
 {
 	count(VMAPSCOPE_CNT_LAZY_FREES, 1);
+	if (track_areas)
+		area_del(va_start);
 	return 0;
 }
 

@@ -474,6 +474,16 @@ static int open_and_load(struct collector *c, const struct plan *p,
 		s->rodata->lat_caller_arg[i] = i < NR_LAT_TARGETS ? lat_targets[i].caller_arg : -1;
 	}
 	bpf_map__set_max_entries(s->maps.stats, c->opts.max_callers);
+	/* area tracking: its programs and full-size maps only when asked for */
+	s->rodata->track_areas = c->opts.track_areas;
+	bpf_program__set_autoload(s->progs.on_sample, c->opts.track_areas);
+	bpf_program__set_autoload(s->progs.test_feed, c->opts.track_areas && c->opts.load_only);
+	if (!c->opts.track_areas) {
+		bpf_map__set_max_entries(s->maps.blocks, 1);
+		bpf_map__set_max_entries(s->maps.areas, 1);
+		bpf_map__set_max_entries(s->maps.pending, 1);
+		bpf_map__set_max_entries(s->maps.samples, 1);
+	}
 
 	for (t = 0; t < NR_TPS; t++) {
 		bpf_program__set_autoload(tp_prog(s, t, true), p->tp_want[t] && p->tp_btf[t]);
@@ -770,8 +780,9 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 	if (err)
 		goto fail;
 
-	attach_tracepoints(c, &p);
-	if (opts->want_latency) {
+	if (!opts->load_only)
+		attach_tracepoints(c, &p);
+	if (opts->want_latency && !opts->load_only) {
 		/*
 		 * Without vmap_chunk only a kprobe sees the vmallocinfo caller of
 		 * vmap()/vm_map_ram()/ioremap (the return address): prefer it then.
@@ -846,6 +857,16 @@ void collector_close(struct collector *c)
 	free(c->caller_filter);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
+}
+
+struct vmapstat_bpf *collector_bpf(struct collector *c)
+{
+	return c->skel;
+}
+
+bool collector_feature(const struct collector *c, enum vmapstat_feature f)
+{
+	return f < VMAPSTAT_FEAT_MAX && c->feat[f].available;
 }
 
 size_t collector_probes(const struct collector *c, const struct vmapstat_probe_state **probes)

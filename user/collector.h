@@ -91,9 +91,14 @@ struct collector_opts {
 	bool latency_all;
 	bool verbose;			/* libbpf debug output on stderr */
 	uint32_t max_callers;		/* stats map size; 0 = default (2048) */
+	/* Track live vmap areas for PMU sample attribution (bpf/area_track.h). */
+	bool track_areas;
+	/* Load the BPF object, attach nothing: tests feed it (BPF_PROG_TEST_RUN). */
+	bool load_only;
 };
 
 struct collector;
+struct vmapstat_bpf;
 
 /*
  * Load and attach.  Returns 0 and *out, or a negative errno with one
@@ -104,6 +109,10 @@ struct collector;
 int collector_open(const struct collector_opts *opts, struct collector **out,
 		   char *errbuf, size_t errlen);
 void collector_close(struct collector *c);
+
+/* The loaded BPF object (vmapstat.skel.h), for the PMU sampler. */
+struct vmapstat_bpf *collector_bpf(struct collector *c);
+bool collector_feature(const struct collector *c, enum vmapstat_feature f);
 
 /* Latency probes as decided by collector_open(). */
 size_t collector_probes(const struct collector *c,

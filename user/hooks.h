@@ -92,7 +92,13 @@ bool live_snapshot_requested(void);
 int live_snapshot_main(bool json, bool per_caller, const char *caller_filter,
 		       unsigned int api_mask, bool verbose);
 
-/* "vmapstat compare A.json B.json" (user/pmu_runs.c). */
+/*
+ * --pmu-sample given: the collector must track vmap areas (its BPF object
+ * then carries the sampler, collector_opts.track_areas).
+ */
+bool pmu_sampling_requested(void);
+
+/* "vmapstat compare A.json B.json" (user/pmu_cli.c). */
 int vmapstat_compare_main(int argc, char **argv);
 
 #endif /* VMAPSCOPE_HOOKS_H */

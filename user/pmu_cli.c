@@ -148,6 +148,11 @@ static error_t pmu_parse(int key, char *arg, struct argp_state *st)
 	return 0;
 }
 
+bool pmu_sampling_requested(void)
+{
+	return pmu.sampling;
+}
+
 const struct argp pmu_argp = {
 	.options = pmu_options,
 	.parser = pmu_parse,
@@ -180,7 +185,7 @@ static int pmu_start(const struct vmapstat_run *run)
 			.cpu_list = pmu.cpus,
 		};
 
-		if (pmu_sample_open(&so, &pmu.sampler, stderr, err, sizeof(err))) {
+		if (pmu_sample_open(&so, run->collector, &pmu.sampler, stderr, err, sizeof(err))) {
 			fprintf(stderr, "vmapstat: %s\n", err);
 			return -1;
 		}
