@@ -11,14 +11,9 @@ set -euo pipefail
 arch=${1:?usage: run.sh x86_64|arm64}
 : "${TOPDIR:?}"
 cd "$TOPDIR"
-T=$(mktemp -d /tmp/vmapscope-prom-guest.XXXXXX)
-PIDS=()
-cleanup() {
-	local p
-	for p in "${PIDS[@]+"${PIDS[@]}"}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
-	rm -rf "$T"
-}
-trap cleanup EXIT
+# the host side's helpers (temporary directory, started processes, Prometheus)
+export VMAPSTAT=$TOPDIR/out/$arch/bin/vmapstat
+. tests/prom/lib.sh
 fail() { echo "FAIL ($arch): $*" >&2; exit 1; }
 passed=0
 pass() { echo "ok - $arch: $*"; passed=$((passed + 1)); }
@@ -76,30 +71,17 @@ pass "--top-callers 3: $n caller values including \"other\""
 grep -q '^join rc=0$' "$T/log" || fail "vmapstat --live-bytes --prometheus -- kload: $(grep 'join rc' "$T/log"); $(section ERR)"
 mkdir -p "$T/join"
 section JOIN >"$T/join/metrics"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 hport=$(free_port)
 python3 -m http.server --bind 127.0.0.1 --directory "$T/join" "$hport" >"$T/http.log" 2>&1 &
-PIDS+=($!)
-pport=$(free_port)
-cat >"$T/prometheus.yml" <<EOC
-global:
-  scrape_interval: 1s
-  scrape_timeout: 1s
-scrape_configs:
-  - job_name: join
-    static_configs:
-      - targets: ['127.0.0.1:$hport']
-EOC
-prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/data" \
-	--web.listen-address="127.0.0.1:$pport" --log.level=warn >"$T/prometheus.log" 2>&1 &
-PIDS+=($!)
+STARTED_PIDS+=($!)
+start_prometheus join "127.0.0.1:$hport"
 query() {
-	curl -sf "http://127.0.0.1:$pport/api/v1/query" --data-urlencode "query=$1"
+	curl -sf "$PROM/api/v1/query" --data-urlencode "query=$1"
 }
-for _ in $(seq 150); do
-	[ "$(query 'up{job="join"}' 2>/dev/null | python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else 0)' 2>/dev/null)" = 1 ] && break
-	sleep 0.2
-done
+scraped() {
+	[ "$(query 'up{job="join"}' | python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else 0)')" = 1 ]
+}
+wait_for 30 scraped || fail "Prometheus did not scrape the exposition: $(tail -3 "$T/prometheus.log")"
 q='vmapscope_live_bytes{granule="2M"} * on(caller, api, granule) group_left() (vmapscope_mapped_bytes_total > bool 0)'
 query "$q" >"$T/join.json" || fail "PromQL query failed: $(tail -3 "$T/prometheus.log")"
 python3 - "$T/join.json" <<'EOP' || fail "join: $(grep -E '^vmapscope_(live_bytes|mapped_bytes_total)\{caller="sw_' "$T/join/metrics")"
