@@ -859,6 +859,11 @@ void collector_close(struct collector *c)
 	free(c);
 }
 
+const struct ksyms *collector_ksyms(struct collector *c)
+{
+	return c->ksyms;
+}
+
 struct vmapstat_bpf *collector_bpf(struct collector *c)
 {
 	return c->skel;

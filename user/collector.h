@@ -98,17 +98,26 @@ struct collector_opts {
 };
 
 struct collector;
+struct ksyms;
 struct vmapstat_bpf;
 
 /*
  * Load and attach.  Returns 0 and *out, or a negative errno with one
  * line describing the failure written to errbuf (e.g. "need root or
  * CAP_BPF+CAP_PERFMON", "kernel has no BTF (/sys/kernel/btf/vmlinux)").
- * Missing optional columns are NOT an error: see collector_features().
+ * Missing optional columns are NOT an error: the snapshots' feature table
+ * (struct vmapstat_feature_state) says which and why.
  */
 int collector_open(const struct collector_opts *opts, struct collector **out,
 		   char *errbuf, size_t errlen);
 void collector_close(struct collector *c);
+
+/*
+ * The current kallsyms table (also the audit's data symbols).  It is
+ * replaced when modules change, by collector_read() and
+ * collector_symbolize(): use it only while no other thread reads.
+ */
+const struct ksyms *collector_ksyms(struct collector *c);
 
 /* The loaded BPF object (vmapstat.skel.h), for the PMU sampler. */
 struct vmapstat_bpf *collector_bpf(struct collector *c);

@@ -49,13 +49,21 @@ static bool is_text(char type)
 	return type == 't' || type == 'T' || type == 'w' || type == 'W';
 }
 
+static const char *const data_names[KSYMS_NR_DATA] = {
+	[KSYMS_INIT_MM] = "init_mm",
+	[KSYMS_SWAPPER_PG_DIR] = "swapper_pg_dir",
+	[KSYMS_PAGE_OFFSET_BASE] = "page_offset_base",
+	[KSYMS_MEMSTART_ADDR] = "memstart_addr",
+};
+
 struct ksyms *ksyms_load(const char *kallsyms_path, const char *kptr_path)
 {
 	const char *path = kallsyms_path ? kallsyms_path : "/proc/kallsyms";
-	char line[512], name[256], mod[128], type;
+	char line[512], *p, *name, *mod;
 	struct ksyms *ks;
 	size_t cap = 0, i, nonzero = 0, total = 0;
 	unsigned long long addr;
+	char type;
 	FILE *f;
 
 	f = fopen(path, "re");
@@ -64,32 +72,54 @@ struct ksyms *ksyms_load(const char *kallsyms_path, const char *kptr_path)
 	ks = calloc(1, sizeof(*ks));
 	if (!ks)
 		goto nomem;
+	/* ~100k lines: no sscanf, it dominates the cost under emulation */
 	while (fgets(line, sizeof(line), f)) {
 		long noff, moff = -1;
-		int n;
 
-		mod[0] = 0;
-		n = sscanf(line, "%llx %c %255s [%127[^]]]", &addr, &type, name, mod);
-		if (n < 3)
+		addr = strtoull(line, &p, 16);
+		if (p == line || p[0] != ' ' || !p[1] || p[2] != ' ')
+			continue;
+		type = p[1];
+		name = p + 3;
+		p = name + strcspn(name, " \t\n");
+		mod = NULL;
+		if (*p && *p != '\n') {
+			mod = p + strspn(p, " \t");
+			if (*mod == '[' && strchr(mod, ']')) {
+				mod++;
+				*strchr(mod, ']') = 0;
+			} else {
+				mod = NULL;
+			}
+		}
+		*p = 0;
+		if (!*name)
 			continue;
 		total++;
 		if (addr)
 			nonzero++;
+		if (strchr("dDbBrR", type)) {
+			ks->nr_data_syms++;
+			for (i = 0; !mod && i < KSYMS_NR_DATA; i++)
+				if (!strcmp(name, data_names[i]))
+					ks->data[i] = addr;
+			continue;
+		}
 		if (!is_text(type))
 			continue;
 		if (ks->nr == cap) {
-			struct ksym *p;
+			struct ksym *np;
 
 			cap = cap ? cap * 2 : 65536;
-			p = realloc(ks->syms, cap * sizeof(*p));
-			if (!p)
+			np = realloc(ks->syms, cap * sizeof(*np));
+			if (!np)
 				goto nomem;
-			ks->syms = p;
+			ks->syms = np;
 		}
 		noff = add_str(ks, name);
 		if (noff < 0)
 			goto nomem;
-		if (n == 4 && mod[0]) {
+		if (mod && *mod) {
 			moff = add_str(ks, mod);
 			if (moff < 0)
 				goto nomem;

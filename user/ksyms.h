@@ -22,9 +22,20 @@ struct ksym {
 	bool region;		/* a module's text without symbols: "[mod]+0xoff" */
 };
 
+/* The data symbols the live audit needs (snapshot_walk.c). */
+enum ksyms_data {
+	KSYMS_INIT_MM,
+	KSYMS_SWAPPER_PG_DIR,
+	KSYMS_PAGE_OFFSET_BASE,	/* x86_64 */
+	KSYMS_MEMSTART_ADDR,	/* arm64 */
+	KSYMS_NR_DATA,
+};
+
 struct ksyms {
 	struct ksym *syms;	/* text symbols sorted by address */
 	size_t nr;
+	uint64_t data[KSYMS_NR_DATA];	/* 0 = not listed */
+	size_t nr_data_syms;	/* data symbols listed (d D b B r R): CONFIG_KALLSYMS_ALL */
 	bool restricted;	/* addresses hidden: all zero */
 	char reason[160];
 	char *strs;		/* name storage */

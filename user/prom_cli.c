@@ -93,14 +93,11 @@ static struct vmapstat_snapshot scrape_prev;
  */
 static int take_live(bool fatal)
 {
-	struct live_opts o = { 0 };
 	struct live_snapshot ls;
 	char err[512];
 	int rc;
 
-	rc = auditor ? 0 : live_auditor_open(&o, &auditor, err, sizeof(err));
-	if (!rc)
-		rc = live_auditor_take(auditor, &ls, err, sizeof(err));
+	rc = live_auditor_take(auditor, &ls, err, sizeof(err));
 	if (rc) {
 		if (fatal) {
 			fprintf(stderr, "vmapstat: --live-bytes: %s\n", err);
@@ -225,8 +222,17 @@ static int prom_start(const struct vmapstat_run *run)
 			snapshot_free(&snap);
 		}
 	}
-	if (popt.live && take_live(true))
-		return -1;
+	if (popt.live) {
+		/* the collector's kallsyms: read once, not once per audit */
+		struct live_opts o = { .ksyms = collector_ksyms(run->collector) };
+
+		if (live_auditor_open(&o, &auditor, err, sizeof(err))) {
+			fprintf(stderr, "vmapstat: --live-bytes: %s\n", err);
+			return -1;
+		}
+		if (take_live(true))
+			return -1;
+	}
 	if (popt.listen) {
 		struct prom_server_opts o = {
 			.listen = popt.addr,

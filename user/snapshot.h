@@ -137,9 +137,13 @@ struct live_snapshot {
 	char linear_map_how[256];
 };
 
+struct ksyms;
+
 struct live_opts {
 	const char *vmallocinfo;	/* default /proc/vmallocinfo */
 	const char *kallsyms;		/* default /proc/kallsyms */
+	/* kallsyms already loaded (the collector's), else read from kallsyms */
+	const struct ksyms *ksyms;
 	const char *caller_filter;	/* substring; NULL = all */
 	unsigned int api_mask;		/* bit (1 << api); 0 = all */
 	uint32_t steps_per_run;		/* 0 = default */

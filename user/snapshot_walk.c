@@ -32,69 +32,25 @@
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
 
+#include "ksyms.h"
 #include "snapshot.h"
 #include "snapshot_pt.h"
 #include "snapshot.skel.h"
 
 #define DEFAULT_STEPS	4096
 
-struct ksyms_found {
-	uint64_t init_mm, swapper_pg_dir, page_offset_base, memstart_addr;
-	size_t nr_data;		/* data symbols (d/D/b/B/r/R) */
-	bool zeros;		/* every address printed as 0 (kptr_restrict) */
-	bool readable;
-};
-
-static void read_ksyms(const char *path, struct ksyms_found *k)
-{
-	FILE *f = fopen(path, "re");
-	char line[512], *p, *name, type;
-	unsigned long long addr;
-	size_t n = 0, nz = 0;
-
-	memset(k, 0, sizeof(*k));
-	if (!f)
-		return;
-	k->readable = true;
-	/* ~100k lines: no sscanf, it dominates the cost under emulation. */
-	while (fgets(line, sizeof(line), f)) {
-		addr = strtoull(line, &p, 16);
-		if (p == line || p[0] != ' ' || !p[1] || p[2] != ' ')
-			continue;
-		type = p[1];
-		name = p + 3;
-		name[strcspn(name, " \t\n")] = '\0';
-		n++;
-		if (!addr)
-			nz++;
-		if (!strchr("dDbBrR", type))
-			continue;
-		k->nr_data++;
-		if (!strcmp(name, "init_mm"))
-			k->init_mm = addr;
-		else if (!strcmp(name, "swapper_pg_dir"))
-			k->swapper_pg_dir = addr;
-		else if (!strcmp(name, "page_offset_base"))
-			k->page_offset_base = addr;
-		else if (!strcmp(name, "memstart_addr"))
-			k->memstart_addr = addr;
-	}
-	fclose(f);
-	k->zeros = n && nz == n;
-}
-
-/* Why a data symbol is missing from kallsyms. */
-static const char *ksym_missing_why(const struct ksyms_found *k, const char *path)
+/* Why a data symbol is missing from kallsyms (ks NULL: unreadable). */
+static const char *ksym_missing_why(const struct ksyms *ks, const char *path)
 {
 	static char buf[160];
 
-	if (!k->readable)
+	if (!ks)
 		snprintf(buf, sizeof(buf), "%s is unreadable", path);
-	else if (k->zeros)
+	else if (ks->restricted && (ks->nr || ks->nr_data_syms))
 		snprintf(buf, sizeof(buf),
 			 "%s shows zero addresses (kernel.kptr_restrict; run as root with kptr_restrict<=1)",
 			 path);
-	else if (k->nr_data < 1000)
+	else if (ks->nr_data_syms < 1000)
 		snprintf(buf, sizeof(buf),
 			 "%s has no data symbols (kernel built without CONFIG_KALLSYMS_ALL)", path);
 	else
@@ -262,7 +218,7 @@ static void hide(struct discovery *d, const char *fmt, ...)
 }
 
 static bool try_init_mm(struct snapshot_bpf *skel, uint64_t cand,
-			const struct ksyms_found *k, char *why, size_t whylen)
+			const uint64_t *k, char *why, size_t whylen)
 {
 	struct lsnap_probe *p = &skel->bss->probe;
 	int err;
@@ -282,7 +238,7 @@ static bool try_init_mm(struct snapshot_bpf *skel, uint64_t cand,
 			 PRIx64 ")", cand, (uint64_t)p->mm_task_size, (uint64_t)p->mm_pgd);
 		return false;
 	}
-	if (k->swapper_pg_dir && p->mm_pgd != k->swapper_pg_dir) {
+	if (k[KSYMS_SWAPPER_PG_DIR] && p->mm_pgd != k[KSYMS_SWAPPER_PG_DIR]) {
 		snprintf(why, whylen, "0x%" PRIx64 ": pgd 0x%" PRIx64 " is not swapper_pg_dir", cand,
 			 (uint64_t)p->mm_pgd);
 		return false;
@@ -290,25 +246,25 @@ static bool try_init_mm(struct snapshot_bpf *skel, uint64_t cand,
 	return true;
 }
 
-static int discover(struct snapshot_bpf *skel, const struct live_opts *o, bool x86,
-		    struct live_snapshot *s, struct discovery *d)
+static int discover(struct snapshot_bpf *skel, const struct live_opts *o,
+		    const struct ksyms *ks, bool x86, struct live_snapshot *s,
+		    struct discovery *d)
 {
 	struct lsnap_probe *p = &skel->bss->probe;
 	struct lsnap_layout *l = &skel->bss->layout;
-	struct ksyms_found k;
+	static const uint64_t none[KSYMS_NR_DATA];
+	const uint64_t *k = ks && !ks->restricted ? ks->data : none;
 	char why[256], why2[256];
 	uint64_t cands[4], ram_first, ram_last;
 	const char *cand_how[4];
 	int nc = 0, i, err;
 
-	read_ksyms(o->kallsyms, &k);
-
 	/* init_mm */
-	if (k.init_mm && try_init_mm(skel, k.init_mm, &k, why, sizeof(why))) {
+	if (k[KSYMS_INIT_MM] && try_init_mm(skel, k[KSYMS_INIT_MM], k, why, sizeof(why))) {
 		snprintf(s->init_mm_how, sizeof(s->init_mm_how), "kallsyms init_mm 0x%" PRIx64,
-			 k.init_mm);
+			 k[KSYMS_INIT_MM]);
 	} else {
-		const char *ks_why = k.init_mm ? why : ksym_missing_why(&k, o->kallsyms);
+		const char *ks_why = k[KSYMS_INIT_MM] ? why : ksym_missing_why(ks, o->kallsyms);
 
 		snprintf(why2, sizeof(why2), "%s", ks_why);
 		p->init_mm = 0;
@@ -319,7 +275,7 @@ static int discover(struct snapshot_bpf *skel, const struct live_opts *o, bool x
 			return -err;
 		}
 		if (p->init_task_active_mm &&
-		    try_init_mm(skel, p->init_task_active_mm, &k, why, sizeof(why))) {
+		    try_init_mm(skel, p->init_task_active_mm, k, why, sizeof(why))) {
 			snprintf(s->init_mm_how, sizeof(s->init_mm_how),
 				 "init_task.active_mm 0x%" PRIx64, (uint64_t)p->init_task_active_mm);
 		} else if (x86 && (p->current_pgd >> 56) == 0xff) {
@@ -343,9 +299,9 @@ static int discover(struct snapshot_bpf *skel, const struct live_opts *o, bool x
 
 	/* the linear map */
 	if (x86) {
-		p->read_addr[0] = k.page_offset_base;
+		p->read_addr[0] = k[KSYMS_PAGE_OFFSET_BASE];
 		p->read_addr[1] = 0;
-		if (k.page_offset_base && !run_prog(skel->progs.snapshot_probe) && !p->read_err[0]) {
+		if (k[KSYMS_PAGE_OFFSET_BASE] && !run_prog(skel->progs.snapshot_probe) && !p->read_err[0]) {
 			cands[nc] = p->read_val[0];
 			cand_how[nc++] = "page_offset_base (kallsyms)";
 		}
@@ -378,7 +334,7 @@ static int discover(struct snapshot_bpf *skel, const struct live_opts *o, bool x
 					snprintf(s->linear_map_how, sizeof(s->linear_map_how),
 						 "page_offset_base 0x%" PRIx64 " found by search (%s)",
 						 (uint64_t)l->virt_base,
-						 k.page_offset_base ? "kallsyms value failed"
+						 k[KSYMS_PAGE_OFFSET_BASE] ? "kallsyms value failed"
 						 : "not in kallsyms");
 					return 0;
 				}
@@ -386,15 +342,15 @@ static int discover(struct snapshot_bpf *skel, const struct live_opts *o, bool x
 		}
 		hide(d, "linear map: page_offset_base %s; neither the fixed base nor a search "
 		     "below the task_struct verified (%s)",
-		     k.page_offset_base ? "did not verify" : ksym_missing_why(&k, o->kallsyms), why);
+		     k[KSYMS_PAGE_OFFSET_BASE] ? "did not verify" : ksym_missing_why(ks, o->kallsyms), why);
 		return -ENOENT;
 	}
 
 	/* arm64: PAGE_OFFSET = -(1 << VA_BITS); memstart_addr is PHYS_OFFSET. */
 	l->virt_base = l->nr_levels == 3 ? 0xffffff8000000000ULL : 0xffff000000000000ULL;
-	p->read_addr[0] = k.memstart_addr;
+	p->read_addr[0] = k[KSYMS_MEMSTART_ADDR];
 	p->read_addr[1] = 0;
-	if (k.memstart_addr && !run_prog(skel->progs.snapshot_probe) && !p->read_err[0]) {
+	if (k[KSYMS_MEMSTART_ADDR] && !run_prog(skel->progs.snapshot_probe) && !p->read_err[0]) {
 		cands[nc] = p->read_val[0];
 		cand_how[nc++] = "memstart_addr (kallsyms)";
 	}
@@ -413,8 +369,8 @@ static int discover(struct snapshot_bpf *skel, const struct live_opts *o, bool x
 		}
 	}
 	hide(d, "linear map: memstart_addr %s%s%s",
-	     k.memstart_addr ? "did not verify: " : "", k.memstart_addr ? why
-	     : ksym_missing_why(&k, o->kallsyms),
+	     k[KSYMS_MEMSTART_ADDR] ? "did not verify: " : "", k[KSYMS_MEMSTART_ADDR] ? why
+	     : ksym_missing_why(ks, o->kallsyms),
 	     nc ? " (and the /proc/iomem estimate failed)" : "");
 	return -ENOENT;
 }
@@ -556,6 +512,7 @@ int live_auditor_open(const struct live_opts *opts, struct live_auditor **out,
 	struct discovery d = { { 0 } };
 	struct live_snapshot s = { 0 };
 	struct live_auditor *a;
+	struct ksyms *ks;
 	struct utsname u;
 	bool x86, areas_ok;
 	double t0 = now_s();
@@ -620,7 +577,10 @@ int live_auditor_open(const struct live_opts *opts, struct live_auditor **out,
 	if (ret)
 		goto out;
 
-	ret = discover(a->skel, &a->o, x86, &s, &d);
+	ks = a->o.ksyms ? (struct ksyms *)a->o.ksyms : ksyms_load(a->o.kallsyms, NULL);
+	ret = discover(a->skel, &a->o, ks, x86, &s, &d);
+	if (ks != a->o.ksyms)
+		ksyms_free(ks);
 	if (!areas_ok)
 		hide(&d, "%s", aerr);
 	if (ret || !areas_ok) {

@@ -43,6 +43,9 @@ static int setup(void **state)
 		"ffffffff81200400 t vmap_pfn_apply\n"
 		"ffffffff81100000 T __vmalloc_node_range_noprof\n"
 		"ffffffff82000000 D some_data\n"
+		"ffffffff82100000 D init_mm\n"
+		"ffffffff82200000 b page_offset_base\n"
+		"ffffffffc0004000 d init_mm\t[shadowing_module]\n"
 		"ffffffff81300000 T zzz_last_text\n"
 		"ffffffffc0001000 t wl_map_vmalloc\t[vmapstat_workload]\n"
 		"ffffffffc0001200 t wl_map_vmap\t[vmapstat_workload]\n"
@@ -76,6 +79,11 @@ static void test_lookup_and_format(void **state)
 	assert_false(ks->restricted);
 	/* text only: the D symbol is not a caller candidate */
 	assert_int_equal(ks->nr, 9);
+	/* the audit's data symbols, vmlinux's only */
+	assert_int_equal(ks->nr_data_syms, 4);
+	assert_true(ks->data[KSYMS_INIT_MM] == 0xffffffff82100000ULL);
+	assert_true(ks->data[KSYMS_PAGE_OFFSET_BASE] == 0xffffffff82200000ULL);
+	assert_true(ks->data[KSYMS_MEMSTART_ADDR] == 0);
 
 	s = ksyms_lookup(ks, 0xffffffff81200010ULL);
 	assert_non_null(s);
