@@ -23,6 +23,13 @@ enum vs_arch arch_from_machine(const char *machine);
 void size_label(unsigned int shift, char *buf, size_t len);
 
 /*
+ * The mapping shifts a kernel of this arch and base page size can use,
+ * smallest first (*shifts points at a static list); returns how many.
+ */
+size_t arch_granules(enum vs_arch arch, unsigned int page_shift,
+		     const unsigned int **shifts);
+
+/*
  * Label of one mapping shift; returns buf.  Unknown combinations give
  * the size with the shift, e.g. "8K (shift 13)".
  */

@@ -19,7 +19,7 @@
  * Consumers (vmapstat, the Prometheus exporter): call live_snapshot_take()
  * and read struct live_snapshot; bytes are indexed by mapping shift like
  * struct vmapscope_stats (12 = 4K, 16 = 64K cont, 21 = 2M, 25 = 32M cont,
- * 30 = 1G); live_granule_label() gives the label for a shift.
+ * 30 = 1G), labelled by granule.h like every other output.
  */
 #ifndef VMAPSCOPE_SNAPSHOT_H
 #define VMAPSCOPE_SNAPSHOT_H
@@ -181,8 +181,6 @@ void live_snapshot_free(struct live_snapshot *s);
 int live_fold(const struct live_areas *areas, const struct live_area_result *res,
 	      const struct live_opts *o, struct live_snapshot *s);
 
-/* "4K", "64K cont", "2M", "32M cont", "1G" (shift as in live_row.bytes). */
-const char *live_granule_label(unsigned int shift);
 
 /* Output: the text tables and one JSON object (json-c). */
 void live_print_text(FILE *f, const struct live_snapshot *s, bool per_caller);

@@ -10,23 +10,27 @@
 
 #include <json-c/json.h>
 
+#include "granule.h"
 #include "snapshot.h"
 #include "vocab.h"
 
-/* The granules a 4K-page kernel can map, smallest first. */
-static const unsigned int granule_shifts[] = { 12, 16, 21, 25, 30 };
-#define NR_GRANULES (sizeof(granule_shifts) / sizeof(granule_shifts[0]))
+/* The granules the snapshot's architecture maps (4K pages), with labels. */
+struct gcols {
+	size_t n;
+	const unsigned int *shift;
+	char label[6][24];
+};
 
-const char *live_granule_label(unsigned int shift)
+static void gcols_of(const struct live_snapshot *s, struct gcols *c)
 {
-	switch (shift) {
-	case 12: return "4K";
-	case 16: return "64K cont";
-	case 21: return "2M";
-	case 25: return "32M cont";
-	case 30: return "1G";
-	}
-	return "?";
+	enum vs_arch a = arch_from_machine(s->arch);
+	size_t i;
+
+	c->n = arch_granules(a, 12, &c->shift);
+	if (c->n > 6)
+		c->n = 6;
+	for (i = 0; i < c->n; i++)
+		granule_label(a, 12, c->shift[i], c->label[i], sizeof(c->label[i]));
 }
 
 static uint64_t row_mapped(const struct live_row *r)
@@ -150,14 +154,15 @@ static size_t by_api(const struct live_snapshot *s, struct live_row out[VMAPSCOP
 	return n;
 }
 
-static void print_row(FILE *f, const char *name, const struct live_row *r)
+static void print_row(FILE *f, const char *name, const struct live_row *r,
+		      const struct gcols *c)
 {
 	unsigned int g;
 
 	fprintf(f, "%-48.48s %-10s %6" PRIu64, name, r->api < 0 ? "all" : api_name(r->api),
 		r->areas);
-	for (g = 0; g < NR_GRANULES; g++)
-		fprintf(f, " %10" PRIu64, r->bytes[granule_shifts[g]] >> 10);
+	for (g = 0; g < c->n; g++)
+		fprintf(f, " %12" PRIu64, r->bytes[c->shift[g]] >> 10);
 	fprintf(f, " %10" PRIu64 " %10" PRIu64 " %7" PRIu64 "\n", row_mapped(r) >> 10,
 		r->unmapped >> 10, r->changed);
 }
@@ -165,31 +170,33 @@ static void print_row(FILE *f, const char *name, const struct live_row *r)
 void live_print_text(FILE *f, const struct live_snapshot *s, bool per_caller)
 {
 	struct live_row api_rows[VMAPSCOPE_API_MAX];
-	size_t i, n;
-	unsigned int g;
+	struct gcols c;
+	size_t i, n, g;
 
+	gcols_of(s, &c);
 	fprintf(f, "Live vmalloc areas (%s): %" PRIu64 " listed, %" PRIu64
 		" lazily freed (not walked), %" PRIu64 " changed during the walk\n",
 		s->arch, s->areas_listed, s->areas_unpurged, s->areas_changed);
 	fprintf(f, "%-48s %-10s %6s", per_caller ? "caller (KiB per granule)" : "(KiB per granule)",
 		"api", "areas");
-	for (g = 0; g < NR_GRANULES; g++)
-		fprintf(f, " %10s", live_granule_label(granule_shifts[g]));
+	for (g = 0; g < c.n; g++)
+		fprintf(f, " %12s", c.label[g]);
 	fprintf(f, " %10s %10s %7s\n", "mapped", "holes", "changed");
 	if (per_caller) {
 		for (i = 0; i < s->nr_rows; i++)
-			print_row(f, s->rows[i].caller[0] ? s->rows[i].caller : "?", &s->rows[i]);
+			print_row(f, s->rows[i].caller[0] ? s->rows[i].caller : "?", &s->rows[i], &c);
 	} else {
 		n = by_api(s, api_rows);
 		for (i = 0; i < n; i++)
-			print_row(f, "", &api_rows[i]);
+			print_row(f, "", &api_rows[i], &c);
 	}
-	print_row(f, "total", &s->total);
+	print_row(f, "total", &s->total, &c);
 	fprintf(f, "(holes: unmapped parts such as guard pages; one snapshot: %.3f s, of which "
 		"%" PRIu64 " BPF runs %.3f s)\n", s->seconds, s->prog_runs, s->walk_seconds);
 }
 
-static json_object *row_json(const struct live_row *r, bool with_caller)
+static json_object *row_json(const struct live_row *r, bool with_caller,
+			     const struct gcols *c)
 {
 	json_object *o = json_object_new_object(), *b = json_object_new_object();
 	unsigned int g;
@@ -200,9 +207,8 @@ static json_object *row_json(const struct live_row *r, bool with_caller)
 								 : api_name(r->api)));
 	json_object_object_add(o, "areas", json_object_new_int64(r->areas));
 	json_object_object_add(o, "area_bytes", json_object_new_int64(r->area_bytes));
-	for (g = 0; g < NR_GRANULES; g++)
-		json_object_object_add(b, live_granule_label(granule_shifts[g]),
-				       json_object_new_int64(r->bytes[granule_shifts[g]]));
+	for (g = 0; g < c->n; g++)
+		json_object_object_add(b, c->label[g], json_object_new_int64(r->bytes[c->shift[g]]));
 	json_object_object_add(o, "bytes", b);
 	json_object_object_add(o, "mapped", json_object_new_int64(row_mapped(r)));
 	json_object_object_add(o, "unmapped", json_object_new_int64(r->unmapped));
@@ -210,7 +216,8 @@ static json_object *row_json(const struct live_row *r, bool with_caller)
 	return o;
 }
 
-static json_object *area_json(const struct live_area *a, const struct live_area_result *r)
+static json_object *area_json(const struct live_area *a, const struct live_area_result *r,
+			      const struct gcols *c)
 {
 	json_object *o = json_object_new_object(), *b = json_object_new_object();
 	char hex[24];
@@ -224,9 +231,8 @@ static json_object *area_json(const struct live_area *a, const struct live_area_
 	json_object_object_add(o, "caller", json_object_new_string(a->caller));
 	json_object_object_add(o, "api", json_object_new_string(api_name(a->api)));
 	json_object_object_add(o, "pages", json_object_new_int64(a->nr_pages));
-	for (g = 0; g < NR_GRANULES; g++)
-		json_object_object_add(b, live_granule_label(granule_shifts[g]),
-				       json_object_new_int64(r->bytes[granule_shifts[g]]));
+	for (g = 0; g < c->n; g++)
+		json_object_object_add(b, c->label[g], json_object_new_int64(r->bytes[c->shift[g]]));
 	json_object_object_add(o, "bytes", b);
 	json_object_object_add(o, "unmapped", json_object_new_int64(r->unmapped));
 	json_object_object_add(o, "changed", json_object_new_boolean(r->changed));
@@ -237,11 +243,13 @@ int live_print_json(FILE *f, const struct live_snapshot *s, bool per_caller)
 {
 	json_object *o = json_object_new_object(), *rows = json_object_new_array();
 	struct live_row api_rows[VMAPSCOPE_API_MAX];
+	struct gcols c;
 	size_t i, n;
 	int ret;
 
 	if (!o || !rows)
 		return -ENOMEM;
+	gcols_of(s, &c);
 	json_object_object_add(o, "type", json_object_new_string("snapshot"));
 	json_object_object_add(o, "time", json_object_new_double(s->wall.tv_sec +
 								 s->wall.tv_nsec / 1e9));
@@ -259,21 +267,21 @@ int live_print_json(FILE *f, const struct live_snapshot *s, bool per_caller)
 	json_object_object_add(o, "linear_map", json_object_new_string(s->linear_map_how));
 	if (per_caller) {
 		for (i = 0; i < s->nr_rows; i++)
-			json_object_array_add(rows, row_json(&s->rows[i], true));
+			json_object_array_add(rows, row_json(&s->rows[i], true, &c));
 	} else {
 		n = by_api(s, api_rows);
 		for (i = 0; i < n; i++)
-			json_object_array_add(rows, row_json(&api_rows[i], false));
+			json_object_array_add(rows, row_json(&api_rows[i], false, &c));
 	}
 	json_object_object_add(o, "rows", rows);
 	if (s->area_res) {
 		json_object *areas = json_object_new_array();
 
 		for (i = 0; i < s->areas.n; i++)
-			json_object_array_add(areas, area_json(&s->areas.v[i], &s->area_res[i]));
+			json_object_array_add(areas, area_json(&s->areas.v[i], &s->area_res[i], &c));
 		json_object_object_add(o, "areas", areas);
 	}
-	json_object_object_add(o, "total", row_json(&s->total, false));
+	json_object_object_add(o, "total", row_json(&s->total, false, &c));
 	ret = fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN)) < 0
 		? -EIO : 0;
 	fflush(f);
