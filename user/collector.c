@@ -741,8 +741,11 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 
 	/*
 	 * Load ladder: as planned; without fentry (the host's EPERM); with
-	 * every tracepoint as raw_tp; without latency probes.  Each step keeps
-	 * what the previous one dropped; the last error explains a dropped column.
+	 * every tracepoint as raw_tp; without the module placement program
+	 * (it only names callers in unloaded modules); without latency
+	 * probes.  Each step keeps what the previous one dropped (the module
+	 * program comes back when it was not the cause); the last error
+	 * explains a dropped column.
 	 */
 	err = open_and_load(c, &p, errbuf, errlen);
 	if (err) {
@@ -767,12 +770,21 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 			err = open_and_load(c, &p, errbuf, errlen);
 	}
 	if (err) {
+		p.tp_want[TP_MODULE] = false;
+		err = open_and_load(c, &p, errbuf, errlen);
+		p.tp_want[TP_MODULE] = !!err;
+	}
+	if (err) {
 		char first[256];
 
 		snprintf(first, sizeof(first), "%s", errbuf);
 		memset(p.func, 0, sizeof(p.func));
 		memset(p.kprobe, 0, sizeof(p.kprobe));
 		err = open_and_load(c, &p, errbuf, errlen);
+		if (err) {
+			p.tp_want[TP_MODULE] = false;
+			err = open_and_load(c, &p, errbuf, errlen);
+		}
 		if (!err && opts->want_latency)
 			set_feat(c, VMAPSTAT_FEAT_LATENCY, false, NULL,
 				 "latency: entry-point probes do not load (%s)", first);
