@@ -602,6 +602,7 @@ int BPF_PROG(module_load_raw, struct module *mod)
 	__sync_fetch_and_add(&module_loads, 1);
 	if (bpf_probe_read_kernel_str(w.key.name, sizeof(w.key.name), mod->name) <= 0)
 		return 0;
+	w.key.base = (__u64)BPF_CORE_READ(mod, mem[0].base);	/* MOD_TEXT */
 	MODULE_REGION(&w, mod, VMAPSCOPE_MOD_CORE_TEXT, 0);	/* MOD_TEXT */
 	MODULE_REGION(&w, mod, VMAPSCOPE_MOD_INIT_TEXT, 4);	/* MOD_INIT_TEXT */
 	ks = BPF_CORE_READ(mod, kallsyms);

@@ -160,7 +160,9 @@ enum vmapscope_counter {
  * still be named from the module's .ko symbol table.  At that tracepoint
  * the module's kallsyms table is the .ko's own symbol table with every
  * value relocated; one function symbol per section gives the section's
- * load address: address - the .ko's st_value of that symbol index.
+ * load address: address - the .ko's st_value of that symbol index.  Each
+ * load has its own records (key.base), so a module loaded twice at two
+ * places names the callers of both.
  *	shndx VMAPSCOPE_MOD_CORE_TEXT / VMAPSCOPE_MOD_INIT_TEXT: the module's
  *	text region, addr and size;
  *	any other shndx: a function symbol of that .ko section, addr (its
@@ -172,6 +174,7 @@ enum vmapscope_counter {
 
 struct vmapscope_mod_key {
 	char name[VMAPSCOPE_MODULE_NAME_LEN];
+	__u64 base;		/* core text address: one load of the module */
 	__u32 shndx;
 	__u32 pad;
 };

@@ -203,11 +203,15 @@ struct mod_rec {
 	struct vmapscope_mod_val val;
 };
 
+/* One load of one module: same name and core text address. */
 static int cmp_mod_rec(const void *a, const void *b)
 {
 	const struct mod_rec *x = a, *y = b;
+	int c = strncmp(x->key.name, y->key.name, sizeof(x->key.name));
 
-	return strncmp(x->key.name, y->key.name, sizeof(x->key.name));
+	if (c)
+		return c;
+	return x->key.base < y->key.base ? -1 : x->key.base > y->key.base;
 }
 
 static void module_fallback(struct collector *c, struct ksyms *ks, const char *name,
