@@ -2,9 +2,10 @@
 #
 #   make check-snapshot-host   this machine's kernel: real areas, or the
 #                              exact list of what it hides
-#   make check-snapshot-guest  x86_64 and arm64 patched guests: a workload's
-#                              live mappings, exact bytes per granule; x86_64
-#                              also against the kernel's own page-table dump
+#   make check-snapshot-guest  x86_64 and arm64 guests, patched and stock: a
+#                              workload's live mappings, exact bytes per
+#                              granule and mapping potential; x86_64 also
+#                              against the kernel's own page-table dump
 #   make bench-snapshot        cost of one snapshot with thousands of areas
 #
 # Included before mk/tools.mk (name order): only recipes may use its
@@ -23,6 +24,7 @@ $(OUTDIR)/$(1)/bpf/snapshot.bpf.o: user/snapshot_pt.h
 
 snapshot-kmod-$(1):
 	scripts/lab kmod --arch $(1) --variant patched $(SNAP_KMOD) >/dev/null
+	scripts/lab kmod --arch $(1) --variant stock $(SNAP_KMOD) >/dev/null
 endef
 $(foreach a,$(SNAP_ARCHES),$(eval $(call snapshot_arch_rules,$(a))))
 
@@ -31,9 +33,9 @@ check-snapshot-host: $(OUTDIR)/$(HOST_ARCH)/bin/vmapstat
 		bash $(SNAP_GUEST)/host.sh
 
 check-snapshot-guest: $(SNAP_ARCHES:%=$(OUTDIR)/%/bin/vmapstat) $(SNAP_ARCHES:%=snapshot-kmod-%)
-	@set -e; for a in $(SNAP_ARCHES); do \
-		echo "== snapshot guest test: $$a"; \
-		bash $(SNAP_GUEST)/run.sh $$a patched; done
+	@set -e; for a in $(SNAP_ARCHES); do for v in patched stock; do \
+		echo "== snapshot guest test: $$a $$v"; \
+		bash $(SNAP_GUEST)/run.sh $$a $$v; done; done
 
 bench-snapshot: $(SNAP_ARCHES:%=$(OUTDIR)/%/bin/vmapstat) $(SNAP_ARCHES:%=snapshot-kmod-%)
 	@set -e; for a in $(SNAP_ARCHES); do \

@@ -58,6 +58,7 @@ struct prom_state {
 	struct live_row *live;
 	size_t nr_live;
 	double live_seconds;
+	char live_arch[16];		/* which potential figures exist */
 	/* PMU counts per (event, pmu, cpu), summed over periods */
 	struct pmu_acc *pmu;
 	size_t nr_pmu;
@@ -351,6 +352,8 @@ int prom_state_set_live(struct prom_state *st, const struct live_snapshot *ls)
 
 			for (j = 0; j < VMAPSCOPE_NR_SHIFTS; j++)
 				d->bytes[j] += rows[i].bytes[j];
+			for (j = 0; j < LSNAP_NR_POT; j++)
+				d->potential[j] += rows[i].potential[j];
 			d->areas += rows[i].areas;
 			d->area_bytes += rows[i].area_bytes;
 		} else {
@@ -361,6 +364,7 @@ int prom_state_set_live(struct prom_state *st, const struct live_snapshot *ls)
 	st->live = rows;
 	st->nr_live = n;
 	st->live_seconds = ls->seconds;
+	snprintf(st->live_arch, sizeof(st->live_arch), "%s", ls->arch);
 	st->have_live = true;
 	return 0;
 }
@@ -387,6 +391,21 @@ static void live_gauges(struct prom_buf *b, const struct prom_state *st)
 			size_label(sh, gran, sizeof(gran));
 			l[2] = (struct prom_label){ "granule", gran };
 			prom_sample_u64(b, "vmapscope_live_bytes", l, 3, r->bytes[sh]);
+		}
+	}
+	prom_family(b, "vmapscope_live_potential_bytes", PROM_GAUGE,
+		    "Of the bytes mapped with PTEs, those whose physical pages would allow a larger block: in place (could_64K, could_2M) or with the area placed elsewhere (misaligned), by caller and API (--live-bytes).");
+	for (i = 0; i < st->nr_live; i++) {
+		const struct live_row *r = &st->live[i];
+		int k;
+
+		for (k = 0; k < LSNAP_NR_POT; k++) {
+			if (!live_potential_applies(st->live_arch, k))
+				continue;
+			l[0] = (struct prom_label){ "caller", r->caller };
+			l[1] = (struct prom_label){ "api", api_name(r->api) };
+			l[2] = (struct prom_label){ "potential", live_potential_name(k) };
+			prom_sample_u64(b, "vmapscope_live_potential_bytes", l, 3, r->potential[k]);
 		}
 	}
 	prom_family(b, "vmapscope_live_areas", PROM_GAUGE,

@@ -30,7 +30,10 @@
 #include <stdio.h>
 #include <time.h>
 
+#include <linux/types.h>
+
 #include "vmapscope.h"
+#include "snapshot_pt.h"
 
 /* ---- /proc/vmallocinfo ----------------------------------------------- */
 
@@ -99,6 +102,7 @@ const char *live_addr_kind_reason(enum live_addr_kind k);
 /* What the walk found for one area. */
 struct live_area_result {
 	uint64_t bytes[VMAPSCOPE_NR_SHIFTS];
+	uint64_t potential[LSNAP_NR_POT];	/* enum lsnap_potential (snapshot_pt.h) */
 	uint64_t unmapped;
 	bool changed;
 };
@@ -110,6 +114,7 @@ struct live_row {
 	uint64_t areas;			/* live areas walked */
 	uint64_t area_bytes;		/* their sizes as /proc/vmallocinfo prints */
 	uint64_t bytes[VMAPSCOPE_NR_SHIFTS];	/* mapped bytes by mapping shift */
+	uint64_t potential[LSNAP_NR_POT];	/* of the PTE-mapped bytes */
 	uint64_t unmapped;		/* bytes of the ranges with no mapping (guard pages) */
 	uint64_t changed;		/* areas that changed while walked (not in totals) */
 };
@@ -181,6 +186,13 @@ void live_snapshot_free(struct live_snapshot *s);
 int live_fold(const struct live_areas *areas, const struct live_area_result *res,
 	      const struct live_opts *o, struct live_snapshot *s);
 
+/*
+ * Name of a potential figure (enum lsnap_potential) in every output:
+ * "could_64K", "could_2M", "misaligned"; and whether it exists on arch
+ * ("x86_64" has no 64K block).
+ */
+const char *live_potential_name(int k);
+bool live_potential_applies(const char *arch, int k);
 
 /* Output: the text tables and one JSON object (json-c). */
 void live_print_text(FILE *f, const struct live_snapshot *s, bool per_caller);

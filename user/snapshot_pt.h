@@ -134,19 +134,90 @@ static __always_inline __u64 lsnap_table_va(const struct lsnap_layout *l, __u64 
 	return (e & l->addr_mask) - l->phys_base + l->virt_base;
 }
 
-/* One range to walk: [start, end). */
+/* The PTE run being followed (see lsnap_run_potential()); pages 0 = none. */
+struct lsnap_run {
+	__u64 va;
+	__u64 pa;
+	__u64 pages;
+	__u32 cont;
+	__u32 pad;
+};
+
+/*
+ * One range to walk: [start, end).  run is the run open at start when a
+ * walk cut short by its step budget resumes (from lsnap_result.run), so
+ * that a run is never split by where a BPF run stopped.
+ */
 struct lsnap_range {
 	__u64 start;
 	__u64 end;
+	struct lsnap_run run;
 };
 
 #define LSNAP_RES_DONE	0x1	/* walked to the end */
 #define LSNAP_RES_FAULT	0x2	/* an entry could not be read: area changed under us */
 
+/*
+ * Mapping potential of PTE-mapped memory: what a walker that maps blocks
+ * where VA and PA allow (the series' walker) would do with the same
+ * physical pages.  Counted per run of consecutive PTEs of one kind (plain
+ * or contiguous) whose physical pages are consecutive too:
+ *  LSNAP_POT_64K  arm64 only: bytes in naturally aligned 64K blocks of
+ *                 plain PTEs whose VA and PA are both 64K-aligned (a
+ *                 contiguous-PTE block in place), not inside a 2M one;
+ *  LSNAP_POT_2M   bytes in naturally aligned 2M blocks whose VA and PA
+ *                 are both 2M-aligned (a PMD in place);
+ *  LSNAP_POT_MISALIGNED  plain-PTE runs of at least the arch's smallest
+ *                 block (64K arm64, 2M x86_64) whose VA and PA differ
+ *                 modulo that block: blocks only if the area were placed
+ *                 elsewhere (the whole run is counted).
+ */
+enum lsnap_potential {
+	LSNAP_POT_64K = 0,
+	LSNAP_POT_2M,
+	LSNAP_POT_MISALIGNED,
+	LSNAP_NR_POT,
+};
+
+#define LSNAP_SZ_64K	(1ULL << 16)
+#define LSNAP_SZ_2M	(1ULL << 21)
+
+/* Naturally aligned blocks of size sz (a power of two) inside [va, end). */
+static __always_inline __u64 lsnap_blocks_in(__u64 va, __u64 end, __u64 sz)
+{
+	__u64 lo = (va + sz - 1) & ~(sz - 1), hi = end & ~(sz - 1);
+
+	return hi > lo ? (hi - lo) / sz : 0;
+}
+
+/* Add one run's potential (pages 4K PTEs from va, physical pa) to pot. */
+static __always_inline void lsnap_run_potential(unsigned int arch, __u64 va, __u64 pa,
+						__u64 pages, int cont, __u64 *pot)
+{
+	__u64 bytes = pages << 12, end = va + bytes, n2m = 0, n64k;
+	__u64 small = arch == LSNAP_ARCH_ARM64 ? LSNAP_SZ_64K : LSNAP_SZ_2M;
+
+	if ((va ^ pa) & (small - 1)) {
+		if (!cont && bytes >= small)
+			pot[LSNAP_POT_MISALIGNED] += bytes;
+		return;
+	}
+	if (!((va ^ pa) & (LSNAP_SZ_2M - 1))) {
+		n2m = lsnap_blocks_in(va, end, LSNAP_SZ_2M);
+		pot[LSNAP_POT_2M] += n2m * LSNAP_SZ_2M;
+	}
+	if (arch == LSNAP_ARCH_ARM64 && !cont) {
+		n64k = lsnap_blocks_in(va, end, LSNAP_SZ_64K);
+		pot[LSNAP_POT_64K] += n64k * LSNAP_SZ_64K - n2m * LSNAP_SZ_2M;
+	}
+}
+
 struct lsnap_result {
 	__u64 bytes[LSNAP_NR_G];	/* mapped, by granule */
+	__u64 potential[LSNAP_NR_POT];	/* of the PTE-mapped bytes */
 	__u64 unmapped;			/* bytes with no valid entry (guard pages, holes) */
 	__u64 resume;			/* next address when the run ran out of steps */
+	struct lsnap_run run;		/* ... and the PTE run open there */
 	__u32 flags;
 	__u32 steps;
 };

@@ -14,16 +14,16 @@
 #include "snapshot.h"
 #include "vocab.h"
 
-/* The granules the snapshot's architecture maps (4K pages), with labels. */
+/* The granules arch maps (4K pages), labelled as vmapstat labels them. */
 struct gcols {
 	size_t n;
 	const unsigned int *shift;
 	char label[6][24];
 };
 
-static void gcols_of(const struct live_snapshot *s, struct gcols *c)
+static void gcols_of(const char *arch, struct gcols *c)
 {
-	enum vs_arch a = arch_from_machine(s->arch);
+	enum vs_arch a = arch_from_machine(arch);
 	size_t i;
 
 	c->n = arch_granules(a, 12, &c->shift);
@@ -31,6 +31,21 @@ static void gcols_of(const struct live_snapshot *s, struct gcols *c)
 		c->n = 6;
 	for (i = 0; i < c->n; i++)
 		granule_label(a, 12, c->shift[i], c->label[i], sizeof(c->label[i]));
+}
+
+const char *live_potential_name(int k)
+{
+	switch (k) {
+	case LSNAP_POT_64K: return "could_64K";
+	case LSNAP_POT_2M: return "could_2M";
+	case LSNAP_POT_MISALIGNED: return "misaligned";
+	}
+	return "?";
+}
+
+bool live_potential_applies(const char *arch, int k)
+{
+	return k != LSNAP_POT_64K || !strcmp(arch, "arm64");
 }
 
 static uint64_t row_mapped(const struct live_row *r)
@@ -64,6 +79,8 @@ static void row_add(struct live_row *r, const struct live_area *a,
 	r->area_bytes += a->size;
 	for (i = 0; i < VMAPSCOPE_NR_SHIFTS; i++)
 		r->bytes[i] += res->bytes[i];
+	for (i = 0; i < LSNAP_NR_POT; i++)
+		r->potential[i] += res->potential[i];
 	r->unmapped += res->unmapped;
 }
 
@@ -147,6 +164,8 @@ static size_t by_api(const struct live_snapshot *s, struct live_row out[VMAPSCOP
 			r.changed += x->changed;
 			for (k = 0; k < VMAPSCOPE_NR_SHIFTS; k++)
 				r.bytes[k] += x->bytes[k];
+			for (k = 0; k < LSNAP_NR_POT; k++)
+				r.potential[k] += x->potential[k];
 		}
 		if (any)
 			out[n++] = r;
@@ -154,75 +173,107 @@ static size_t by_api(const struct live_snapshot *s, struct live_row out[VMAPSCOP
 	return n;
 }
 
-static void print_row(FILE *f, const char *name, const struct live_row *r,
-		      const struct gcols *c)
+static void print_row(FILE *f, const char *arch, const char *name, const struct live_row *r)
 {
-	unsigned int g;
+	struct gcols c;
+	size_t g;
+	int k;
 
+	gcols_of(arch, &c);
 	fprintf(f, "%-48.48s %-10s %6" PRIu64, name, r->api < 0 ? "all" : api_name(r->api),
 		r->areas);
-	for (g = 0; g < c->n; g++)
-		fprintf(f, " %12" PRIu64, r->bytes[c->shift[g]] >> 10);
-	fprintf(f, " %10" PRIu64 " %10" PRIu64 " %7" PRIu64 "\n", row_mapped(r) >> 10,
+	for (g = 0; g < c.n; g++)
+		fprintf(f, " %12" PRIu64, r->bytes[c.shift[g]] >> 10);
+	fprintf(f, " %10" PRIu64 " %10" PRIu64 " %7" PRIu64, row_mapped(r) >> 10,
 		r->unmapped >> 10, r->changed);
+	for (k = 0; k < LSNAP_NR_POT; k++)
+		if (live_potential_applies(arch, k))
+			fprintf(f, " %10" PRIu64, r->potential[k] >> 10);
+	fputc('\n', f);
 }
 
 void live_print_text(FILE *f, const struct live_snapshot *s, bool per_caller)
 {
 	struct live_row api_rows[VMAPSCOPE_API_MAX];
+	size_t i, n;
 	struct gcols c;
-	size_t i, n, g;
+	size_t g;
+	int k;
 
-	gcols_of(s, &c);
 	fprintf(f, "Live vmalloc areas (%s): %" PRIu64 " listed, %" PRIu64
 		" lazily freed (not walked), %" PRIu64 " changed during the walk\n",
 		s->arch, s->areas_listed, s->areas_unpurged, s->areas_changed);
 	fprintf(f, "%-48s %-10s %6s", per_caller ? "caller (KiB per granule)" : "(KiB per granule)",
 		"api", "areas");
+	gcols_of(s->arch, &c);
 	for (g = 0; g < c.n; g++)
 		fprintf(f, " %12s", c.label[g]);
-	fprintf(f, " %10s %10s %7s\n", "mapped", "holes", "changed");
+	fprintf(f, " %10s %10s %7s", "mapped", "holes", "changed");
+	for (k = 0; k < LSNAP_NR_POT; k++)
+		if (live_potential_applies(s->arch, k))
+			fprintf(f, " %10s", live_potential_name(k));
+	fputc('\n', f);
 	if (per_caller) {
 		for (i = 0; i < s->nr_rows; i++)
-			print_row(f, s->rows[i].caller[0] ? s->rows[i].caller : "?", &s->rows[i], &c);
+			print_row(f, s->arch, s->rows[i].caller[0] ? s->rows[i].caller : "?",
+				  &s->rows[i]);
 	} else {
 		n = by_api(s, api_rows);
 		for (i = 0; i < n; i++)
-			print_row(f, "", &api_rows[i], &c);
+			print_row(f, s->arch, "", &api_rows[i]);
 	}
-	print_row(f, "total", &s->total, &c);
-	fprintf(f, "(holes: unmapped parts such as guard pages; one snapshot: %.3f s, of which "
-		"%" PRIu64 " BPF runs %.3f s)\n", s->seconds, s->prog_runs, s->walk_seconds);
+	print_row(f, s->arch, "total", &s->total);
+	fprintf(f, "(holes: unmapped parts such as guard pages; could_*: PTE-mapped bytes whose "
+		"VA and PA allow that block in place; misaligned: contiguous runs that would need "
+		"another VA; one snapshot: %.3f s, of which %" PRIu64 " BPF runs %.3f s)\n",
+		s->seconds, s->prog_runs, s->walk_seconds);
 }
 
-static json_object *row_json(const struct live_row *r, bool with_caller,
-			     const struct gcols *c)
+/* {"could_64K": N, "could_2M": N, "misaligned": N}, the arch's figures. */
+static json_object *potential_json(const char *arch, const uint64_t *pot)
+{
+	json_object *o = json_object_new_object();
+	int k;
+
+	for (k = 0; k < LSNAP_NR_POT; k++)
+		if (live_potential_applies(arch, k))
+			json_object_object_add(o, live_potential_name(k),
+					       json_object_new_int64(pot[k]));
+	return o;
+}
+
+static json_object *row_json(const char *arch, const struct live_row *r, bool with_caller)
 {
 	json_object *o = json_object_new_object(), *b = json_object_new_object();
-	unsigned int g;
+	struct gcols c;
+	size_t g;
 
+	gcols_of(arch, &c);
 	if (with_caller)
 		json_object_object_add(o, "caller", json_object_new_string(r->caller));
 	json_object_object_add(o, "api", json_object_new_string(r->api < 0 ? "all"
 								 : api_name(r->api)));
 	json_object_object_add(o, "areas", json_object_new_int64(r->areas));
 	json_object_object_add(o, "area_bytes", json_object_new_int64(r->area_bytes));
-	for (g = 0; g < c->n; g++)
-		json_object_object_add(b, c->label[g], json_object_new_int64(r->bytes[c->shift[g]]));
+	for (g = 0; g < c.n; g++)
+		json_object_object_add(b, c.label[g], json_object_new_int64(r->bytes[c.shift[g]]));
 	json_object_object_add(o, "bytes", b);
 	json_object_object_add(o, "mapped", json_object_new_int64(row_mapped(r)));
+	json_object_object_add(o, "potential", potential_json(arch, r->potential));
 	json_object_object_add(o, "unmapped", json_object_new_int64(r->unmapped));
 	json_object_object_add(o, "changed", json_object_new_int64(r->changed));
 	return o;
 }
 
-static json_object *area_json(const struct live_area *a, const struct live_area_result *r,
-			      const struct gcols *c)
+static json_object *area_json(const char *arch, const struct live_area *a,
+			      const struct live_area_result *r)
 {
 	json_object *o = json_object_new_object(), *b = json_object_new_object();
 	char hex[24];
-	unsigned int g;
+	struct gcols c;
+	size_t g;
 
+	gcols_of(arch, &c);
 	snprintf(hex, sizeof(hex), "0x%016" PRIx64, a->start);
 	json_object_object_add(o, "start", json_object_new_string(hex));
 	snprintf(hex, sizeof(hex), "0x%016" PRIx64, a->end);
@@ -231,9 +282,10 @@ static json_object *area_json(const struct live_area *a, const struct live_area_
 	json_object_object_add(o, "caller", json_object_new_string(a->caller));
 	json_object_object_add(o, "api", json_object_new_string(api_name(a->api)));
 	json_object_object_add(o, "pages", json_object_new_int64(a->nr_pages));
-	for (g = 0; g < c->n; g++)
-		json_object_object_add(b, c->label[g], json_object_new_int64(r->bytes[c->shift[g]]));
+	for (g = 0; g < c.n; g++)
+		json_object_object_add(b, c.label[g], json_object_new_int64(r->bytes[c.shift[g]]));
 	json_object_object_add(o, "bytes", b);
+	json_object_object_add(o, "potential", potential_json(arch, r->potential));
 	json_object_object_add(o, "unmapped", json_object_new_int64(r->unmapped));
 	json_object_object_add(o, "changed", json_object_new_boolean(r->changed));
 	return o;
@@ -243,13 +295,11 @@ int live_print_json(FILE *f, const struct live_snapshot *s, bool per_caller)
 {
 	json_object *o = json_object_new_object(), *rows = json_object_new_array();
 	struct live_row api_rows[VMAPSCOPE_API_MAX];
-	struct gcols c;
 	size_t i, n;
 	int ret;
 
 	if (!o || !rows)
 		return -ENOMEM;
-	gcols_of(s, &c);
 	json_object_object_add(o, "type", json_object_new_string("snapshot"));
 	json_object_object_add(o, "time", json_object_new_double(s->wall.tv_sec +
 								 s->wall.tv_nsec / 1e9));
@@ -267,21 +317,21 @@ int live_print_json(FILE *f, const struct live_snapshot *s, bool per_caller)
 	json_object_object_add(o, "linear_map", json_object_new_string(s->linear_map_how));
 	if (per_caller) {
 		for (i = 0; i < s->nr_rows; i++)
-			json_object_array_add(rows, row_json(&s->rows[i], true, &c));
+			json_object_array_add(rows, row_json(s->arch, &s->rows[i], true));
 	} else {
 		n = by_api(s, api_rows);
 		for (i = 0; i < n; i++)
-			json_object_array_add(rows, row_json(&api_rows[i], false, &c));
+			json_object_array_add(rows, row_json(s->arch, &api_rows[i], false));
 	}
 	json_object_object_add(o, "rows", rows);
 	if (s->area_res) {
 		json_object *areas = json_object_new_array();
 
 		for (i = 0; i < s->areas.n; i++)
-			json_object_array_add(areas, area_json(&s->areas.v[i], &s->area_res[i], &c));
+			json_object_array_add(areas, area_json(s->arch, &s->areas.v[i], &s->area_res[i]));
 		json_object_object_add(o, "areas", areas);
 	}
-	json_object_object_add(o, "total", row_json(&s->total, false, &c));
+	json_object_object_add(o, "total", row_json(s->arch, &s->total, false));
 	ret = fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN)) < 0
 		? -EIO : 0;
 	fflush(f);

@@ -379,6 +379,7 @@ static int discover(struct snapshot_bpf *skel, const struct live_opts *o,
 struct pending {
 	size_t area;
 	uint64_t start;
+	struct lsnap_run run;	/* the PTE run open at start (resumed walks) */
 };
 
 static int walk_all(struct snapshot_bpf *skel, const struct live_areas *areas,
@@ -396,7 +397,7 @@ static int walk_all(struct snapshot_bpf *skel, const struct live_areas *areas,
 	}
 	for (i = 0; i < areas->n; i++)
 		if (areas->v[i].end > areas->v[i].start)
-			q[q_len++] = (struct pending){ i, areas->v[i].start };
+			q[q_len++] = (struct pending){ .area = i, .start = areas->v[i].start };
 
 	/* Same floor as the BPF side: a run must get through one descent. */
 	skel->bss->max_steps = steps < 2 * LSNAP_MAX_LEVELS ? 2 * LSNAP_MAX_LEVELS : steps;
@@ -411,6 +412,7 @@ static int walk_all(struct snapshot_bpf *skel, const struct live_areas *areas,
 			for (i = 0; i < n; i++) {
 				skel->bss->ranges[i].start = q[qi + i].start;
 				skel->bss->ranges[i].end = areas->v[q[qi + i].area].end;
+				skel->bss->ranges[i].run = q[qi + i].run;
 			}
 			memset(skel->bss->results, 0, sizeof(skel->bss->results));
 			skel->bss->nr_ranges = n;
@@ -427,6 +429,8 @@ static int walk_all(struct snapshot_bpf *skel, const struct live_areas *areas,
 				for (g = 0; g < LSNAP_NR_G; g++)
 					a->bytes[lsnap_granule_shift(g)] += r->bytes[g];
 				a->unmapped += r->unmapped;
+				for (g = 0; g < LSNAP_NR_POT; g++)
+					a->potential[g] += r->potential[g];
 				if (r->flags & (LSNAP_RES_FAULT | LSNAP_RES_DONE))
 					progress = true;
 				if (r->flags & LSNAP_RES_FAULT) {
@@ -436,7 +440,7 @@ static int walk_all(struct snapshot_bpf *skel, const struct live_areas *areas,
 					uint64_t next = r->resume ? r->resume : q[qi + i].start;
 
 					progress |= next != q[qi + i].start;
-					nq[nq_len++] = (struct pending){ q[qi + i].area, next };
+					nq[nq_len++] = (struct pending){ q[qi + i].area, next, r->run };
 				}
 			}
 		}
