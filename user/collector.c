@@ -267,9 +267,9 @@ static void add_unloaded_modules(struct collector *c, struct ksyms *ks)
 	for (i = 0; i < nr; i = j) {
 		struct ksyms_anchor a[64];
 		const char *name = recs[i].key.name;
-		const struct ksym *live;
 		char path[512], why[256];
-		size_t na = 0;
+		size_t na = 0, k;
+		bool live = false;
 
 		for (j = i; j < nr && !cmp_mod_rec(&recs[i], &recs[j]); j++) {
 			if (recs[j].key.shndx == VMAPSCOPE_MOD_CORE_TEXT ||
@@ -281,11 +281,16 @@ static void add_unloaded_modules(struct collector *c, struct ksyms *ks)
 			a[na].addr = recs[j].val.addr;
 			na++;
 		}
-		if (!na)
-			continue;
-		/* still loaded where BPF saw it: kallsyms names it */
-		live = ksyms_lookup(ks, a[0].addr);
-		if (live && live->module && !strcmp(live->module, name))
+		/*
+		 * Still loaded where BPF saw it: kallsyms names it (its core
+		 * text; the init text is gone from kallsyms after init).
+		 */
+		for (k = 0; k < na && !live; k++) {
+			const struct ksym *s = ksyms_lookup(ks, a[k].addr);
+
+			live = s && s->module && !strcmp(s->module, name);
+		}
+		if (!na || live)
 			continue;
 		if (ksyms_find_module_file(NULL, name, path, sizeof(path))) {
 			snprintf(why, sizeof(why), "no %s.ko under /lib/modules/%s", name, c->release);
