@@ -77,9 +77,15 @@ struct {
 	__type(value, struct vmapscope_stats);
 } stats SEC(".maps");
 
-/* Module placement (vmapscope.h), written at each module load. */
+/*
+ * Module placement (vmapscope.h), written at each module load: a few
+ * entries per load, kept after the module is gone (that is their use).
+ * A plain hash: an LRU one evicts early entries of a load while the rest
+ * of it is written, even with room to spare.  Full: later loads are not
+ * recorded, their callers show as addresses.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 4096);
 	__type(key, struct vmapscope_mod_key);
 	__type(value, struct vmapscope_mod_val);
@@ -543,13 +549,14 @@ LAT_SLOT(7)
 /* ---- module:module_load: where the module's text sections are ---- */
 
 #define STT_FUNC	2
-#define SHN_LORESERVE	0xff00
 #define MAX_MODULE_SYMS	65536
 
 struct modsym_walk {
 	const struct vs_elf64_sym *symtab;
+	__u64 seq;
 	__u32 nr;
 	struct vmapscope_mod_key key;
+	__u64 seen[4];		/* sections (index < 256) already recorded */
 };
 
 static long modsym_step(__u32 i, void *data)
@@ -557,17 +564,28 @@ static long modsym_step(__u32 i, void *data)
 	struct modsym_walk *w = data;
 	struct vmapscope_mod_val v = {};
 	struct vs_elf64_sym sym;
+	__u64 *seen;
 
 	if (i >= w->nr)
 		return 1;
 	if (bpf_probe_read_kernel(&sym, sizeof(sym), &w->symtab[i]))
 		return 1;
-	if ((sym.st_info & 0xf) != STT_FUNC || !sym.st_shndx || sym.st_shndx >= SHN_LORESERVE)
+	if ((sym.st_info & 0xf) != STT_FUNC || !sym.st_shndx || sym.st_shndx >= 256)
 		return 0;
-	/* any function of the section will do: the last one stays */
+	/* any function of the section will do: the first one, once */
+	switch (sym.st_shndx >> 6) {
+	case 0: seen = &w->seen[0]; break;
+	case 1: seen = &w->seen[1]; break;
+	case 2: seen = &w->seen[2]; break;
+	default: seen = &w->seen[3]; break;
+	}
+	if (*seen & (1ULL << (sym.st_shndx & 63)))
+		return 0;
+	*seen |= 1ULL << (sym.st_shndx & 63);
 	w->key.shndx = sym.st_shndx;
 	v.addr = sym.st_value;
 	v.size = i;
+	v.seq = w->seq;
 	v.st_name = sym.st_name;
 	bpf_map_update_elem(&modules, &w->key, &v, BPF_ANY);
 	return 0;
@@ -582,6 +600,7 @@ static long modsym_step(__u32 i, void *data)
 										\
 	v.addr = (__u64)BPF_CORE_READ(mod, mem[idx].base);			\
 	v.size = BPF_CORE_READ(mod, mem[idx].size);				\
+	v.seq = (w)->seq;							\
 	(w)->key.shndx = (sec);						\
 	if (v.addr)								\
 		bpf_map_update_elem(&modules, &(w)->key, &v, BPF_ANY);		\
@@ -599,7 +618,7 @@ int BPF_PROG(module_load_raw, struct module *mod)
 	struct modsym_walk w = {};
 	struct mod_kallsyms *ks;
 
-	__sync_fetch_and_add(&module_loads, 1);
+	w.seq = __sync_fetch_and_add(&module_loads, 1) + 1;
 	if (bpf_probe_read_kernel_str(w.key.name, sizeof(w.key.name), mod->name) <= 0)
 		return 0;
 	w.key.base = (__u64)BPF_CORE_READ(mod, mem[0].base);	/* MOD_TEXT */

@@ -182,6 +182,7 @@ struct vmapscope_mod_key {
 struct vmapscope_mod_val {
 	__u64 addr;
 	__u64 size;
+	__u64 seq;		/* module loads seen up to this one: load order */
 	__u32 st_name;
 	__u32 pad;
 };

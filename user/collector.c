@@ -235,6 +235,24 @@ static void module_fallback(struct collector *c, struct ksyms *ks, const char *n
 	}
 }
 
+struct newer {
+	const struct mod_rec *recs;
+	size_t nr;
+	uint64_t seq;
+};
+
+/* Did BPF see module mod load after the load of seq? */
+static bool loaded_later(const char *mod, void *arg)
+{
+	const struct newer *n = arg;
+	size_t i;
+
+	for (i = 0; i < n->nr; i++)
+		if (n->recs[i].val.seq > n->seq && !strcmp(n->recs[i].key.name, mod))
+			return true;
+	return false;
+}
+
 /*
  * Modules that BPF saw loading and kallsyms no longer lists: name their
  * callers from the .ko, placed where the module was (vmapscope.h).
@@ -297,6 +315,16 @@ static void add_unloaded_modules(struct collector *c, struct ksyms *ks)
 			module_fallback(c, ks, name, &recs[i], j - i, why);
 		} else if (ksyms_add_module_file(ks, name, path, a, na, why, sizeof(why)) < 0) {
 			module_fallback(c, ks, name, &recs[i], j - i, why);
+		}
+		/* its text is its own, but for modules loaded after it */
+		for (k = i; k < j; k++) {
+			struct newer n = { recs, nr, recs[k].val.seq };
+
+			if (recs[k].key.shndx == VMAPSCOPE_MOD_CORE_TEXT ||
+			    recs[k].key.shndx == VMAPSCOPE_MOD_INIT_TEXT)
+				ksyms_drop_stale(ks, recs[k].val.addr,
+						 recs[k].val.addr + recs[k].val.size,
+						 loaded_later, &n);
 		}
 	}
 out:

@@ -128,6 +128,8 @@ struct ksyms *ksyms_load(const char *kallsyms_path, const char *kptr_path)
 		ks->syms[ks->nr].addr = addr;
 		ks->syms[ks->nr].name = (const char *)(uintptr_t)noff;
 		ks->syms[ks->nr].module = (const char *)(intptr_t)moff;
+		ks->syms[ks->nr].region = false;
+		ks->syms[ks->nr].unloaded = false;
 		ks->nr++;
 	}
 	fclose(f);
@@ -199,8 +201,8 @@ void ksyms_free(struct ksyms *ks)
 
 const struct ksym *ksyms_lookup(const struct ksyms *ks, uint64_t addr)
 {
+	const struct ksym *s, *best;
 	size_t lo = 0, hi;
-	const struct ksym *s;
 
 	if (!ks || ks->restricted || !ks->nr)
 		return NULL;
@@ -216,14 +218,21 @@ const struct ksym *ksyms_lookup(const struct ksyms *ks, uint64_t addr)
 	}
 	if (!lo)
 		return NULL;
-	s = &ks->syms[lo - 1];
-	/* size 0: the last symbol, its end is unknown */
-	if (!s->size || addr - s->addr >= s->size)
-		return NULL;
-	/* several names at one address: report the first listed */
-	while (s > ks->syms && (s - 1)->addr == s->addr)
-		s--;
-	return s;
+	/*
+	 * Several names at one address: the one with the smallest extent
+	 * that covers addr, the first listed among equals (kallsyms aliases
+	 * share one size).  A symbol of size 0 (the last one, its end is
+	 * unknown) covers nothing, and a stale kallsyms entry at the start
+	 * of an unloaded module's text loses to the module's own symbols.
+	 */
+	best = NULL;
+	for (s = &ks->syms[lo - 1]; ; s--) {
+		if (s->size && addr - s->addr < s->size && (!best || s->size <= best->size))
+			best = s;
+		if (s == ks->syms || (s - 1)->addr != s->addr)
+			break;
+	}
+	return best;
 }
 
 void ksyms_format(const struct ksyms *ks, uint64_t addr, char *buf, size_t len)
@@ -268,7 +277,7 @@ static int add_syms(struct ksyms *ks, const struct ksym *add, size_t n, char *bl
 
 int ksyms_add_module_region(struct ksyms *ks, const char *mod, uint64_t addr, uint64_t size)
 {
-	struct ksym s = { .addr = addr, .size = size, .region = true };
+	struct ksym s = { .addr = addr, .size = size, .region = true, .unloaded = true };
 	char *name = strdup(mod);
 	int err;
 
@@ -279,6 +288,22 @@ int ksyms_add_module_region(struct ksyms *ks, const char *mod, uint64_t addr, ui
 	if (err)
 		free(name);
 	return err;
+}
+
+void ksyms_drop_stale(struct ksyms *ks, uint64_t lo, uint64_t hi,
+		      bool (*keep)(const char *module, void *arg), void *arg)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ks->nr; i++) {
+		const struct ksym *s = &ks->syms[i];
+
+		if (!s->unloaded && s->addr >= lo && s->addr < hi &&
+		    !(s->module && keep(s->module, arg)))
+			continue;
+		ks->syms[n++] = *s;
+	}
+	ks->nr = n;
 }
 
 static int cmp_addr(const void *a, const void *b)
@@ -396,6 +421,7 @@ long ksyms_add_module_file(struct ksyms *ks, const char *mod, const char *path,
 			end = syms[j].addr;
 		syms[i].size = end - syms[i].addr;
 		syms[i].module = block;
+		syms[i].unloaded = true;
 		syms[i].name = strcpy(p, syms[i].name);
 		p += strlen(p) + 1;
 	}

@@ -20,6 +20,7 @@ struct ksym {
 	const char *name;
 	const char *module;	/* NULL for vmlinux */
 	bool region;		/* a module's text without symbols: "[mod]+0xoff" */
+	bool unloaded;		/* added for a module no longer loaded */
 };
 
 /* The data symbols the live audit needs (snapshot_walk.c). */
@@ -83,6 +84,14 @@ struct ksyms_anchor {
  */
 long ksyms_add_module_file(struct ksyms *ks, const char *mod, const char *path,
 			   const struct ksyms_anchor *a, size_t nr, char *why, size_t whylen);
+
+/*
+ * Drop the kallsyms entries in [lo, hi), an unloaded module's text, that
+ * are stale (an earlier module's init code listed where that module was
+ * later placed), keeping those of modules keep() says are newer.
+ */
+void ksyms_drop_stale(struct ksyms *ks, uint64_t lo, uint64_t hi,
+		      bool (*keep)(const char *module, void *arg), void *arg);
 
 /* A module's text region without symbols, formatted "[mod]+0xoff". */
 int ksyms_add_module_region(struct ksyms *ks, const char *mod, uint64_t addr, uint64_t size);

@@ -271,6 +271,20 @@ static void test_unloaded_module(void **state)
 					  why, sizeof(why)) < 0);
 	assert_non_null(strstr(why, "/nonexistent.ko"));
 
+	/*
+	 * A stale kallsyms entry where the module's text was (wl_end, the
+	 * last symbol, size 0) does not hide the module's own region.
+	 */
+	assert_int_equal(ksyms_add_module_region(ks, "later", 0xffffffffc0002000ULL, 0x1000), 0);
+	ksyms_format(ks, 0xffffffffc0002010ULL, buf, sizeof(buf));
+	assert_string_equal(buf, "[later]+0x10");
+	/* aliases: the smallest extent that covers the address wins */
+	assert_int_equal(ksyms_add_module_region(ks, "small", 0xffffffffc0001000ULL, 0x100), 0);
+	ksyms_format(ks, 0xffffffffc0001010ULL, buf, sizeof(buf));
+	assert_string_equal(buf, "[small]+0x10");
+	ksyms_format(ks, 0xffffffffc0001110ULL, buf, sizeof(buf));
+	assert_string_equal(buf, "wl_map_vmalloc+0x110/0x200 [vmapstat_workload]");
+
 	/* no file: the module's text region, "[mod]+0xoff" */
 	assert_int_equal(ksyms_add_module_region(ks, "gone", 0xffffffffc0300000ULL, 0x2000), 0);
 	ksyms_format(ks, 0xffffffffc0301234ULL, buf, sizeof(buf));
@@ -284,6 +298,39 @@ static void test_unloaded_module(void **state)
 	rmdir(sub);
 }
 
+static bool keep_none(const char *module, void *arg)
+{
+	return false;
+}
+
+static bool keep_named(const char *module, void *arg)
+{
+	return !strcmp(module, arg);
+}
+
+/* kallsyms entries inside an unloaded module's text: stale unless newer */
+static void test_drop_stale(void **state)
+{
+	struct ksyms *ks = ksyms_load(path_ok, path_kr);
+	char buf[128];
+
+	assert_non_null(ks);
+	assert_int_equal(ksyms_add_module_region(ks, "gone", 0xffffffffc0001000ULL, 0x2000), 0);
+	/* a module loaded after "gone" keeps its symbols there */
+	ksyms_drop_stale(ks, 0xffffffffc0001000ULL, 0xffffffffc0003000ULL, keep_named,
+			 "vmapstat_workload");
+	ksyms_format(ks, 0xffffffffc0001234ULL, buf, sizeof(buf));
+	assert_string_equal(buf, "wl_map_vmap+0x34/0xe00 [vmapstat_workload]");
+	/* one loaded before it is stale there: the region names the address */
+	ksyms_drop_stale(ks, 0xffffffffc0001000ULL, 0xffffffffc0003000ULL, keep_none, NULL);
+	ksyms_format(ks, 0xffffffffc0001234ULL, buf, sizeof(buf));
+	assert_string_equal(buf, "[gone]+0x234");
+	/* vmlinux outside the range is untouched */
+	ksyms_format(ks, 0xffffffff81200010ULL, buf, sizeof(buf));
+	assert_string_equal(buf, "vmap+0x10/0x400");
+	ksyms_free(ks);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -292,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_kptr_restrict_zeros),
 		cmocka_unit_test(test_empty_and_missing),
 		cmocka_unit_test(test_unloaded_module),
+		cmocka_unit_test(test_drop_stale),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
