@@ -1,4 +1,4 @@
-# Benchmarks (issue 8): "make bench" runs every benchmark of the project in
+# Benchmarks: "make bench" runs every benchmark of the project in
 # one go and collects the results.  Not part of "make check": nothing here
 # fails on speed, only when a benchmark cannot run.
 #

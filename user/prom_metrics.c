@@ -637,46 +637,21 @@ static void histograms(struct prom_buf *b, const struct out_row *rows, size_t n,
 	}
 }
 
-static void labelled_counters(struct prom_buf *b, const struct prom_state *st,
-			      const char *name, const char *label, const char *help,
-			      const int *idx, const char *const *values, size_t n)
+/* Every global counter: vmapscope_<name>_total, help from the one table. */
+static void global_counters(struct prom_buf *b, const struct prom_state *st)
 {
-	size_t i;
+	char name[96];
+	int i;
 
-	prom_family(b, name, PROM_COUNTER, help);
-	for (i = 0; i < n; i++) {
-		struct prom_label l = { label, values[i] };
-
-		prom_sample_u64(b, name, &l, 1, st->counters[idx[i]]);
+	for (i = 0; i < VMAPSCOPE_CNT_MAX; i++) {
+		snprintf(name, sizeof(name), "vmapscope_%s_total", counter_name(i));
+		prom_family(b, name, PROM_COUNTER, counter_help(i));
+		prom_sample_u64(b, name, NULL, 0, st->counters[i]);
 	}
 }
 
 int prom_render(const struct prom_state *st, struct prom_buf *b)
 {
-	static const int drop_idx[] = {
-		VMAPSCOPE_CNT_STATS_FULL, VMAPSCOPE_CNT_FILTERED,
-		VMAPSCOPE_CNT_LAT_NO_ENTRY,
-	};
-	static const char *const drop_names[] = {
-		"stats_map_full", "filtered", "latency_exit_without_entry",
-	};
-	static const int ev_idx[] = {
-		VMAPSCOPE_CNT_CHUNKS, VMAPSCOPE_CNT_SET_PTES,
-		VMAPSCOPE_CNT_HUGE_BLOCKS, VMAPSCOPE_CNT_AREAS,
-		VMAPSCOPE_CNT_PURGES, VMAPSCOPE_CNT_LAZY_FREES,
-	};
-	static const char *const ev_names[] = {
-		"vmap_chunk", "vmap_set_ptes", "vmap_huge_block",
-		"alloc_vmap_area", "purge_vmap_area_lazy", "free_vmap_area_noflush",
-	};
-	static const int odd_idx[] = {
-		VMAPSCOPE_CNT_UNATTRIBUTED, VMAPSCOPE_CNT_LAT_NESTED,
-		VMAPSCOPE_CNT_BAD_SHIFT, VMAPSCOPE_CNT_AREAS_FAILED,
-	};
-	static const char *const odd_names[] = {
-		"unattributed_events", "latency_nested_calls", "bad_shift",
-		"alloc_vmap_area_failed",
-	};
 	struct prom_label l[4];
 	char page_size[24];
 	struct out_row *rows;
@@ -741,19 +716,7 @@ int prom_render(const struct prom_state *st, struct prom_buf *b)
 			"Bytes of virtual areas allocated (vmalloc:alloc_vmap_area).",
 			offsetof(struct vmapscope_stats, area_bytes));
 
-	labelled_counters(b, st, "vmapscope_dropped_events_total", "reason",
-			  "Events not counted per caller: BPF map full, excluded by --pid/--api/-c, or a latency exit without its entry.",
-			  drop_idx, drop_names, 3);
-	labelled_counters(b, st, "vmapscope_kernel_events_total", "event",
-			  "Tracepoint events seen by the collector, before filters.",
-			  ev_idx, ev_names, 6);
-	labelled_counters(b, st, "vmapscope_anomalies_total", "kind",
-			  "Events the collector could not fully explain: mappings outside any vmap_chunk, nested probed calls, shifts out of range, failed area allocations.",
-			  odd_idx, odd_names, 4);
-	prom_family(b, "vmapscope_purged_vmap_areas_total", PROM_COUNTER,
-		    "Lazily freed vmap areas purged (sum of purge_vmap_area_lazy npurged).");
-	prom_sample_u64(b, "vmapscope_purged_vmap_areas_total", NULL, 0,
-			st->counters[VMAPSCOPE_CNT_PURGED_AREAS]);
+	global_counters(b, st);
 
 	live_gauges(b, st);
 	pmu_metrics(b, st);

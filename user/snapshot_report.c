@@ -10,22 +10,27 @@
 
 #include <json-c/json.h>
 
+#include "granule.h"
 #include "snapshot.h"
+#include "vocab.h"
 
-/* The granules a 4K-page kernel can map, smallest first. */
-static const unsigned int granule_shifts[] = { 12, 16, 21, 25, 30 };
-#define NR_GRANULES (sizeof(granule_shifts) / sizeof(granule_shifts[0]))
+/* The granules arch maps (4K pages), labelled as vmapstat labels them. */
+struct gcols {
+	size_t n;
+	const unsigned int *shift;
+	char label[6][24];
+};
 
-const char *live_granule_label(unsigned int shift)
+static void gcols_of(const char *arch, struct gcols *c)
 {
-	switch (shift) {
-	case 12: return "4K";
-	case 16: return "64K cont";
-	case 21: return "2M";
-	case 25: return "32M cont";
-	case 30: return "1G";
-	}
-	return "?";
+	enum vs_arch a = arch_from_machine(arch);
+	size_t i;
+
+	c->n = arch_granules(a, 12, &c->shift);
+	if (c->n > 6)
+		c->n = 6;
+	for (i = 0; i < c->n; i++)
+		granule_label(a, 12, c->shift[i], c->label[i], sizeof(c->label[i]));
 }
 
 const char *live_potential_name(int k)
@@ -42,18 +47,6 @@ const char *live_potential_name(int k)
 bool live_potential_applies(const char *arch, int k)
 {
 	return k != LSNAP_POT_64K || !strcmp(arch, "arm64");
-}
-
-const char *live_api_name(int api)
-{
-	switch (api) {
-	case VMAPSCOPE_API_VMALLOC: return "vmalloc";
-	case VMAPSCOPE_API_VMAP: return "vmap";
-	case VMAPSCOPE_API_IOREMAP: return "ioremap";
-	case VMAPSCOPE_API_VM_MAP_RAM: return "vm_map_ram";
-	case VMAPSCOPE_API_OTHER: return "other";
-	}
-	return "all";
 }
 
 static uint64_t row_mapped(const struct live_row *r)
@@ -183,13 +176,15 @@ static size_t by_api(const struct live_snapshot *s, struct live_row out[VMAPSCOP
 
 static void print_row(FILE *f, const char *arch, const char *name, const struct live_row *r)
 {
-	unsigned int g;
+	struct gcols c;
+	size_t g;
 	int k;
 
-	fprintf(f, "%-48.48s %-10s %6" PRIu64, name, r->api < 0 ? "all" : live_api_name(r->api),
+	gcols_of(arch, &c);
+	fprintf(f, "%-48.48s %-10s %6" PRIu64, name, r->api < 0 ? "all" : api_name(r->api),
 		r->areas);
-	for (g = 0; g < NR_GRANULES; g++)
-		fprintf(f, " %10" PRIu64, r->bytes[granule_shifts[g]] >> 10);
+	for (g = 0; g < c.n; g++)
+		fprintf(f, " %12" PRIu64, r->bytes[c.shift[g]] >> 10);
 	fprintf(f, " %10" PRIu64 " %10" PRIu64 " %7" PRIu64, row_mapped(r) >> 10,
 		r->unmapped >> 10, r->changed);
 	for (k = 0; k < LSNAP_NR_POT; k++)
@@ -202,7 +197,8 @@ void live_print_text(FILE *f, const struct live_snapshot *s, bool per_caller)
 {
 	struct live_row api_rows[VMAPSCOPE_API_MAX];
 	size_t i, n;
-	unsigned int g;
+	struct gcols c;
+	size_t g;
 	int k;
 
 	fprintf(f, "Live vmalloc areas (%s): %" PRIu64 " listed, %" PRIu64
@@ -210,8 +206,9 @@ void live_print_text(FILE *f, const struct live_snapshot *s, bool per_caller)
 		s->arch, s->areas_listed, s->areas_unpurged, s->areas_changed);
 	fprintf(f, "%-48s %-10s %6s", per_caller ? "caller (KiB per granule)" : "(KiB per granule)",
 		"api", "areas");
-	for (g = 0; g < NR_GRANULES; g++)
-		fprintf(f, " %10s", live_granule_label(granule_shifts[g]));
+	gcols_of(s->arch, &c);
+	for (g = 0; g < c.n; g++)
+		fprintf(f, " %12s", c.label[g]);
 	fprintf(f, " %10s %10s %7s", "mapped", "holes", "changed");
 	for (k = 0; k < LSNAP_NR_POT; k++)
 		if (live_potential_applies(s->arch, k))
@@ -249,17 +246,18 @@ static json_object *potential_json(const char *arch, const uint64_t *pot)
 static json_object *row_json(const char *arch, const struct live_row *r, bool with_caller)
 {
 	json_object *o = json_object_new_object(), *b = json_object_new_object();
-	unsigned int g;
+	struct gcols c;
+	size_t g;
 
+	gcols_of(arch, &c);
 	if (with_caller)
 		json_object_object_add(o, "caller", json_object_new_string(r->caller));
 	json_object_object_add(o, "api", json_object_new_string(r->api < 0 ? "all"
-								 : live_api_name(r->api)));
+								 : api_name(r->api)));
 	json_object_object_add(o, "areas", json_object_new_int64(r->areas));
 	json_object_object_add(o, "area_bytes", json_object_new_int64(r->area_bytes));
-	for (g = 0; g < NR_GRANULES; g++)
-		json_object_object_add(b, live_granule_label(granule_shifts[g]),
-				       json_object_new_int64(r->bytes[granule_shifts[g]]));
+	for (g = 0; g < c.n; g++)
+		json_object_object_add(b, c.label[g], json_object_new_int64(r->bytes[c.shift[g]]));
 	json_object_object_add(o, "bytes", b);
 	json_object_object_add(o, "mapped", json_object_new_int64(row_mapped(r)));
 	json_object_object_add(o, "potential", potential_json(arch, r->potential));
@@ -273,19 +271,20 @@ static json_object *area_json(const char *arch, const struct live_area *a,
 {
 	json_object *o = json_object_new_object(), *b = json_object_new_object();
 	char hex[24];
-	unsigned int g;
+	struct gcols c;
+	size_t g;
 
+	gcols_of(arch, &c);
 	snprintf(hex, sizeof(hex), "0x%016" PRIx64, a->start);
 	json_object_object_add(o, "start", json_object_new_string(hex));
 	snprintf(hex, sizeof(hex), "0x%016" PRIx64, a->end);
 	json_object_object_add(o, "end", json_object_new_string(hex));
 	json_object_object_add(o, "size", json_object_new_int64(a->size));
 	json_object_object_add(o, "caller", json_object_new_string(a->caller));
-	json_object_object_add(o, "api", json_object_new_string(live_api_name(a->api)));
+	json_object_object_add(o, "api", json_object_new_string(api_name(a->api)));
 	json_object_object_add(o, "pages", json_object_new_int64(a->nr_pages));
-	for (g = 0; g < NR_GRANULES; g++)
-		json_object_object_add(b, live_granule_label(granule_shifts[g]),
-				       json_object_new_int64(r->bytes[granule_shifts[g]]));
+	for (g = 0; g < c.n; g++)
+		json_object_object_add(b, c.label[g], json_object_new_int64(r->bytes[c.shift[g]]));
 	json_object_object_add(o, "bytes", b);
 	json_object_object_add(o, "potential", potential_json(arch, r->potential));
 	json_object_object_add(o, "unmapped", json_object_new_int64(r->unmapped));
