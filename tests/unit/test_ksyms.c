@@ -212,7 +212,7 @@ static void ko_sym(const char *path, const char *want, struct ko_sym *out)
 
 static void test_unloaded_module(void **state)
 {
-	char src[300], ko[300], sub[300], cmd[1024], buf[128], why[256], found[512];
+	char src[300], ko[320], sub[300], cmd[1024], buf[128], why[256], found[512];
 	const uint64_t text = 0xffffffffc0100000ULL, init = 0xffffffffc0200000ULL;
 	struct ko_sym fa, fb, fi;
 	struct ksyms_anchor a[2];
