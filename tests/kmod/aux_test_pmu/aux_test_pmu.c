@@ -148,6 +148,9 @@ static void *aux_test_setup_aux(struct perf_event *event, void **pages,
 	struct page **pglist;
 	int i;
 
+	/* The writer fills what the reader freed: no overwrite mode. */
+	if (snapshot)
+		return NULL;
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
 	if (!buf)
 		return NULL;
