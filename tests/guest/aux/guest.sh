@@ -49,6 +49,9 @@ one() {
 	dmesg | grep 'aux_test: setup_aux' | tail -n $n
 }
 
+# The live snapshot reads /proc/vmallocinfo, whose addresses are only
+# real (not hashed) with kptr_restrict=1 for root.
+echo 1 >/proc/sys/kernel/kptr_restrict
 echo "@@AUX-KERNEL $(uname -r) $(uname -m)"
 load prefer_large=1
 # the perf core's default watermark (half the buffer): order-10 chunks

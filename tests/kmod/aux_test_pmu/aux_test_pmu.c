@@ -205,7 +205,7 @@ static enum hrtimer_restart aux_test_tick(struct hrtimer *timer)
 	/* NULL when the buffer is full: the perf core then disables the event. */
 	if (!perf_aux_output_begin(handle, c->event))
 		return HRTIMER_NORESTART;
-	hrtimer_forward_now(timer, us_to_ktime(tick_us));
+	hrtimer_forward_now(timer, ns_to_ktime((u64)tick_us * NSEC_PER_USEC));
 	return HRTIMER_RESTART;
 }
 
@@ -219,7 +219,8 @@ static void aux_test_start(struct perf_event *event, int flags)
 		return;
 	}
 	event->hw.state = 0;
-	hrtimer_start(&c->timer, us_to_ktime(tick_us), HRTIMER_MODE_REL_PINNED_HARD);
+	hrtimer_start(&c->timer, ns_to_ktime((u64)tick_us * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
 static void aux_test_stop(struct perf_event *event, int flags)
