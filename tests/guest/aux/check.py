@@ -22,7 +22,7 @@ M = 1024 * 1024
 SIZE = 64 * M
 PAGES = SIZE // 4096
 CALLER = "aux_test_setup_aux"
-SNAP_SHIFT = {"4K": 12, "64K cont": 16, "2M": 21, "32M cont": 25, "1G": 30}
+SNAP_SHIFT = {"4K": 12, "64K cont": 16, "2M PMD": 21, "32M cont PMD": 25, "1G PUD": 30}
 # run -> (runs, chunk orders the perf core must have allocated)
 RUNS = {"large": (1, {10: 16}), "order4": (1, {4: 1024}), "repeat": (5, {10: 16}),
         "single": (1, {0: PAGES})}
