@@ -16,39 +16,25 @@ usage: check.py ARCH VARIANT LOGFILE [PMU_RUNS_OUT]
 """
 import json
 import re
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import checklib  # noqa: E402
+from checklib import check, failures  # noqa: E402
 
 M = 1024 * 1024
 SIZE = 64 * M
 PAGES = SIZE // 4096
 CALLER = "aux_test_setup_aux"
-SNAP_SHIFT = {"4K": 12, "64K cont": 16, "2M PMD": 21, "32M cont PMD": 25, "1G PUD": 30}
+# The live audit labels granules "4K", "64K cont", "2M PMD", ...: the size decides.
+SNAP_SHIFT = {"4K": 12, "64K": 16, "2M": 21, "32M": 25, "1G": 30}
 # run -> (runs, chunk orders the perf core must have allocated)
 RUNS = {"large": (1, {10: 16}), "order4": (1, {4: 1024}), "repeat": (5, {10: 16}),
         "single": (1, {0: PAGES})}
 
-failures = []
-
-
-def check(cond, msg):
-    print(("ok:   " if cond else "FAIL: ") + msg)
-    if not cond:
-        failures.append(msg)
-
-
 def sections(text):
-    out, cur = {}, None
-    for line in text.splitlines():
-        m = re.match(r"^@@AUX-([A-Za-z0-9]+(?:-[A-Z]+)?)\s?(.*)$", line)
-        if m:
-            cur = m.group(1)
-            out.setdefault(cur, [])
-            if m.group(2):
-                out[cur].append(m.group(2))
-            continue
-        if cur:
-            out[cur].append(line)
-    return out
+    return checklib.sections(text, r"^@@AUX-([A-Za-z0-9]+(?:-[A-Z]+)?)\s?(.*)$")
 
 
 def kv(s):
@@ -168,7 +154,7 @@ def main():
             check(len(srows) == 1 and srows[0]["areas"] == 1,
                   f"{tag}: snapshot: one live area of {CALLER} while aux-record holds it")
             if srows:
-                sg = {SNAP_SHIFT[k]: v for k, v in srows[0]["bytes"].items() if v}
+                sg = {SNAP_SHIFT[k.split()[0]]: v for k, v in srows[0]["bytes"].items() if v}
                 check(sg == mods[-1]["granules"],
                       f"{tag}: snapshot bytes per shift {sg} == module's page tables {mods[-1]['granules']}")
 

@@ -9,7 +9,12 @@ usage: check.py ARCH LOGFILE
 """
 import json
 import re
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import checklib  # noqa: E402
+from checklib import check, failures  # noqa: E402
 from collections import defaultdict
 
 K, M = 1024, 1024 * 1024
@@ -38,28 +43,8 @@ EXPECTED = {
 # names __ioremap_prot as the caller.
 IOREMAP_CALLER = {"x86_64": "vswl_ioremap", "arm64": "__ioremap_prot"}
 
-failures = []
-
-
-def check(cond, msg):
-    print(("ok:   " if cond else "FAIL: ") + msg)
-    if not cond:
-        failures.append(msg)
-
-
 def sections(text):
-    out, cur = {}, None
-    for line in text.splitlines():
-        m = re.match(r"^@@(VS[2-5]?-[A-Z-]+)\s?(.*)$", line)
-        if m:
-            cur = m.group(1)
-            out.setdefault(cur, [])
-            if m.group(2):
-                out[cur].append(m.group(2))
-            continue
-        if cur:
-            out[cur].append(line)
-    return out
+    return checklib.sections(text, r"^@@(VS[2-5]?-[A-Z-]+)\s?(.*)$")
 
 
 def func(sym):
