@@ -70,14 +70,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 
 static struct bpf_program *tp_prog(struct floor_bpf *s, const char *name)
 {
-	struct bpf_program *p;
 	char want[64];
 
 	snprintf(want, sizeof(want), "tp_%s", name);
-	bpf_object__for_each_program(p, s->obj)
-		if (!strcmp(bpf_program__name(p), want))
-			return p;
-	return NULL;
+	return bpf_object__find_program_by_name(s->obj, want);
 }
 
 static struct bpf_program *fentry_prog(struct floor_bpf *s, int n, int exit)
