@@ -12,6 +12,10 @@
 #                         real perf record where out/<arch>/bin/perf exists
 #   make perf-tools       scripts/build-perf: static perf for both arches
 
+# Event names that are not sysfs aliases: libpfm4's tables (libpfm4-dev,
+# static libpfm.a for both arches).
+TOOLS_LDLIBS	+= -lpfm
+
 PMU_UNIT_BINS	= $(patsubst tests/unit/%.c,$(OUTDIR)/$(HOST_ARCH)/tests/%,$(wildcard tests/unit/test_pmu_*.c))
 
 .PHONY: pmu-unit check-pmu-guest perf-tools

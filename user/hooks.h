@@ -2,16 +2,10 @@
 /*
  * vmapstat's option groups and their hooks.
  *
- * PMU counting (user/pmu_*.c) and Prometheus export (user/prom_*.c) each
- * provide an argp child of vmapstat:
- *
- *	extern const struct argp pmu_argp;	// --pmu, -C/--cpus, --repeat
- *	extern const struct argp prom_argp;	// --listen, --textfile,
- *						// --prometheus, --top-callers
- *
- * and, from their option parser (when their options are used), call
- * vmapstat_register_hooks() with a static struct vmapstat_hooks.  vmapstat
- * then calls, in this order:
+ * PMU counting (user/pmu_cli.c) and Prometheus export (user/prom_cli.c)
+ * are argp children of vmapstat (pmu_argp, prom_argp).  After parsing,
+ * pmu_cli_hooks() and prom_cli_hooks() give the group's callbacks, or NULL
+ * when none of its options were given, and vmapstat calls, in this order:
  *
  *	start(run)                   collector attached, before the first interval
  *	                             or before the command is started
@@ -23,12 +17,12 @@
  *
  * A non-zero return from any callback stops vmapstat with exit status 1
  * (the hook prints its own one-line error).  Hooks with replaces_report set
- * suppress vmapstat's own table/JSON (e.g. --prometheus prints the
- * exposition instead).  run->collector may be read from other threads with
+ * suppress vmapstat's own table/JSON (--prometheus prints the exposition
+ * instead).  run->collector may be read from other threads with
  * collector_read() (it locks internally).
  *
- * Command-mode repetition (--repeat N) is requested by setting
- * vmapstat_cmd_repeat from the option parser (default 1).
+ * Command-mode repetition (--repeat N) is vmapstat_cmd_repeat, set by the
+ * PMU group's option parser (default 1).
  */
 #ifndef VMAPSCOPE_HOOKS_H
 #define VMAPSCOPE_HOOKS_H
@@ -49,7 +43,6 @@ struct vmapstat_run {
 };
 
 struct vmapstat_hooks {
-	const char *name;
 	bool replaces_report;
 	int (*start)(const struct vmapstat_run *run);
 	int (*run_start)(const struct vmapstat_run *run, int idx);
@@ -62,16 +55,13 @@ struct vmapstat_hooks {
 		   const struct vmapstat_snapshot *cum);
 };
 
-#define VMAPSTAT_MAX_HOOKS 8
-
-/* Returns 0, or -ENOSPC when VMAPSTAT_MAX_HOOKS are registered. */
-int vmapstat_register_hooks(const struct vmapstat_hooks *h);
-size_t vmapstat_hooks(const struct vmapstat_hooks *const **list);
+/* After argp_parse: the group's callbacks, NULL when its options are unused. */
+const struct vmapstat_hooks *pmu_cli_hooks(void);
+const struct vmapstat_hooks *prom_cli_hooks(void);
 
 /*
- * Where a hook prints its own report: stdout, unless a registered hook
- * replaces vmapstat's report there (--prometheus writes the exposition to
- * stdout, which must then hold nothing else); stderr in that case.
+ * Where a hook prints its own report: stdout, unless --prometheus writes
+ * the exposition there (stdout must then hold nothing else): stderr.
  */
 FILE *vmapstat_report_stream(void);
 

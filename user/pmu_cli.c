@@ -42,7 +42,6 @@ static struct {
 	struct pmu_runs runs;
 	struct pmu_results last;	/* the last run's results, for notes */
 	bool have_last;
-	bool hooked;
 	struct pmu_event sample_ev;	/* --pmu-sample */
 	bool sampling;
 	unsigned long long period;
@@ -75,8 +74,9 @@ static int pmu_interval(const struct vmapstat_run *run,
 static int pmu_end(const struct vmapstat_run *run,
 		   const struct vmapstat_snapshot *cum);
 
+int vmapstat_cmd_repeat = 1;
+
 static const struct vmapstat_hooks pmu_hooks = {
-	.name = "pmu",
 	.start = pmu_start,
 	.run_start = pmu_run_start,
 	.run_end = pmu_run_end,
@@ -135,17 +135,18 @@ static error_t pmu_parse(int key, char *arg, struct argp_state *st)
 			argp_error(st, "-C selects CPUs for --pmu: give --pmu EVENTS too");
 		if (pmu.period && !pmu.sampling)
 			argp_error(st, "--pmu-period needs --pmu-sample EVENT");
-		if ((pmu.events || pmu.sampling || vmapstat_cmd_repeat > 1) &&
-		    !pmu.hooked) {
-			if (vmapstat_register_hooks(&pmu_hooks))
-				argp_error(st, "too many extension hooks");
-			pmu.hooked = true;
-		}
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
+}
+
+const struct vmapstat_hooks *pmu_cli_hooks(void)
+{
+	if (pmu.events || pmu.sampling || vmapstat_cmd_repeat > 1)
+		return &pmu_hooks;
+	return NULL;
 }
 
 bool pmu_sampling_requested(void)

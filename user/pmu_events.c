@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Event name resolution, following tools/perf/util/parse-events.c of the
- * 6.12 tree: sysfs aliases win over legacy names (perf prefers a PMU's own
- * event, "ARM requires this"), legacy hardware/cache/software names next,
- * then the Arm PMUv3 common events perf knows from its JSON tables.
+ * Event name resolution.  perf's own order (tools/perf/util/parse-events.c):
+ * a PMU's sysfs alias wins, then the generic and CPU-specific names, which
+ * libpfm4 knows (its "perf" tables spell perf's legacy hardware, software
+ * and cache names; its Intel, AMD and Arm tables the CPU's own events).
+ * Only the sysfs side (format/ fields, events/ aliases, tracefs ids) and
+ * perf's modifiers are parsed here: libpfm4 does not read sysfs.
  */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,8 @@
 
 #include "errbuf.h"
 #include "pmu_events.h"
+/* after <linux/perf_event.h>, whose definitions libpfm4 then reuses */
+#include <perfmon/pfmlib_perf_event.h>
 
 /* Read a small sysfs file into @buf, trailing whitespace removed. */
 static int read_small_file(const char *path, char *buf, size_t len)
@@ -66,6 +69,14 @@ static bool parse_u64(const char *s, unsigned long long *v)
 	return !errno && !*end;
 }
 
+static void init_attr(struct perf_event_attr *attr, __u32 type, __u64 config)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = type;
+	attr->config = config;
+}
+
 static __u64 *attr_field(struct perf_event_attr *attr, const char *name)
 {
 	if (!strcmp(name, "config"))
@@ -81,11 +92,14 @@ static __u64 *attr_field(struct perf_event_attr *attr, const char *name)
 	return NULL;
 }
 
+/* ------------------------------------------------------------------ */
+/* sysfs PMUs: format/ fields and events/ aliases                      */
+
 int pmu_format_apply(const char *format, unsigned long long value,
 		     struct perf_event_attr *attr, char *err, size_t errlen)
 {
 	char buf[256], *colon, *tok, *save;
-	unsigned long long bits[64];
+	unsigned char bits[64];
 	int nbits = 0, i;
 	__u64 *field;
 
@@ -96,17 +110,17 @@ int pmu_format_apply(const char *format, unsigned long long value,
 	colon = strchr(buf, ':');
 	if (!colon) {
 		errbuf_set(err, errlen, "malformed format '%s' (want configN:lo-hi)",
-		       format);
+			   format);
 		return -1;
 	}
 	*colon = '\0';
 	field = attr_field(attr, buf);
 	if (!field) {
 		errbuf_set(err, errlen, "format '%s' names unknown field '%s'",
-		       format, buf);
+			   format, buf);
 		return -1;
 	}
-	/* Collect the target bit positions, low to high as listed. */
+	/* The target bit positions, low to high as listed. */
 	for (tok = strtok_r(colon + 1, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		unsigned long long lo, hi;
@@ -116,20 +130,20 @@ int pmu_format_apply(const char *format, unsigned long long value,
 			*dash = '\0';
 		if (!parse_u64(tok, &lo) || (dash && !parse_u64(dash + 1, &hi))) {
 			errbuf_set(err, errlen, "malformed bit range in format '%s'",
-			       format);
+				   format);
 			return -1;
 		}
 		if (!dash)
 			hi = lo;
 		if (lo > 63 || hi > 63 || lo > hi) {
 			errbuf_set(err, errlen, "bad bit range %llu-%llu in format '%s'",
-			       lo, hi, format);
+				   lo, hi, format);
 			return -1;
 		}
 		for (; lo <= hi; lo++) {
 			if (nbits == 64) {
 				errbuf_set(err, errlen, "format '%s' has over 64 bits",
-				       format);
+					   format);
 				return -1;
 			}
 			bits[nbits++] = lo;
@@ -141,202 +155,16 @@ int pmu_format_apply(const char *format, unsigned long long value,
 	}
 	if (nbits < 64 && (value >> nbits)) {
 		errbuf_set(err, errlen, "value 0x%llx too big for format '%s' (%d bits)",
-		       value, format, nbits);
+			   value, format, nbits);
 		return -1;
 	}
 	for (i = 0; i < nbits; i++) {
-		__u64 bit = 1ULL << bits[i];
-
 		if (value & (1ULL << i))
-			*field |= bit;
+			*field |= 1ULL << bits[i];
 		else
-			*field &= ~bit;
+			*field &= ~(1ULL << bits[i]);
 	}
 	return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Legacy (generic) events                                             */
-
-struct sym_event {
-	const char *name;
-	__u32 type;
-	__u64 config;
-};
-
-static const struct sym_event legacy_events[] = {
-	{ "cpu-cycles",			PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "cycles",			PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "instructions",		PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-	{ "cache-references",		PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
-	{ "cache-misses",		PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
-	{ "branch-instructions",	PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branches",			PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branch-misses",		PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
-	{ "bus-cycles",			PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES },
-	{ "stalled-cycles-frontend",	PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
-	{ "idle-cycles-frontend",	PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
-	{ "stalled-cycles-backend",	PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
-	{ "idle-cycles-backend",	PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
-	{ "ref-cycles",			PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
-	{ "cpu-clock",			PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
-	{ "task-clock",			PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
-	{ "page-faults",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-	{ "faults",			PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-	{ "context-switches",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cs",				PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cpu-migrations",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "migrations",			PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "minor-faults",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
-	{ "major-faults",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
-	{ "alignment-faults",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
-	{ "emulation-faults",		PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
-	{ "dummy",			PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY },
-};
-
-/* Cache name tables, spelled as perf's evsel__hw_cache* tables. */
-static const char *const cache_names[PERF_COUNT_HW_CACHE_MAX][5] = {
-	[PERF_COUNT_HW_CACHE_L1D]  = { "L1-dcache", "l1-d", "l1d", "L1-data" },
-	[PERF_COUNT_HW_CACHE_L1I]  = { "L1-icache", "l1-i", "l1i", "L1-instruction" },
-	[PERF_COUNT_HW_CACHE_LL]   = { "LLC", "L2" },
-	[PERF_COUNT_HW_CACHE_DTLB] = { "dTLB", "d-tlb", "Data-TLB" },
-	[PERF_COUNT_HW_CACHE_ITLB] = { "iTLB", "i-tlb", "Instruction-TLB" },
-	[PERF_COUNT_HW_CACHE_BPU]  = { "branch", "branches", "bpu", "btb", "bpc" },
-	[PERF_COUNT_HW_CACHE_NODE] = { "node" },
-};
-static const char *const cache_ops[PERF_COUNT_HW_CACHE_OP_MAX][5] = {
-	[PERF_COUNT_HW_CACHE_OP_READ]	  = { "load", "loads", "read" },
-	[PERF_COUNT_HW_CACHE_OP_WRITE]	  = { "store", "stores", "write" },
-	[PERF_COUNT_HW_CACHE_OP_PREFETCH] = { "prefetch", "prefetches",
-					      "speculative-read", "speculative-load" },
-};
-static const char *const cache_results[PERF_COUNT_HW_CACHE_RESULT_MAX][5] = {
-	[PERF_COUNT_HW_CACHE_RESULT_ACCESS] = { "refs", "Reference", "ops", "access" },
-	[PERF_COUNT_HW_CACHE_RESULT_MISS]   = { "misses", "miss" },
-};
-/* Which ops each cache supports (perf's evsel__hw_cache_stat). */
-#define OPS_R	(1 << PERF_COUNT_HW_CACHE_OP_READ)
-#define OPS_RWP	(OPS_R | (1 << PERF_COUNT_HW_CACHE_OP_WRITE) | \
-		 (1 << PERF_COUNT_HW_CACHE_OP_PREFETCH))
-static const unsigned char cache_valid_ops[PERF_COUNT_HW_CACHE_MAX] = {
-	[PERF_COUNT_HW_CACHE_L1D]  = OPS_RWP,
-	[PERF_COUNT_HW_CACHE_L1I]  = OPS_R | (1 << PERF_COUNT_HW_CACHE_OP_PREFETCH),
-	[PERF_COUNT_HW_CACHE_LL]   = OPS_RWP,
-	[PERF_COUNT_HW_CACHE_DTLB] = OPS_RWP,
-	[PERF_COUNT_HW_CACHE_ITLB] = OPS_R,
-	[PERF_COUNT_HW_CACHE_BPU]  = OPS_R,
-	[PERF_COUNT_HW_CACHE_NODE] = OPS_RWP,
-};
-
-/*
- * Longest case-insensitive alias of @table that prefixes @s and ends at a
- * '-' or the end of @s.  Returns the index, *len = matched length.
- */
-static int match_alias(const char *s, const char *const (*table)[5], int rows,
-		       int *len)
-{
-	int best = -1, best_len = 0, i, j;
-
-	for (i = 0; i < rows; i++) {
-		for (j = 0; j < 5 && table[i][j]; j++) {
-			int n = strlen(table[i][j]);
-
-			if (n > best_len && !strncasecmp(s, table[i][j], n) &&
-			    (s[n] == '\0' || s[n] == '-')) {
-				best = i;
-				best_len = n;
-			}
-		}
-	}
-	*len = best_len;
-	return best;
-}
-
-/* "dTLB-load-misses" → PERF_TYPE_HW_CACHE config; false if not a cache name. */
-static bool decode_cache_event(const char *name, __u64 *config)
-{
-	int type, op = -1, result = -1, len;
-	const char *s = name;
-
-	type = match_alias(s, cache_names, PERF_COUNT_HW_CACHE_MAX, &len);
-	if (type < 0)
-		return false;
-	s += len;
-	/* Up to two more sections: op and result, in either order. */
-	for (int section = 0; section < 2 && *s == '-'; section++) {
-		s++;
-		if (op < 0) {
-			int o = match_alias(s, cache_ops,
-					    PERF_COUNT_HW_CACHE_OP_MAX, &len);
-			if (o >= 0) {
-				if (!(cache_valid_ops[type] & (1 << o)))
-					return false;
-				op = o;
-				s += len;
-				continue;
-			}
-		}
-		if (result < 0) {
-			int r = match_alias(s, cache_results,
-					    PERF_COUNT_HW_CACHE_RESULT_MAX, &len);
-			if (r >= 0) {
-				result = r;
-				s += len;
-				continue;
-			}
-		}
-		return false;
-	}
-	if (*s)
-		return false;
-	if (op < 0)
-		op = PERF_COUNT_HW_CACHE_OP_READ;
-	if (result < 0)
-		result = PERF_COUNT_HW_CACHE_RESULT_ACCESS;
-	*config = type | (op << 8) | ((__u64)result << 16);
-	return true;
-}
-
-/*
- * Arm PMUv3 common events (Arm ARM, "Common event numbers").  perf resolves
- * these from its JSON tables even when the PMU's sysfs events/ directory
- * does not list them (sysfs only shows what PMCEID advertises).
- */
-static const struct { const char *name; __u64 code; } arm_presets[] = {
-	{ "l1d_tlb_refill", 0x05 },
-	{ "l1d_tlb",	    0x25 },
-	{ "l2d_tlb_refill", 0x2D },
-	{ "l2d_tlb",	    0x2F },
-	{ "dtlb_walk",	    0x34 },
-	{ "itlb_walk",	    0x35 },
-};
-
-const char *pmu_type_name(__u32 type)
-{
-	switch (type) {
-	case PERF_TYPE_HARDWARE:	return "hardware";
-	case PERF_TYPE_SOFTWARE:	return "software";
-	case PERF_TYPE_TRACEPOINT:	return "tracepoint";
-	case PERF_TYPE_HW_CACHE:	return "hw_cache";
-	case PERF_TYPE_RAW:		return "raw";
-	case PERF_TYPE_BREAKPOINT:	return "breakpoint";
-	default:			return "pmu";
-	}
-}
-
-/* ------------------------------------------------------------------ */
-/* sysfs PMUs                                                          */
-
-static int list_pmus(const char *root, struct dirent ***names)
-{
-	return scandir(root, names, NULL, alphasort);
-}
-
-static void free_names(struct dirent **names, int n)
-{
-	for (int i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
 }
 
 static bool is_arm_core_pmu(const char *name)
@@ -374,26 +202,6 @@ static int find_alias(const char *root, const char *pmu, const char *name,
 	return ret;
 }
 
-static int pmu_type(const char *root, const char *pmu, __u32 *type,
-		    char *err, size_t errlen)
-{
-	char buf[64];
-	unsigned long long v;
-	int ret = pmu_file(root, pmu, "type", buf, sizeof(buf));
-
-	if (ret) {
-		errbuf_set(err, errlen, "PMU %s: cannot read %s/%s/type: %s", pmu,
-		       root, pmu, strerror(-ret));
-		return -1;
-	}
-	if (!parse_u64(buf, &v) || v > 0xffffffffULL) {
-		errbuf_set(err, errlen, "PMU %s: malformed type file '%s'", pmu, buf);
-		return -1;
-	}
-	*type = v;
-	return 0;
-}
-
 static int apply_terms(const char *root, const char *pmu, const char *terms,
 		       struct perf_event_attr *attr, int depth,
 		       char *err, size_t errlen);
@@ -406,13 +214,12 @@ static int apply_term(const char *root, const char *pmu, char *term,
 	char *eq = strchr(term, '='), fmt[256], file[256];
 	unsigned long long v = 1;	/* a bare term means "=1" */
 	__u64 *raw;
-	int ret;
 
 	if (eq) {
 		*eq = '\0';
 		if (!parse_u64(eq + 1, &v)) {
 			errbuf_set(err, errlen, "PMU %s: bad value '%s' for term '%s'",
-			       pmu, eq + 1, term);
+				   pmu, eq + 1, term);
 			return -1;
 		}
 	}
@@ -431,35 +238,34 @@ static int apply_term(const char *root, const char *pmu, char *term,
 		return 0;
 	}
 	snprintf(file, sizeof(file), "format/%s", term);
-	ret = pmu_file(root, pmu, file, fmt, sizeof(fmt));
-	if (ret == 0) {
+	if (!pmu_file(root, pmu, file, fmt, sizeof(fmt))) {
 		if (pmu_format_apply(fmt, v, attr, err, errlen)) {
 			char inner[PMU_DESC_LEN];
 
 			snprintf(inner, sizeof(inner), "%s", err);
 			errbuf_set(err, errlen, "PMU %s: term '%s': %s", pmu, term,
-			       inner);
+				   inner);
 			return -1;
 		}
 		return 0;
 	}
 	/* Not a format field: maybe an event alias used as a term. */
 	if (!eq && depth == 0 &&
-	    find_alias(root, pmu, term, file, sizeof(file)) == 0) {
+	    !find_alias(root, pmu, term, file, sizeof(file))) {
 		char path[300], body[512];
+		int ret;
 
 		snprintf(path, sizeof(path), "events/%s", file);
 		ret = pmu_file(root, pmu, path, body, sizeof(body));
 		if (ret) {
 			errbuf_set(err, errlen, "PMU %s: cannot read events/%s: %s",
-			       pmu, file, strerror(-ret));
+				   pmu, file, strerror(-ret));
 			return -1;
 		}
-		return apply_terms(root, pmu, body, attr, depth + 1, err,
-				   errlen);
+		return apply_terms(root, pmu, body, attr, depth + 1, err, errlen);
 	}
 	errbuf_set(err, errlen, "PMU %s has no format field or event '%s'", pmu,
-	       term);
+		   term);
 	return -1;
 }
 
@@ -490,37 +296,32 @@ static int apply_terms(const char *root, const char *pmu, const char *terms,
 	return 0;
 }
 
-static void init_attr(struct perf_event_attr *attr, __u32 type, __u64 config)
-{
-	memset(attr, 0, sizeof(*attr));
-	attr->size = sizeof(*attr);
-	attr->type = type;
-	attr->config = config;
-}
-
-static void fill_cpus(const char *root, const char *pmu, struct pmu_event *ev)
-{
-	ev->cpus[0] = '\0';
-	if (pmu_file(root, pmu, "cpus", ev->cpus, sizeof(ev->cpus)) &&
-	    pmu_file(root, pmu, "cpumask", ev->cpus, sizeof(ev->cpus)))
-		ev->cpus[0] = '\0';
-}
-
-/* Build one instance for PMU @pmu with @terms (an events/ body or the
- * user's pmu/.../ terms). */
+/* One instance on PMU @pmu from @terms (an events/ body or pmu/.../). */
 static int pmu_instance(const char *root, const char *pmu, const char *terms,
 			int depth, struct pmu_event *ev, char *err,
 			size_t errlen)
 {
-	__u32 type;
+	char buf[64];
+	unsigned long long type;
+	int ret = pmu_file(root, pmu, "type", buf, sizeof(buf));
 
-	if (pmu_type(root, pmu, &type, err, errlen))
+	if (ret) {
+		errbuf_set(err, errlen, "PMU %s: cannot read %s/%s/type: %s", pmu,
+			   root, pmu, strerror(-ret));
 		return -1;
+	}
+	if (!parse_u64(buf, &type) || type > 0xffffffffULL) {
+		errbuf_set(err, errlen, "PMU %s: malformed type file '%s'", pmu,
+			   buf);
+		return -1;
+	}
 	init_attr(&ev->attr, type, 0);
 	if (apply_terms(root, pmu, terms, &ev->attr, depth, err, errlen))
 		return -1;
 	snprintf(ev->pmu, sizeof(ev->pmu), "%s", pmu);
-	fill_cpus(root, pmu, ev);
+	if (pmu_file(root, pmu, "cpus", ev->cpus, sizeof(ev->cpus)) &&
+	    pmu_file(root, pmu, "cpumask", ev->cpus, sizeof(ev->cpus)))
+		ev->cpus[0] = '\0';
 	return 0;
 }
 
@@ -565,13 +366,13 @@ static int resolve_tracepoint(const char *sys, const char *name,
 	if (ret == -ENOENT || ret == -ENOTDIR)
 		return 0;
 	if (ret) {
-		errbuf_set(err, errlen, "%s:%s: cannot read %s: %s", sys, name, path,
-		       strerror(-ret));
+		errbuf_set(err, errlen, "%s:%s: cannot read %s: %s", sys, name,
+			   path, strerror(-ret));
 		return -1;
 	}
 	if (!parse_u64(buf, &id)) {
 		errbuf_set(err, errlen, "%s:%s: malformed tracepoint id '%s' in %s",
-		       sys, name, buf, path);
+			   sys, name, buf, path);
 		return -1;
 	}
 	init_attr(&ev->attr, PERF_TYPE_TRACEPOINT, id);
@@ -582,34 +383,30 @@ static int resolve_tracepoint(const char *sys, const char *name,
 	return 1;
 }
 
+/* ------------------------------------------------------------------ */
+/* perf's modifiers: :u :k :h :G :H :p                                 */
+
 static bool is_modifier_string(const char *s)
 {
 	return *s && strspn(s, "ukhGHp") == strlen(s);
 }
 
-/* ------------------------------------------------------------------ */
-/* Modifiers                                                           */
-
 static int apply_modifiers(const char *spec, const char *mods,
 			   struct perf_event_attr *attr, char *err,
 			   size_t errlen)
 {
-	bool u = false, k = false, h = false, G = false, H = false;
+	bool u = strchr(mods, 'u'), k = strchr(mods, 'k'), h = strchr(mods, 'h');
+	bool G = strchr(mods, 'G'), H = strchr(mods, 'H');
 	int precise = 0;
 
 	for (const char *m = mods; *m; m++) {
-		switch (*m) {
-		case 'u': u = true; break;
-		case 'k': k = true; break;
-		case 'h': h = true; break;
-		case 'G': G = true; break;
-		case 'H': H = true; break;
-		case 'p': precise++; break;
-		default:
-			errbuf_set(err, errlen, "%s: unknown modifier '%c' (supported: u k h G H p)",
-			       spec, *m);
+		if (!strchr("ukhGHp", *m)) {
+			errbuf_set(err, errlen,
+				   "%s: unknown modifier '%c' (supported: u k h G H p)",
+				   spec, *m);
 			return -1;
 		}
+		precise += *m == 'p';
 	}
 	if (precise > 3) {
 		errbuf_set(err, errlen, "%s: at most 3 'p' modifiers", spec);
@@ -632,161 +429,215 @@ static int apply_modifiers(const char *spec, const char *mods,
 }
 
 /* ------------------------------------------------------------------ */
+/* Names that are not sysfs aliases                                    */
 
-static bool valid_name_char(char c)
+/*
+ * perf's generic names first (libpfm4's "perf" PMU, so that no CPU table can
+ * take "cycles" from them), then the CPU's own events, e.g.
+ * dtlb_load_misses.walk_completed or inst_retired.  The exclude bits stay
+ * perf's (apply_modifiers): only the event's encoding is taken.
+ * Returns 1, 0 when libpfm4 does not know @name, -1 on error.
+ */
+static int resolve_libpfm(const char *name, const char *core,
+			  struct pmu_event *ev, char *err, size_t errlen)
 {
-	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.';
+	static int init_ret = -1;
+	char qualified[PMU_NAME_LEN + 8], *fstr = NULL, *attrs;
+	struct perf_event_attr attr;
+	pfm_perf_encode_arg_t arg;
+	int ret;
+
+	if (init_ret == -1)
+		init_ret = pfm_initialize();
+	if (init_ret != PFM_SUCCESS)
+		return 0;
+	snprintf(qualified, sizeof(qualified), "perf::%s", name);
+	for (int i = 0; i < 2; i++) {
+		memset(&attr, 0, sizeof(attr));
+		memset(&arg, 0, sizeof(arg));
+		arg.size = sizeof(arg);
+		arg.attr = &attr;
+		arg.fstr = &fstr;
+		ret = pfm_get_os_event_encoding(i ? name : qualified,
+						PFM_PLM0 | PFM_PLM3,
+						PFM_OS_PERF_EVENT, &arg);
+		if (ret != PFM_ERR_NOTFOUND)
+			break;
+	}
+	if (ret == PFM_SUCCESS && !strncmp(fstr, "perf_raw::", 10))
+		ret = PFM_ERR_NOTFOUND;	/* raw is perf's rNNN only */
+	if (ret == PFM_ERR_NOTFOUND) {
+		free(fstr);
+		return 0;
+	}
+	if (ret != PFM_SUCCESS) {
+		errbuf_set(err, errlen, "%s: libpfm4: %s", name, pfm_strerror(ret));
+		return -1;
+	}
+	init_attr(&ev->attr, attr.type, attr.config);
+	ev->attr.config1 = attr.config1;
+	ev->attr.config2 = attr.config2;
+	snprintf(ev->pmu, sizeof(ev->pmu), "%s",
+		 attr.type == PERF_TYPE_SOFTWARE ? "software" : core);
+	/* "skl::DTLB_LOAD_MISSES:WALK_COMPLETED:e=0:...": name, no settings */
+	attrs = strchr(fstr, '=');
+	if (attrs) {
+		*attrs = '\0';
+		attrs = strrchr(fstr, ':');
+		if (attrs)
+			*attrs = '\0';
+	}
+	snprintf(ev->desc, sizeof(ev->desc), "libpfm4 %s", fstr);
+	free(fstr);
+	ev->cpus[0] = '\0';
+	return 1;
 }
 
-static int resolve_plain(const char *root, const char *name,
+/*
+ * The Arm common events of the TLB studies this tool serves, for Arm CPUs
+ * libpfm4 has no table for: QEMU's "-cpu max" (MIDR implementer 0) hides
+ * them in sysfs too.  Their numbers are architected (Arm ARM, "Common event
+ * numbers"), the same on every PMUv3.
+ */
+static const struct { const char *name; __u64 code; } arm_common[] = {
+	{ "l1d_tlb_refill", 0x05 },
+	{ "l1d_tlb",	    0x25 },
+	{ "l2d_tlb_refill", 0x2D },
+	{ "dtlb_walk",	    0x34 },
+};
+
+static int resolve_arm_common(const char *root, const char *name,
+			      const char *arm_core, struct pmu_event *ev,
+			      char *err, size_t errlen)
+{
+	for (size_t i = 0; i < sizeof(arm_common) / sizeof(arm_common[0]); i++) {
+		if (strcasecmp(name, arm_common[i].name))
+			continue;
+		if (!*arm_core) {
+			errbuf_set(err, errlen,
+				   "%s: Arm PMUv3 event 0x%02llx, but no armv8_*/armv9_* PMU in %s",
+				   name, (unsigned long long)arm_common[i].code,
+				   root);
+			return -1;
+		}
+		/* Raw type: the kernel routes it to the core PMU of each CPU. */
+		init_attr(&ev->attr, PERF_TYPE_RAW, arm_common[i].code);
+		snprintf(ev->pmu, sizeof(ev->pmu), "%s", arm_core);
+		snprintf(ev->desc, sizeof(ev->desc),
+			 "Arm common event 0x%02llx (not in sysfs; raw)",
+			 (unsigned long long)arm_common[i].code);
+		ev->cpus[0] = '\0';
+		return 1;
+	}
+	return 0;
+}
+
+/* rNNN: raw hex config on the core PMU, hex digits only as perf's lexer. */
+static int resolve_raw(const char *name, const char *core,
+		       struct pmu_event *ev, char *err, size_t errlen)
+{
+	unsigned long long config;
+
+	if (name[0] != 'r' || !name[1] ||
+	    strspn(name + 1, "0123456789abcdefABCDEF") != strlen(name + 1))
+		return 0;
+	if (strlen(name + 1) > 16) {
+		errbuf_set(err, errlen, "%s: raw config out of range", name);
+		return -1;
+	}
+	config = strtoull(name + 1, NULL, 16);
+	init_attr(&ev->attr, PERF_TYPE_RAW, config);
+	snprintf(ev->pmu, sizeof(ev->pmu), "%s", core);
+	snprintf(ev->desc, sizeof(ev->desc), "raw 0x%llx", config);
+	ev->cpus[0] = '\0';
+	return 1;
+}
+
+/* A name without '/' or ':' (modifiers already split off). */
+static int resolve_named(const char *root, const char *name,
 			 struct pmu_event *out, int max, char *err,
 			 size_t errlen)
 {
+	/* Generic hardware and raw events land on the core PMU: name it. */
+	char core[PMU_NAME_LEN] = "no core PMU", arm_core[PMU_NAME_LEN] = "";
 	struct dirent **pmus = NULL;
-	int npmus, n = 0, i;
-	bool arm_pmu = false;
-	char arm_name[PMU_NAME_LEN] = "";
-	/* Generic hardware/raw events land on the core PMU; name it. */
-	char core[PMU_NAME_LEN] = "no core PMU";
-	__u64 config;
+	int npmus, n = 0, i, ret;
 
 	for (const char *c = name; *c; c++) {
-		if (!valid_name_char(*c)) {
+		if (!isalnum((unsigned char)*c) && !strchr("_-.", *c)) {
 			errbuf_set(err, errlen, "%s: bad character '%c' in event name",
-			       name, *c);
+				   name, *c);
 			return -1;
 		}
 	}
-
-	/* Which core PMU generic and raw events will land on. */
-	npmus = list_pmus(root, &pmus);
+	npmus = scandir(root, &pmus, NULL, alphasort);
 	for (i = 0; i < npmus; i++) {
 		const char *pmu = pmus[i]->d_name;
 
 		if (is_core_pmu(pmu) && !strcmp(core, "no core PMU"))
 			snprintf(core, sizeof(core), "%.63s", pmu);
-		if (is_arm_core_pmu(pmu) && !arm_pmu) {
-			arm_pmu = true;
-			snprintf(arm_name, sizeof(arm_name), "%.63s", pmu);
-		}
+		if (is_arm_core_pmu(pmu) && !*arm_core)
+			snprintf(arm_core, sizeof(arm_core), "%.63s", pmu);
 	}
-	if (npmus > 0)
-		free_names(pmus, npmus);
-
-	/* Raw: rNNN (hex digits only, as perf's lexer). */
-	if (name[0] == 'r' && name[1] && strspn(name + 1, "0123456789abcdefABCDEF") ==
-	    strlen(name + 1)) {
-		errno = 0;
-		config = strtoull(name + 1, NULL, 16);
-		if (errno || strlen(name + 1) > 16) {
-			errbuf_set(err, errlen, "%s: raw config out of range", name);
-			return -1;
-		}
-		init_attr(&out[0].attr, PERF_TYPE_RAW, config);
-		snprintf(out[0].pmu, sizeof(out[0].pmu), "%s", core);
-		snprintf(out[0].desc, sizeof(out[0].desc), "raw 0x%llx",
-			 (unsigned long long)config);
-		out[0].cpus[0] = '\0';
-		return 1;
-	}
-
-	/* sysfs aliases in every PMU that has one. */
-	npmus = list_pmus(root, &pmus);
-	for (i = 0; i < npmus; i++) {
+	ret = resolve_raw(name, core, &out[0], err, errlen);
+	/* sysfs aliases in every PMU that has one (big.LITTLE: each core PMU). */
+	for (i = 0; !ret && i < npmus; i++) {
 		const char *pmu = pmus[i]->d_name;
 		char file[256], path[300], body[512];
-		int ret;
+		int rc;
 
-		if (pmu[0] == '.')
-			continue;
-		if (find_alias(root, pmu, name, file, sizeof(file)))
+		if (pmu[0] == '.' || find_alias(root, pmu, name, file, sizeof(file)))
 			continue;
 		if (n == max) {
-			errbuf_set(err, errlen, "%s: found in more than %d PMUs", name,
-			       max);
-			free_names(pmus, npmus);
-			return -1;
+			errbuf_set(err, errlen, "%s: found in more than %d PMUs",
+				   name, max);
+			ret = -1;
+			break;
 		}
 		snprintf(path, sizeof(path), "events/%s", file);
-		ret = pmu_file(root, pmu, path, body, sizeof(body));
-		if (ret) {
+		rc = pmu_file(root, pmu, path, body, sizeof(body));
+		if (rc) {
 			errbuf_set(err, errlen, "%s: cannot read %s/%s/%s: %s", name,
-			       root, pmu, path, strerror(-ret));
-			free_names(pmus, npmus);
-			return -1;
+				   root, pmu, path, strerror(-rc));
+			ret = -1;
+			break;
 		}
 		if (pmu_instance(root, pmu, body, 1, &out[n], err, errlen)) {
 			char inner[PMU_DESC_LEN * 2];
 
 			snprintf(inner, sizeof(inner), "%s", err);
 			errbuf_set(err, errlen, "%s: %s/%s/%s: %s", name, root, pmu,
-			       path, inner);
-			free_names(pmus, npmus);
-			return -1;
+				   path, inner);
+			ret = -1;
+			break;
 		}
-		snprintf(out[n].desc, sizeof(out[n].desc), "%.40s/%.40s/ (%.40s)", pmu,
-			 file, body);
+		snprintf(out[n].desc, sizeof(out[n].desc), "%.40s/%.40s/ (%.40s)",
+			 pmu, file, body);
 		n++;
 	}
-	if (npmus > 0)
-		free_names(pmus, npmus);
+	for (i = 0; i < npmus; i++)
+		free(pmus[i]);
+	free(pmus);
+	if (ret)
+		return ret;
 	if (n)
 		return n;
-
-	/* Legacy names. */
-	for (i = 0; i < (int)(sizeof(legacy_events) / sizeof(legacy_events[0])); i++) {
-		if (!strcasecmp(name, legacy_events[i].name)) {
-			init_attr(&out[0].attr, legacy_events[i].type,
-				  legacy_events[i].config);
-			snprintf(out[0].pmu, sizeof(out[0].pmu), "%s",
-				 legacy_events[i].type == PERF_TYPE_HARDWARE ?
-				 core : "software");
-			snprintf(out[0].desc, sizeof(out[0].desc),
-				 "generic %s event %s",
-				 pmu_type_name(legacy_events[i].type),
-				 legacy_events[i].name);
-			out[0].cpus[0] = '\0';
-			return 1;
-		}
+	ret = resolve_libpfm(name, core, &out[0], err, errlen);
+	if (!ret)
+		ret = resolve_arm_common(root, name, arm_core, &out[0], err, errlen);
+	if (!ret) {
+		errbuf_set(err, errlen,
+			   "%s: unknown event (not a sysfs event in %s, a raw rNNN, or an event libpfm4 knows on this CPU)",
+			   name, root);
+		ret = -1;
 	}
-	if (decode_cache_event(name, &config)) {
-		init_attr(&out[0].attr, PERF_TYPE_HW_CACHE, config);
-		snprintf(out[0].pmu, sizeof(out[0].pmu), "%s", core);
-		snprintf(out[0].desc, sizeof(out[0].desc),
-			 "generic cache event 0x%llx", (unsigned long long)config);
-		out[0].cpus[0] = '\0';
-		return 1;
-	}
-
-	for (i = 0; i < (int)(sizeof(arm_presets) / sizeof(arm_presets[0])); i++) {
-		if (strcasecmp(name, arm_presets[i].name))
-			continue;
-		if (!arm_pmu) {
-			errbuf_set(err, errlen,
-			       "%s: Arm PMUv3 event 0x%02llx, but no armv8_*/armv9_* PMU in %s",
-			       name, (unsigned long long)arm_presets[i].code,
-			       root);
-			return -1;
-		}
-		/* Raw type: the kernel routes it to the core PMU of each CPU. */
-		init_attr(&out[0].attr, PERF_TYPE_RAW, arm_presets[i].code);
-		snprintf(out[0].pmu, sizeof(out[0].pmu), "%s", arm_name);
-		snprintf(out[0].desc, sizeof(out[0].desc),
-			 "Arm common event 0x%02llx (not in sysfs; raw)",
-			 (unsigned long long)arm_presets[i].code);
-		out[0].cpus[0] = '\0';
-		return 1;
-	}
-	errbuf_set(err, errlen,
-	       "%s: unknown event (not a sysfs event in %s, a generic event, a raw rNNN or an Arm preset)",
-	       name, root);
-	return -1;
+	return ret;
 }
 
 int pmu_event_resolve(const char *sysfs_root, const char *spec,
 		      struct pmu_event *out, int max, char *err, size_t errlen)
 {
-	char buf[256], *mods = NULL, *slash;
+	char buf[PMU_NAME_LEN], *mods = NULL, *slash, *colon;
 	int n, i;
 
 	if (!sysfs_root)
@@ -799,8 +650,7 @@ int pmu_event_resolve(const char *sysfs_root, const char *spec,
 		errbuf_set(err, errlen, "empty event name");
 		return -1;
 	}
-	if (snprintf(buf, sizeof(buf), "%s", spec) >= (int)sizeof(buf) ||
-	    strlen(spec) >= PMU_NAME_LEN) {
+	if (snprintf(buf, sizeof(buf), "%s", spec) >= (int)sizeof(buf)) {
 		errbuf_set(err, errlen, "event '%.32s...' too long", spec);
 		return -1;
 	}
@@ -808,8 +658,7 @@ int pmu_event_resolve(const char *sysfs_root, const char *spec,
 	slash = strchr(buf, '/');
 	if (slash) {
 		/* pmu/terms/[:]mods */
-		char *close = strchr(slash + 1, '/');
-		char pmu[PMU_NAME_LEN];
+		char *close = strchr(slash + 1, '/'), probe[16];
 
 		if (!close) {
 			errbuf_set(err, errlen, "%s: missing closing '/'", spec);
@@ -817,30 +666,18 @@ int pmu_event_resolve(const char *sysfs_root, const char *spec,
 		}
 		*slash = '\0';
 		*close = '\0';
-		if (!*buf) {
-			errbuf_set(err, errlen, "%s: empty PMU name", spec);
-			return -1;
-		}
-		snprintf(pmu, sizeof(pmu), "%.63s", buf);
-		mods = close + 1;
-		if (*mods == ':')
-			mods++;
-		if (strchr(pmu, '.') || strchr(pmu, ' ')) {
+		mods = close + 1 + (close[1] == ':');
+		if (!*buf || strchr(buf, '.') || strchr(buf, ' ')) {
 			errbuf_set(err, errlen, "%s: bad PMU name", spec);
 			return -1;
 		}
-		{
-			char probe[16];
-			int ret = pmu_file(sysfs_root, pmu, "type", probe,
-					   sizeof(probe));
-
-			if (ret == -ENOENT) {
-				errbuf_set(err, errlen, "%s: no PMU named '%s' in %s",
-				       spec, pmu, sysfs_root);
-				return -1;
-			}
+		if (pmu_file(sysfs_root, buf, "type", probe, sizeof(probe)) ==
+		    -ENOENT) {
+			errbuf_set(err, errlen, "%s: no PMU named '%s' in %s", spec,
+				   buf, sysfs_root);
+			return -1;
 		}
-		if (pmu_instance(sysfs_root, pmu, slash + 1, 0, &out[0], err,
+		if (pmu_instance(sysfs_root, buf, slash + 1, 0, &out[0], err,
 				 errlen)) {
 			char inner[PMU_DESC_LEN * 2];
 
@@ -848,48 +685,46 @@ int pmu_event_resolve(const char *sysfs_root, const char *spec,
 			errbuf_set(err, errlen, "%s: %s", spec, inner);
 			return -1;
 		}
-		snprintf(out[0].desc, sizeof(out[0].desc), "%s/%s/", pmu,
+		snprintf(out[0].desc, sizeof(out[0].desc), "%s/%s/", buf,
 			 slash + 1);
 		n = 1;
 	} else {
-		char *colon = strchr(buf, ':');
-
+		colon = strchr(buf, ':');
+		n = 0;
 		if (colon) {
+			/* sys:name[:mods] when tracefs has it, else name:mods */
 			char *second = strchr(colon + 1, ':');
-			int tp;
 
 			*colon = '\0';
 			if (second)
 				*second = '\0';
-			tp = resolve_tracepoint(buf, colon + 1, &out[0], err, errlen);
-			if (tp < 0)
+			n = resolve_tracepoint(buf, colon + 1, &out[0], err, errlen);
+			if (n < 0)
 				return -1;
-			if (tp) {
+			if (n) {
 				mods = second ? second + 1 : NULL;
-				n = 1;
-				goto named;
+			} else {
+				if (second)
+					*second = ':';
+				mods = colon + 1;
+				if (!is_modifier_string(mods)) {
+					errbuf_set(err, errlen,
+						   "%s: no tracepoint %s:%s in %s/events and '%s' is not a modifier",
+						   spec, buf, mods, tracefs(), mods);
+					return -1;
+				}
 			}
-			if (second)
-				*second = ':';
-			if (!is_modifier_string(colon + 1)) {
-				errbuf_set(err, errlen,
-				       "%s: no tracepoint %s:%s in %s/events and '%s' is not a modifier",
-				       spec, buf, colon + 1, tracefs(), colon + 1);
+		}
+		if (!n) {
+			if (!*buf) {
+				errbuf_set(err, errlen, "%s: empty event name", spec);
 				return -1;
 			}
-			mods = colon + 1;
-		}
-		if (!*buf) {
-			errbuf_set(err, errlen, "%s: empty event name", spec);
-			return -1;
-		}
-		n = resolve_plain(sysfs_root, buf, out, max, err, errlen);
-		if (n < 0) {
-			/* resolve_plain names the bare event; keep that. */
-			return -1;
+			n = resolve_named(sysfs_root, buf, out, max, err, errlen);
+			if (n < 0)
+				return -1;
 		}
 	}
-named:
 	for (i = 0; i < n; i++) {
 		if (mods && apply_modifiers(spec, mods, &out[i].attr, err, errlen))
 			return -1;
@@ -906,57 +741,47 @@ int pmu_event_list_resolve(const char *sysfs_root, const char *list,
 			   struct pmu_event **events, int *nr,
 			   char *err, size_t errlen)
 {
-	struct pmu_event *evs = NULL, tmp[PMU_MAX_INSTANCES];
-	const char *p = list, *start = list;
+	struct pmu_event *evs = NULL, tmp[PMU_MAX_INSTANCES], *grown;
+	const char *p, *start = list;
 	bool in_terms = false;
-	int count = 0;
+	int count = 0, n;
 
 	*events = NULL;
 	*nr = 0;
-	for (;; p++) {
-		if (*p == '/') {
+	for (p = list;; p++) {
+		char one[256];
+		size_t len = p - start;
+
+		if (*p == '/')
 			in_terms = !in_terms;	/* pmu/ opens, / closes */
-			continue;
-		}
 		if (*p && (*p != ',' || in_terms))
 			continue;
-		{
-			char one[256];
-			size_t len = p - start;
-			int n;
-
-			if (len >= sizeof(one)) {
-				errbuf_set(err, errlen, "event '%.32s...' too long", start);
-				goto fail;
-			}
-			memcpy(one, start, len);
-			one[len] = '\0';
-			if (!len) {
-				errbuf_set(err, errlen, "empty event name in list '%s'",
-				       list);
-				goto fail;
-			}
-			if (in_terms) {
-				errbuf_set(err, errlen, "%s: missing closing '/'", one);
-				goto fail;
-			}
-			n = pmu_event_resolve(sysfs_root, one, tmp,
-					      PMU_MAX_INSTANCES, err, errlen);
-			if (n < 0)
-				goto fail;
-			{
-				struct pmu_event *grown =
-					realloc(evs, (count + n) * sizeof(*evs));
-
-				if (!grown) {
-					errbuf_set(err, errlen, "out of memory");
-					goto fail;
-				}
-				evs = grown;
-			}
-			memcpy(evs + count, tmp, n * sizeof(*evs));
-			count += n;
+		if (len >= sizeof(one)) {
+			errbuf_set(err, errlen, "event '%.32s...' too long", start);
+			goto fail;
 		}
+		memcpy(one, start, len);
+		one[len] = '\0';
+		if (!len) {
+			errbuf_set(err, errlen, "empty event name in list '%s'", list);
+			goto fail;
+		}
+		if (in_terms) {
+			errbuf_set(err, errlen, "%s: missing closing '/'", one);
+			goto fail;
+		}
+		n = pmu_event_resolve(sysfs_root, one, tmp, PMU_MAX_INSTANCES,
+				      err, errlen);
+		if (n < 0)
+			goto fail;
+		grown = realloc(evs, (count + n) * sizeof(*evs));
+		if (!grown) {
+			errbuf_set(err, errlen, "out of memory");
+			goto fail;
+		}
+		evs = grown;
+		memcpy(evs + count, tmp, n * sizeof(*evs));
+		count += n;
 		if (!*p)
 			break;
 		start = p + 1;

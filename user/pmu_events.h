@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * PMU event names → struct perf_event_attr, resolved the way perf(1) does:
+ * PMU event names -> struct perf_event_attr, resolved the way perf(1) does:
  *
  *   pmu/term=val,.../[:mods]   explicit PMU with format terms or event aliases
  *   rNNN                       raw hex config on the core PMU (PERF_TYPE_RAW)
  *   name                       an alias in some PMU's sysfs events/ directory
  *                              (every PMU that has it: big.LITTLE gives one
- *                              instance per core PMU), else a generic
- *                              hardware, software or cache event
- *   dtlb_walk & co.            Arm PMUv3 common events that perf knows from its
- *                              JSON tables even when sysfs hides them
+ *                              instance per core PMU), else a name libpfm4
+ *                              knows: perf's generic hardware, software and
+ *                              cache names, and this CPU's own events
+ *                              (dtlb_load_misses.walk_completed on Intel)
+ *   dtlb_walk & co.            the Arm common TLB events, on Arm CPUs that
+ *                              libpfm4 has no table for (QEMU's -cpu max)
  *   name:u / :k / :h / :uk     exclude_* bits exactly as perf sets them
  *   sys:name[:mods]            a tracepoint (tracefs events/sys/name/id)
  *
@@ -70,8 +72,5 @@ int pmu_format_apply(const char *format, unsigned long long value,
  * a fixture tree.
  */
 extern const char *pmu_tracefs_root;
-
-/* Human name of an attr type for messages: "hardware", "raw", PMU name... */
-const char *pmu_type_name(__u32 type);
 
 #endif /* VMAPSCOPE_PMU_EVENTS_H */

@@ -315,7 +315,6 @@ static int prom_end(const struct vmapstat_run *run,
 }
 
 static struct vmapstat_hooks prom_hooks = {
-	.name = "prometheus",
 	.start = prom_start,
 	.interval = prom_interval,
 	.end = prom_end,
@@ -360,16 +359,20 @@ static error_t prom_parse(int key, char *arg, struct argp_state *st)
 	case OPT_LIVE_BYTES:
 		popt.live = true;
 		break;
-	case ARGP_KEY_END:
-		if (!popt.listen && !popt.textfile && !popt.to_stdout)
-			break;
-		if (vmapstat_register_hooks(&prom_hooks))
-			argp_error(st, "too many vmapstat extensions");
-		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
+}
+
+const struct vmapstat_hooks *prom_cli_hooks(void)
+{
+	return popt.listen || popt.textfile || popt.to_stdout ? &prom_hooks : NULL;
+}
+
+FILE *vmapstat_report_stream(void)
+{
+	return popt.to_stdout ? stderr : stdout;
 }
 
 const struct argp prom_argp = {

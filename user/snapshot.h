@@ -198,15 +198,4 @@ bool live_potential_applies(const char *arch, int k);
 void live_print_text(FILE *f, const struct live_snapshot *s, bool per_caller);
 int live_print_json(FILE *f, const struct live_snapshot *s, bool per_caller);
 
-/* ---- CLI (user/snapshot_cli.c) ------------------------------------- */
-
-/*
- * vmapstat's argp child: --snapshot.  After argp_parse(), vmapstat calls
- * live_snapshot_main(json, per_caller) when live_snapshot_requested().
- */
-extern const struct argp snapshot_argp;
-bool live_snapshot_requested(void);
-int live_snapshot_main(bool json, bool per_caller, const char *caller_filter,
-		       unsigned int api_mask, bool verbose);
-
 #endif /* VMAPSCOPE_SNAPSHOT_H */

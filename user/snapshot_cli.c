@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hooks.h"
 #include "snapshot.h"
 #include "vocab.h"
 

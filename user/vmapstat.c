@@ -190,7 +190,7 @@ static void sig_handler(int sig)
 static struct report_opts rep;
 static struct vmapstat_run run;
 
-static const struct vmapstat_hooks *const *hooks;
+static const struct vmapstat_hooks *hooks[2];
 static size_t nr_hooks;
 
 static bool report_replaced(void)
@@ -491,7 +491,11 @@ int main(int argc, char **argv)
 	run.count = env.count;
 	run.command = env.command;
 	run.repeat = vmapstat_cmd_repeat;
-	nr_hooks = vmapstat_hooks(&hooks);
+	/* the option groups that were used, in their --help order */
+	if (pmu_cli_hooks())
+		hooks[nr_hooks++] = pmu_cli_hooks();
+	if (prom_cli_hooks())
+		hooks[nr_hooks++] = prom_cli_hooks();
 	for (h = 0; h < nr_hooks; h++)
 		if (hooks[h]->start && hooks[h]->start(&run)) {
 			ret = EXIT_RUNTIME;

@@ -132,14 +132,11 @@ static void mk_delta(struct vmapstat_snapshot *d, struct vmapstat_row *row,
 
 static const struct vmapstat_hooks *pmu_hooks(void)
 {
-	const struct vmapstat_hooks *const *list;
-	size_t n = vmapstat_hooks(&list);
+	const struct vmapstat_hooks *h = pmu_cli_hooks();
 
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(list[i]->name, "pmu"))
-			return list[i];
-	fail_msg("pmu hooks not registered");
-	return NULL;
+	if (!h)
+		fail_msg("pmu hooks not given after --pmu");
+	return h;
 }
 
 static char *cmd_argv[] = { "true", NULL };
