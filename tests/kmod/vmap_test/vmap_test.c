@@ -21,7 +21,9 @@
  *	Also: the arithmetic of vmap_small_run_end() at the 32-bit limits
  *	(the kernel exports it to KUnit-enabled modules), and the area size
  *	and page order that vmalloc_huge(68K) and kvmalloc()'s vmalloc
- *	fallback get (the arm64 contiguous-PTE size policy).
+ *	fallback get (the arm64 contiguous-PTE size policy); on arm64, the
+ *	barrier pairs (vmap_pte_range_publish() calls, counted with a
+ *	kprobe) of a vmap() of 100 MiB of order-4 pages: one per PTE table.
  * mode=misuse: misuses of the internal mapping API, each of which must
  *	warn, in a guest run that expects warnings (lab run --expect-warn).
  *	Each step prints "vmap_test: step NAME expect-warn N" before and
@@ -835,6 +837,96 @@ static void run_area_case(const char *name, unsigned long size, bool kv,
 	vfree(p);
 }
 
+/* ---- barriers: one per PTE table ------------------------------------------- */
+
+static unsigned long nr_publish, nr_set_huge;
+
+static int count_publish(struct kprobe *kp, struct pt_regs *regs)
+{
+	nr_publish++;
+	return 0;
+}
+
+static int count_set_huge(struct kprobe *kp, struct pt_regs *regs)
+{
+	nr_set_huge++;
+	return 0;
+}
+
+/*
+ * arm64: vmap() of 100 MiB of order-4 pages must publish its contiguous-PTE
+ * blocks with one barrier pair per PTE table (vmap_pte_range_publish()
+ * calls, counted with a kprobe), not one per 64K chunk.  The spans that
+ * vmap_pte_set_huge() wrote are counted too, for the log.
+ */
+static void run_barrier_case(void)
+{
+	const unsigned int order = 4;
+	const unsigned int nr_chunks = (100 * SZ_1M) / (PAGE_SIZE << order);
+	struct kprobe kp_pub = { .symbol_name = "vmap_pte_range_publish",
+				 .pre_handler = count_publish };
+	struct kprobe kp_set = { .symbol_name = "vmap_pte_set_huge",
+				 .pre_handler = count_set_huge };
+	struct page **pages = NULL, **chunks = NULL;
+	unsigned int i, j, n = 0, bad = 0;
+	unsigned long va, tables, pfn;
+	void *addr;
+
+	if (!ON_ARM64) {
+		pr_info("skip barriers: no PTE-level blocks on this arch\n");
+		return;
+	}
+	pages = kvcalloc(nr_chunks << order, sizeof(*pages), GFP_KERNEL);
+	chunks = kvcalloc(nr_chunks, sizeof(*chunks), GFP_KERNEL);
+	if (!check(pages && chunks, "barriers: page arrays"))
+		goto out;
+	for (i = 0; i < nr_chunks; i++) {
+		chunks[i] = alloc_pages(GFP_KERNEL | __GFP_COMP | __GFP_NOWARN,
+					order);
+		if (!chunks[i])
+			break;
+		for (j = 0; j < 1U << order; j++)
+			pages[n++] = chunks[i] + j;
+	}
+	if (!check(i == nr_chunks, "barriers: %u order-%u pages", nr_chunks, order))
+		goto out;
+	if (!check(!register_kprobe(&kp_pub),
+		   "barriers: kprobe on vmap_pte_range_publish()"))
+		goto out;
+	if (!check(!register_kprobe(&kp_set), "barriers: kprobe on vmap_pte_set_huge()")) {
+		unregister_kprobe(&kp_pub);
+		goto out;
+	}
+	nr_publish = nr_set_huge = 0;
+	/* Record the events, unchecked, so that tracefs.sh's count holds. */
+	if (events)
+		rec_start();
+	addr = vmap(pages, n, VM_MAP, PAGE_KERNEL);
+	rec_stop();
+	unregister_kprobe(&kp_set);
+	unregister_kprobe(&kp_pub);
+	if (!check(addr, "barriers: vmap of 100 MiB"))
+		goto out;
+	va = (unsigned long)addr;
+	tables = ((va + ((unsigned long)n << PAGE_SHIFT) - 1) >> PMD_SHIFT) -
+		 (va >> PMD_SHIFT) + 1;
+	check(nr_publish == tables,
+	      "barriers: vmap of 100 MiB of order-%u pages: %lu barrier pairs for %lu PTE tables (%lu contiguous-PTE spans)",
+	      order, nr_publish, tables, nr_set_huge);
+	for (i = 0; i < n; i++)
+		if (granule_at(va + i * PAGE_SIZE, &pfn) != G64K ||
+		    pfn != page_to_pfn(pages[i]))
+			bad++;
+	check(!bad, "barriers: 64K granule and PFN on all %u pages (%u wrong)", n, bad);
+	vunmap(addr);
+out:
+	if (chunks)
+		for (i = 0; i < nr_chunks && chunks[i]; i++)
+			__free_pages(chunks[i], order);
+	kvfree(chunks);
+	kvfree(pages);
+}
+
 static int mode_map(void)
 {
 	char name[64];
@@ -917,6 +1009,7 @@ static int mode_map(void)
 	run_vmalloc_case("vmalloc_huge 128K", SZ_128K, true, G4K, G64K);
 	run_vmalloc_case("vmalloc_huge 2M", SZ_2M, true, G2M, G2M);
 	run_vm_map_ram_case();
+	run_barrier_case();
 	return 0;
 }
 
