@@ -790,22 +790,21 @@ static void run_small_run_end_checks(void)
  * guest): the area's size (guard page included), its page order, and the
  * granule of every page.
  */
+static void *(*range_alloc)(unsigned long size, unsigned long align,
+			    unsigned long start, unsigned long end, gfp_t gfp,
+			    pgprot_t prot, unsigned long vm_flags, int node,
+			    const void *caller);
+static struct vm_struct *(*find_area)(const void *addr);
+
 static void run_area_case(const char *name, unsigned long size, bool kv,
 			  unsigned long want_size, unsigned int want_order)
 {
-	void *(*range_alloc)(unsigned long size, unsigned long align,
-			     unsigned long start, unsigned long end, gfp_t gfp,
-			     pgprot_t prot, unsigned long vm_flags, int node,
-			     const void *caller);
-	struct vm_struct *(*find_area)(const void *addr);
 	int gran = want_order ? G64K : G4K;
 	unsigned long va, i, pfn;
 	unsigned int bad = 0;
 	struct vm_struct *area;
 	void *p;
 
-	range_alloc = ksym("__vmalloc_node_range_noprof");
-	find_area = ksym("find_vm_area");
 	if (!check(range_alloc && find_area, "%s: kernel symbols found", name))
 		return;
 	/* Record the events, unchecked, so that tracefs.sh's count holds. */
@@ -840,6 +839,7 @@ static void run_area_case(const char *name, unsigned long size, bool kv,
 /* ---- barriers: one per PTE table ------------------------------------------- */
 
 static unsigned long nr_publish, nr_set_huge;
+static bool barrier_probes;
 
 static int count_publish(struct kprobe *kp, struct pt_regs *regs)
 {
@@ -863,10 +863,6 @@ static void run_barrier_case(void)
 {
 	const unsigned int order = 4;
 	const unsigned int nr_chunks = (100 * SZ_1M) / (PAGE_SIZE << order);
-	struct kprobe kp_pub = { .symbol_name = "vmap_pte_range_publish",
-				 .pre_handler = count_publish };
-	struct kprobe kp_set = { .symbol_name = "vmap_pte_set_huge",
-				 .pre_handler = count_set_huge };
 	struct page **pages = NULL, **chunks = NULL;
 	unsigned int i, j, n = 0, bad = 0;
 	unsigned long va, tables, pfn;
@@ -890,21 +886,15 @@ static void run_barrier_case(void)
 	}
 	if (!check(i == nr_chunks, "barriers: %u order-%u pages", nr_chunks, order))
 		goto out;
-	if (!check(!register_kprobe(&kp_pub),
-		   "barriers: kprobe on vmap_pte_range_publish()"))
+	if (!check(barrier_probes,
+		   "barriers: kprobes on vmap_pte_range_publish() and vmap_pte_set_huge()"))
 		goto out;
-	if (!check(!register_kprobe(&kp_set), "barriers: kprobe on vmap_pte_set_huge()")) {
-		unregister_kprobe(&kp_pub);
-		goto out;
-	}
 	nr_publish = nr_set_huge = 0;
 	/* Record the events, unchecked, so that tracefs.sh's count holds. */
 	if (events)
 		rec_start();
 	addr = vmap(pages, n, VM_MAP, PAGE_KERNEL);
 	rec_stop();
-	unregister_kprobe(&kp_set);
-	unregister_kprobe(&kp_pub);
 	if (!check(addr, "barriers: vmap of 100 MiB"))
 		goto out;
 	va = (unsigned long)addr;
@@ -927,11 +917,47 @@ out:
 	kvfree(pages);
 }
 
+static struct kprobe kp_publish = { .symbol_name = "vmap_pte_range_publish",
+				    .pre_handler = count_publish };
+static struct kprobe kp_set_huge = { .symbol_name = "vmap_pte_set_huge",
+				     .pre_handler = count_set_huge };
+
+/*
+ * Find the kernel symbols and place the kprobes before the first recorded
+ * mapping: kallsyms lookups and kprobes may allocate executable memory
+ * (kprobe instruction slots, ftrace trampolines), whose mapping events
+ * in this task would otherwise mix with the module's own.
+ */
+static void map_setup(void)
+{
+	range_alloc = ksym("__vmalloc_node_range_noprof");
+	find_area = ksym("find_vm_area");
+	if (!ON_ARM64)
+		return;
+	if (register_kprobe(&kp_publish))
+		return;
+	if (register_kprobe(&kp_set_huge)) {
+		unregister_kprobe(&kp_publish);
+		return;
+	}
+	barrier_probes = true;
+}
+
+static void map_teardown(void)
+{
+	if (!barrier_probes)
+		return;
+	unregister_kprobe(&kp_set_huge);
+	unregister_kprobe(&kp_publish);
+	barrier_probes = false;
+}
+
 static int mode_map(void)
 {
 	char name[64];
 	unsigned int k;
 
+	map_setup();
 	run_small_run_end_checks();
 	/*
 	 * Huge vmalloc only gets 64K blocks (arm64) for multiples of 64K:
@@ -1010,6 +1036,7 @@ static int mode_map(void)
 	run_vmalloc_case("vmalloc_huge 2M", SZ_2M, true, G2M, G2M);
 	run_vm_map_ram_case();
 	run_barrier_case();
+	map_teardown();
 	return 0;
 }
 
