@@ -1212,7 +1212,7 @@ static void misuse_busy_block(void)
 {
 	struct page *single = NULL, *block = NULL;
 	struct vm_struct *area;
-	unsigned long a, pfn, i;
+	unsigned long a, pfn = 0, i;
 	unsigned int cont = 0;
 	int ret, g;
 
@@ -1259,7 +1259,7 @@ static void misuse_pmd_broken_chunk(void)
 {
 	struct page *big = NULL, *other = NULL, **pages = NULL;
 	struct vm_struct *area;
-	unsigned long a, pfn, i;
+	unsigned long a, pfn = 0, i;
 	int ret, g;
 
 	step_begin("pmd-broken-chunk", IS_ENABLED(CONFIG_DEBUG_VM) ? 1 : 0);
