@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Live mapping audit (vmapstat --snapshot): walk the kernel page tables
- * of given virtual ranges and count the bytes mapped at each granule.
+ * of given virtual ranges and count the bytes mapped at each granule, and
+ * what larger granules the PTE-mapped memory would allow (potential).
  *
  * Two syscall programs, run on demand with BPF_PROG_TEST_RUN (nothing is
  * attached anywhere):
@@ -59,13 +60,19 @@ struct walk_ctx {
 	__u64 table;		/* table holding addr's entry at level lvl */
 	__u32 lvl;		/* 0 = top level */
 	__u32 pad;
+	struct lsnap_run run;	/* physically contiguous PTE run, across tables */
 };
 
 struct pte_ctx {
 	__u32 arch;
 	__u32 pad;
+	__u64 va;		/* address of the first entry of this step */
+	__u64 area_start;	/* the range's start: runs from there may realign */
+	__u64 addr_mask;
 	__u64 bytes[2];		/* LSNAP_G_PTE, LSNAP_G_CONT_PTE */
 	__u64 unmapped;
+	__u64 pot[LSNAP_NR_POT];
+	struct lsnap_run run;
 };
 
 /*
@@ -81,26 +88,61 @@ __noinline int decode_entry(__u32 arch, __u32 shift, int last, __u64 e)
 	return kind | (g << 4);
 }
 
+/* Close the run (if any) into pot. */
+static __always_inline void run_end(__u32 arch, struct lsnap_run *r, __u64 *pot)
+{
+	if (r->pages)
+		lsnap_run_potential(arch, r, pot);
+	r->pages = 0;
+}
+
 static long count_pte(__u32 i, void *data)
 {
 	struct pte_ctx *p = data;
-	int d = decode_entry(p->arch, 12, 1, ptes[i & (LSNAP_PTRS_PER_TABLE - 1)]);
+	__u64 e = ptes[i & (LSNAP_PTRS_PER_TABLE - 1)];
+	int d = decode_entry(p->arch, 12, 1, e);
+	__u64 va = p->va + ((__u64)i << 12), pa, next;
+	__u32 cont;
 
-	if ((d & 0xf) == LSNAP_PT_LEAF)
-		p->bytes[(d >> 4) == LSNAP_G_CONT_PTE ? 1 : 0] += 4096;
-	else
+	if ((d & 0xf) != LSNAP_PT_LEAF) {
 		p->unmapped += 4096;
+		run_end(p->arch, &p->run, p->pot);
+		return 0;
+	}
+	cont = (d >> 4) == LSNAP_G_CONT_PTE;
+	p->bytes[cont] += 4096;
+	/* Extend the run when VA and PA both follow on, in the same kind. */
+	pa = e & p->addr_mask;
+	next = p->run.pages << 12;
+	if (p->run.pages && p->run.cont == cont && va == p->run.va + next &&
+	    pa == p->run.pa + next) {
+		p->run.pages++;
+		return 0;
+	}
+	run_end(p->arch, &p->run, p->pot);
+	p->run.va = va;
+	p->run.pa = pa;
+	p->run.pages = 1;
+	p->run.cont = cont;
+	p->run.first = va == p->area_start;
 	return 0;
 }
 
-/* Move on to the next range (after finishing or giving up on this one). */
+/*
+ * Move on to the next range (after finishing or giving up on this one);
+ * the run open in this range ends with it.
+ */
 static __always_inline void next_range(struct walk_ctx *w)
 {
+	if (w->ri < LSNAP_BATCH)
+		run_end(layout.arch, &w->run, results[w->ri & (LSNAP_BATCH - 1)].potential);
 	w->ri++;
 	w->lvl = 0;
 	w->table = layout.pgd;
-	if (w->ri < LSNAP_BATCH)
+	if (w->ri < LSNAP_BATCH) {
 		w->addr = ranges[w->ri & (LSNAP_BATCH - 1)].start;
+		w->run = ranges[w->ri & (LSNAP_BATCH - 1)].run;
+	}
 }
 
 /*
@@ -122,6 +164,7 @@ static long walk_step(__u32 i, void *data)
 	res = &results[ri];
 	if (w->steps >= max_steps) {
 		res->resume = w->addr;
+		res->run = w->run;
 		return 1;
 	}
 	w->steps++;
@@ -152,7 +195,13 @@ static long walk_step(__u32 i, void *data)
 
 	if (w->lvl + 1 >= layout.nr_levels) {
 		/* PTE level: one read for this range's entries in this table. */
-		struct pte_ctx p = { .arch = layout.arch };
+		struct pte_ctx p = {
+			.arch = layout.arch,
+			.va = addr & ~4095ULL,
+			.area_start = ranges[ri].area_start,
+			.addr_mask = layout.addr_mask,
+			.run = w->run,
+		};
 		__u64 n = (boundary - addr + 4095) >> 12;
 		__u64 left = LSNAP_PTRS_PER_TABLE - idx;
 
@@ -171,6 +220,11 @@ static long walk_step(__u32 i, void *data)
 		res->bytes[LSNAP_G_PTE] += p.bytes[0];
 		res->bytes[LSNAP_G_CONT_PTE] += p.bytes[1];
 		res->unmapped += p.unmapped;
+		res->potential[LSNAP_POT_64K] += p.pot[LSNAP_POT_64K];
+		res->potential[LSNAP_POT_2M] += p.pot[LSNAP_POT_2M];
+		res->potential[LSNAP_POT_REALIGN] += p.pot[LSNAP_POT_REALIGN];
+		res->potential[LSNAP_POT_MISALIGNED] += p.pot[LSNAP_POT_MISALIGNED];
+		w->run = p.run;
 		w->addr = addr + (n << 12);
 		w->lvl = 0;
 		w->table = layout.pgd;
@@ -222,6 +276,7 @@ int snapshot_walk(void *ctx)
 	w.steps = zero;
 	w.lvl = zero;
 	w.addr = ranges[0].start;
+	w.run = ranges[0].run;
 	w.table = layout.pgd;
 	/* Each step ends a range, descends a level or advances addr. */
 	bpf_loop(max_steps + LSNAP_BATCH + 1, walk_step, &w, 0);

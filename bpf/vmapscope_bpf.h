@@ -44,4 +44,34 @@ struct pt_regs {
 #error "vmapscope BPF: build with -D__TARGET_ARCH_x86 or -D__TARGET_ARCH_arm64"
 #endif
 
+/*
+ * Module placement for naming callers in unloaded modules (vmapstat.bpf.c
+ * module_load).  CO-RE relocates these against the running kernel.
+ */
+struct module_memory {
+	void *base;
+	unsigned int size;
+} __attribute__((preserve_access_index));
+
+/* ELF64 symbol (the .ko's layout, kept in mod_kallsyms at load time). */
+struct vs_elf64_sym {
+	__u32 st_name;
+	__u8 st_info;
+	__u8 st_other;
+	__u16 st_shndx;
+	__u64 st_value;
+	__u64 st_size;
+};
+
+struct mod_kallsyms {
+	struct vs_elf64_sym *symtab;
+	unsigned int num_symtab;
+} __attribute__((preserve_access_index));
+
+struct module {
+	char name[56];
+	struct module_memory mem[7];
+	struct mod_kallsyms *kallsyms;
+} __attribute__((preserve_access_index));
+
 #endif /* VMAPSCOPE_BPF_H */

@@ -25,6 +25,7 @@
 #include <bpf/bpf_core_read.h>
 #include "vmapscope.h"
 #include "log2.h"
+#include "area_track.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -75,6 +76,23 @@ struct {
 	__type(key, struct vmapscope_key);
 	__type(value, struct vmapscope_stats);
 } stats SEC(".maps");
+
+/*
+ * Module placement (vmapscope.h), written at each module load: a few
+ * entries per load, kept after the module is gone (that is their use).
+ * A plain hash: an LRU one evicts early entries of a load while the rest
+ * of it is written, even with room to spare.  Full: later loads are not
+ * recorded, their callers show as addresses.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct vmapscope_mod_key);
+	__type(value, struct vmapscope_mod_val);
+} modules SEC(".maps");
+
+/* Module loads seen: user space re-reads "modules" when it changes. */
+__u64 module_loads = 0;
 
 static __always_inline void count(enum vmapscope_counter c, __u64 n)
 {
@@ -164,6 +182,8 @@ static __always_inline int on_chunk(__u64 addr, __u64 nr_pages, __u64 caller, __
 	struct task_ctx *tc;
 
 	count(VMAPSCOPE_CNT_CHUNKS, 1);
+	if (track_areas)
+		area_caller(addr, caller, api);
 	if (!pass_tgid())
 		return 0;
 	tc = task_ctx(true);
@@ -268,7 +288,7 @@ int BPF_PROG(huge_raw, unsigned long addr, unsigned long pfn,
 
 /* ---- stock vmalloc tracepoints --------------------------------------- */
 
-static __always_inline int on_area(__u64 size, int failed)
+static __always_inline int on_area(__u64 addr, __u64 size, int failed)
 {
 	struct vmapscope_key k = { .caller = 0, .api = VMAPSCOPE_API_UNATTRIBUTED };
 	struct vmapscope_stats *s;
@@ -279,6 +299,8 @@ static __always_inline int on_area(__u64 size, int failed)
 		count(VMAPSCOPE_CNT_AREAS_FAILED, 1);
 		return 0;
 	}
+	if (track_areas)
+		area_add(addr, size);
 	if (!pass_tgid())
 		return 0;
 	/* Inside a probed call: charge it to that call's row at its exit. */
@@ -303,7 +325,7 @@ int BPF_PROG(area_btf, unsigned long addr, unsigned long size,
 	     unsigned long align, unsigned long vstart, unsigned long vend,
 	     int failed)
 {
-	return on_area(size, failed);
+	return on_area(addr, size, failed);
 }
 
 SEC("raw_tp/alloc_vmap_area")
@@ -311,7 +333,7 @@ int BPF_PROG(area_raw, unsigned long addr, unsigned long size,
 	     unsigned long align, unsigned long vstart, unsigned long vend,
 	     int failed)
 {
-	return on_area(size, failed);
+	return on_area(addr, size, failed);
 }
 
 SEC("tp_btf/purge_vmap_area_lazy")
@@ -333,16 +355,20 @@ int BPF_PROG(purge_raw, unsigned long start, unsigned long end,
 }
 
 SEC("tp_btf/free_vmap_area_noflush")
-int BPF_PROG(lazy_free_btf)
+int BPF_PROG(lazy_free_btf, unsigned long va_start)
 {
 	count(VMAPSCOPE_CNT_LAZY_FREES, 1);
+	if (track_areas)
+		area_del(va_start);
 	return 0;
 }
 
 SEC("raw_tp/free_vmap_area_noflush")
-int BPF_PROG(lazy_free_raw)
+int BPF_PROG(lazy_free_raw, unsigned long va_start)
 {
 	count(VMAPSCOPE_CNT_LAZY_FREES, 1);
+	if (track_areas)
+		area_del(va_start);
 	return 0;
 }
 
@@ -519,3 +545,92 @@ LAT_SLOT(4)
 LAT_SLOT(5)
 LAT_SLOT(6)
 LAT_SLOT(7)
+
+/* ---- module:module_load: where the module's text sections are ---- */
+
+#define STT_FUNC	2
+#define MAX_MODULE_SYMS	65536
+
+struct modsym_walk {
+	const struct vs_elf64_sym *symtab;
+	__u64 seq;
+	__u32 nr;
+	struct vmapscope_mod_key key;
+	__u64 seen[4];		/* sections (index < 256) already recorded */
+};
+
+static long modsym_step(__u32 i, void *data)
+{
+	struct modsym_walk *w = data;
+	struct vmapscope_mod_val v = {};
+	struct vs_elf64_sym sym;
+	__u64 *seen;
+
+	if (i >= w->nr)
+		return 1;
+	if (bpf_probe_read_kernel(&sym, sizeof(sym), &w->symtab[i]))
+		return 1;
+	if ((sym.st_info & 0xf) != STT_FUNC || !sym.st_shndx || sym.st_shndx >= 256)
+		return 0;
+	/* any function of the section will do: the first one, once */
+	switch (sym.st_shndx >> 6) {
+	case 0: seen = &w->seen[0]; break;
+	case 1: seen = &w->seen[1]; break;
+	case 2: seen = &w->seen[2]; break;
+	default: seen = &w->seen[3]; break;
+	}
+	if (*seen & (1ULL << (sym.st_shndx & 63)))
+		return 0;
+	*seen |= 1ULL << (sym.st_shndx & 63);
+	w->key.shndx = sym.st_shndx;
+	v.addr = sym.st_value;
+	v.size = i;
+	v.seq = w->seq;
+	v.st_name = sym.st_name;
+	bpf_map_update_elem(&modules, &w->key, &v, BPF_ANY);
+	return 0;
+}
+
+/*
+ * The text regions, mem[MOD_TEXT] and mem[MOD_INIT_TEXT] (6.4+).  Constant
+ * indices: CO-RE relocates them with the kernel's element size.
+ */
+#define MODULE_REGION(w, mod, sec, idx) do {					\
+	struct vmapscope_mod_val v = {};					\
+										\
+	v.addr = (__u64)BPF_CORE_READ(mod, mem[idx].base);			\
+	v.size = BPF_CORE_READ(mod, mem[idx].size);				\
+	v.seq = (w)->seq;							\
+	(w)->key.shndx = (sec);						\
+	if (v.addr)								\
+		bpf_map_update_elem(&modules, &(w)->key, &v, BPF_ANY);		\
+} while (0)
+
+/*
+ * Fires in load_module() before the module's init runs: kallsyms still
+ * points at the full, relocated .ko symbol table (it is cut to the core
+ * symbols after init).  Runs once per module load, never on the mapping
+ * paths.
+ */
+SEC("raw_tp/module_load")
+int BPF_PROG(module_load_raw, struct module *mod)
+{
+	struct modsym_walk w = {};
+	struct mod_kallsyms *ks;
+
+	w.seq = __sync_fetch_and_add(&module_loads, 1) + 1;
+	if (bpf_probe_read_kernel_str(w.key.name, sizeof(w.key.name), mod->name) <= 0)
+		return 0;
+	w.key.base = (__u64)BPF_CORE_READ(mod, mem[0].base);	/* MOD_TEXT */
+	MODULE_REGION(&w, mod, VMAPSCOPE_MOD_CORE_TEXT, 0);	/* MOD_TEXT */
+	MODULE_REGION(&w, mod, VMAPSCOPE_MOD_INIT_TEXT, 4);	/* MOD_INIT_TEXT */
+	ks = BPF_CORE_READ(mod, kallsyms);
+	if (!ks)
+		return 0;
+	w.symtab = BPF_CORE_READ(ks, symtab);
+	w.nr = BPF_CORE_READ(ks, num_symtab);
+	if (w.nr > MAX_MODULE_SYMS)
+		w.nr = MAX_MODULE_SYMS;
+	bpf_loop(MAX_MODULE_SYMS, modsym_step, &w, 0);
+	return 0;
+}

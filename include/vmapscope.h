@@ -109,24 +109,82 @@ struct vmapscope_stats {
 	__u64 area_bytes;
 };
 
-/* Global counters (BPF .bss array "counters"). */
+/*
+ * Global counters (BPF .bss array "counters"), defined once: the enum, the
+ * JSON "counters" keys, the text report and the Prometheus families
+ * (vmapscope_<name>_total, with the help text) are all generated from this
+ * list.  X(ID, name, help): VMAPSCOPE_CNT_<ID> indexes the array.
+ */
+#define VMAPSCOPE_COUNTERS(X)							\
+	X(STATS_FULL, "stats_map_full",						\
+	  "Events not counted per caller: the (caller, api) map was full (raise --max-callers).") \
+	X(UNATTRIBUTED, "unattributed_events",					\
+	  "vmap_set_ptes / vmap_huge_block events outside any vmap_chunk of their task.") \
+	X(LAT_NO_ENTRY, "latency_exit_without_entry",				\
+	  "Latency exit probes without their entry (evicted, or attached mid-call).") \
+	X(LAT_NESTED, "latency_nested_calls",					\
+	  "Probed calls made while another probed call was in flight (only the outer one is timed).") \
+	X(BAD_SHIFT, "bad_shift",						\
+	  "Mapping shifts beyond the granule slots, counted in the last one.") \
+	X(CHUNKS, "chunk_events",						\
+	  "vmalloc:vmap_chunk events seen, before filters.")			\
+	X(SET_PTES, "set_ptes_events",						\
+	  "vmalloc:vmap_set_ptes events seen, before filters.")			\
+	X(HUGE_BLOCKS, "huge_block_events",					\
+	  "vmalloc:vmap_huge_block events seen, before filters.")		\
+	X(AREAS, "alloc_vmap_area_events",					\
+	  "vmalloc:alloc_vmap_area events seen, before filters.")		\
+	X(AREAS_FAILED, "alloc_vmap_area_failed",				\
+	  "vmalloc:alloc_vmap_area events of failed allocations.")		\
+	X(PURGES, "purge_events",						\
+	  "vmalloc:purge_vmap_area_lazy events seen.")				\
+	X(PURGED_AREAS, "purged_areas",						\
+	  "Lazily freed vmap areas purged (sum of purge_vmap_area_lazy npurged).") \
+	X(LAZY_FREES, "lazy_free_events",					\
+	  "vmalloc:free_vmap_area_noflush events seen.")			\
+	X(FILTERED, "filtered_events",						\
+	  "Events dropped by --pid, --api or -c.")				\
+	X(LAT_STALE, "latency_stale_calls",					\
+	  "Probed calls whose exit was never seen (missed return probe), dropped.")
+
+#define VMAPSCOPE_CNT_ENUM(id, name, help) VMAPSCOPE_CNT_##id,
 enum vmapscope_counter {
-	VMAPSCOPE_CNT_STATS_FULL = 0,	/* stats map full: event not counted */
-	VMAPSCOPE_CNT_UNATTRIBUTED,	/* set_ptes/huge outside any chunk context */
-	VMAPSCOPE_CNT_LAT_NO_ENTRY,	/* exit probe without its entry (evicted, attached mid-call) */
-	VMAPSCOPE_CNT_LAT_NESTED,	/* entry while another probed call was in flight */
-	VMAPSCOPE_CNT_BAD_SHIFT,	/* shift >= VMAPSCOPE_NR_SHIFTS (clamped) */
-	VMAPSCOPE_CNT_CHUNKS,		/* all vmap_chunk events seen (before filters) */
-	VMAPSCOPE_CNT_SET_PTES,		/* all vmap_set_ptes events seen */
-	VMAPSCOPE_CNT_HUGE_BLOCKS,	/* all vmap_huge_block events seen */
-	VMAPSCOPE_CNT_AREAS,		/* alloc_vmap_area events seen */
-	VMAPSCOPE_CNT_AREAS_FAILED,	/* ... with failed != 0 */
-	VMAPSCOPE_CNT_PURGES,		/* purge_vmap_area_lazy events */
-	VMAPSCOPE_CNT_PURGED_AREAS,	/* sum of their npurged */
-	VMAPSCOPE_CNT_LAZY_FREES,	/* free_vmap_area_noflush events */
-	VMAPSCOPE_CNT_FILTERED,		/* events dropped by --pid/--api/-c */
-	VMAPSCOPE_CNT_LAT_STALE,	/* call without its exit (missed return probe), dropped */
+	VMAPSCOPE_COUNTERS(VMAPSCOPE_CNT_ENUM)
 	VMAPSCOPE_CNT_MAX,
+};
+#undef VMAPSCOPE_CNT_ENUM
+
+/*
+ * Module placement, recorded at module:module_load (hash "modules"), so
+ * that callers in a module unloaded before user space reads the stats can
+ * still be named from the module's .ko symbol table.  At that tracepoint
+ * the module's kallsyms table is the .ko's own symbol table with every
+ * value relocated; one function symbol per section gives the section's
+ * load address: address - the .ko's st_value of that symbol index.  Each
+ * load has its own records (key.base), so a module loaded twice at two
+ * places names the callers of both.
+ *	shndx VMAPSCOPE_MOD_CORE_TEXT / VMAPSCOPE_MOD_INIT_TEXT: the module's
+ *	text region, addr and size;
+ *	any other shndx: a function symbol of that .ko section, addr (its
+ *	load address), size = its symbol index, st_name to check the file.
+ */
+#define VMAPSCOPE_MODULE_NAME_LEN	56	/* the kernel's MODULE_NAME_LEN on 64-bit */
+#define VMAPSCOPE_MOD_CORE_TEXT		0	/* SHN_UNDEF: no section uses it */
+#define VMAPSCOPE_MOD_INIT_TEXT		0xffffffffu
+
+struct vmapscope_mod_key {
+	char name[VMAPSCOPE_MODULE_NAME_LEN];
+	__u64 base;		/* core text address: one load of the module */
+	__u32 shndx;
+	__u32 pad;
+};
+
+struct vmapscope_mod_val {
+	__u64 addr;
+	__u64 size;
+	__u64 seq;		/* module loads seen up to this one: load order */
+	__u32 st_name;
+	__u32 pad;
 };
 
 /* Caller filter (-c): up to this many [start, end) text ranges in BPF. */

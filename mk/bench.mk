@@ -1,4 +1,4 @@
-# Benchmarks (issue 8): "make bench" runs every benchmark of the project in
+# Benchmarks: "make bench" runs every benchmark of the project in
 # one go and collects the results.  Not part of "make check": nothing here
 # fails on speed, only when a benchmark cannot run.
 #
@@ -10,7 +10,10 @@
 #   make bench-overhead   the tools' overhead in the patched guests: the
 #                         workload of tests/kmod/overhead_workload with the
 #                         series' tracepoints off, on without a consumer,
-#                         and with vmapstat attached; vmapstat's time to
+#                         counted by "perf stat -e 'vmalloc:*'", with the
+#                         floor (bench/floor: vmapstat's attach points,
+#                         each program only counting) and with vmapstat
+#                         attached; vmapstat's time to
 #                         attach; vmapstat/vmaptop peak RSS.  Each arch
 #                         twice: TCG -icount (virtual time = instructions,
 #                         independent of the host's load) and plain TCG;
@@ -35,7 +38,27 @@ BENCH_OVH_RAW	 = $(foreach a,$(BENCH_OVH_ARCHES),$(BENCH_OVH_MODES:%=$(BENCH_DIR
 		   $(BENCH_DIR)/overhead/$(a)-icount-large.txt)
 BENCH_SUITES	:= bench-kernel bench-vmaptop bench-snapshot bench-overhead
 
-.PHONY: bench bench-overhead bench-results
+.PHONY: bench bench-overhead bench-results floor-tools
+
+# The floor program, static for each guest arch: out/<arch>/bin/ goes into
+# the guest.  Built like the tools' skeletons, not part of the library.
+define floor_rules
+$(OUTDIR)/$(1)/bpf/floor.bpf.o: bench/floor/floor.bpf.c
+	@mkdir -p $$(@D)
+	$$(CLANG) -g -O2 -Wall -target bpf -D__TARGET_ARCH_$$(BPFARCH_$(1)) $$(BPF_SYSINC) -c $$< -o $$@
+	llvm-strip -g $$@
+
+$(OUTDIR)/$(1)/include/floor.skel.h: $(OUTDIR)/$(1)/bpf/floor.bpf.o
+	@mkdir -p $$(@D)
+	$$(BPFTOOL) gen skeleton $$< > $$@.tmp && mv $$@.tmp $$@
+
+$(OUTDIR)/$(1)/bin/vmapscope-floor: bench/floor/floor.c $(OUTDIR)/$(1)/include/floor.skel.h
+	@mkdir -p $$(@D)
+	$$(CC_$(1)) $$(TOOLS_CFLAGS) -static -I$(OUTDIR)/$(1)/include -o $$@ $$< -lbpf -lelf -lz
+endef
+$(foreach a,x86_64 arm64,$(eval $(call floor_rules,$(a))))
+
+floor-tools: $(OUTDIR)/x86_64/bin/vmapscope-floor $(OUTDIR)/arm64/bin/vmapscope-floor
 
 # Every benchmark runs even if an earlier one failed; the failures are
 # listed at the end and make the target fail.
@@ -49,7 +72,7 @@ bench: deps
 	$(MAKE) --no-print-directory bench-results || failed="$$failed bench-results"; \
 	[ -z "$$failed" ] || { echo "==== failed benchmarks:$$failed"; exit 1; }
 
-bench-overhead: deps
+bench-overhead: deps floor-tools perf-tools
 	@set -e; for a in $(BENCH_OVH_ARCHES); do for m in $(BENCH_OVH_MODES); do \
 		echo "== tool overhead: $$a ($$m)"; \
 		OUTDIR=$(OUTDIR) tests/guest/overhead/run.sh $$a $$m $(BENCH_OVH_RUNS) $(BENCH_OVH_ROUNDS) small; \

@@ -1,4 +1,4 @@
-# Installation of the tools and their man pages (issue 8).
+# Installation of the tools and their man pages.
 #
 #   make install [PREFIX=/usr/local] [DESTDIR=/staging]
 #       out/<host arch>/bin/vmapstat, vmaptop  -> $(DESTDIR)$(PREFIX)/sbin/

@@ -1,4 +1,4 @@
-# Prometheus export of vmapstat (issue 7): --listen, --textfile, --prometheus,
+# Prometheus export of vmapstat: --listen, --textfile, --prometheus,
 # --top-callers.  The sources (user/prom_*.c) go into libvmapscope.a and the
 # unit tests (tests/unit/test_prom_*.c) run in check-unit, both through
 # mk/tools.mk's wildcards.  This file adds:
@@ -40,6 +40,7 @@ check-prom-guest-x86_64 check-prom-guest-arm64: check-prom-guest-%: deps
 	$(LAB) build --arch $* --variant patched >/dev/null
 	$(MAKE) --no-print-directory tools-$*
 	$(LAB) kmod --arch $* --variant patched tests/kmod/vmap_test >/dev/null
+	$(LAB) kmod --arch $* --variant patched tests/kmod/snapshot_workload >/dev/null
 	TOPDIR=$(TOPDIR) bash tests/prom/guest/run.sh $*
 
 CHECK_TARGETS	+= check-prom check-prom-guest

@@ -1,14 +1,11 @@
-# Live mapping audit (vmapstat --snapshot, issue 9).
+# Live mapping audit (vmapstat --snapshot).
 #
-#   out/<arch>/bin/vmapsnap  the audit as a standalone tool (same code as
-#                            vmapstat --snapshot: user/snapshot_cli.c built
-#                            with -DSNAPSHOT_STANDALONE_MAIN)
 #   make check-snapshot-host   this machine's kernel: real areas, or the
-#                              exact list of what it hides; vmapstat --snapshot
-#                              and vmapsnap
-#   make check-snapshot-guest  x86_64 and arm64 patched guests: a workload's
-#                              live mappings, exact bytes per granule; x86_64
-#                              also against the kernel's own page-table dump
+#                              exact list of what it hides
+#   make check-snapshot-guest  x86_64 and arm64 guests, patched and stock: a
+#                              workload's live mappings, exact bytes per
+#                              granule and mapping potential; x86_64 also
+#                              against the kernel's own page-table dump
 #   make bench-snapshot        cost of one snapshot with thousands of areas
 #
 # Included before mk/tools.mk (name order): only recipes may use its
@@ -18,43 +15,29 @@ SNAP_ARCHES	:= x86_64 arm64
 SNAP_KMOD	:= tests/kmod/snapshot_workload
 SNAP_GUEST	:= tests/guest/snapshot
 
-.PHONY: snapshot-tools check-snapshot-host check-snapshot-guest bench-snapshot \
+.PHONY: check-snapshot-host check-snapshot-guest bench-snapshot \
 	$(SNAP_ARCHES:%=snapshot-kmod-%)
 
 define snapshot_arch_rules
-$(OUTDIR)/$(1)/obj/snapshot_main.o: user/snapshot_cli.c user/snapshot.h include/vmapscope.h
-	@mkdir -p $$(@D)
-	$$(CC_$(1)) $$(TOOLS_CFLAGS) -DSNAPSHOT_STANDALONE_MAIN -Iinclude -Iuser \
-		-I$(OUTDIR)/$(1)/include -c $$< -o $$@
-
-$(OUTDIR)/$(1)/bin/vmapsnap: $(OUTDIR)/$(1)/obj/snapshot_main.o $(OUTDIR)/$(1)/lib/libvmapscope.a
-	@mkdir -p $$(@D)
-	$$(CC_$(1)) -static -o $$@ $$< $(OUTDIR)/$(1)/lib/libvmapscope.a $$(TOOLS_LDLIBS)
-
 # The BPF walker includes the entry decoder shared with user space.
 $(OUTDIR)/$(1)/bpf/snapshot.bpf.o: user/snapshot_pt.h
 
-tools-$(1): $(OUTDIR)/$(1)/bin/vmapsnap
-
 snapshot-kmod-$(1):
 	scripts/lab kmod --arch $(1) --variant patched $(SNAP_KMOD) >/dev/null
+	scripts/lab kmod --arch $(1) --variant stock $(SNAP_KMOD) >/dev/null
 endef
 $(foreach a,$(SNAP_ARCHES),$(eval $(call snapshot_arch_rules,$(a))))
 
-snapshot-tools: $(OUTDIR)/$(HOST_ARCH)/bin/vmapsnap
-
-check-snapshot-host: snapshot-tools $(OUTDIR)/$(HOST_ARCH)/bin/vmapstat
+check-snapshot-host: $(OUTDIR)/$(HOST_ARCH)/bin/vmapstat
 	VMAPSNAP="$(OUTDIR)/$(HOST_ARCH)/bin/vmapstat --snapshot" TOPDIR=$(TOPDIR) \
 		bash $(SNAP_GUEST)/host.sh
-	VMAPSNAP=$(OUTDIR)/$(HOST_ARCH)/bin/vmapsnap TOPDIR=$(TOPDIR) bash $(SNAP_GUEST)/host.sh
 
-check-snapshot-guest: $(SNAP_ARCHES:%=$(OUTDIR)/%/bin/vmapsnap) \
-		$(SNAP_ARCHES:%=$(OUTDIR)/%/bin/vmapstat) $(SNAP_ARCHES:%=snapshot-kmod-%)
-	@set -e; for a in $(SNAP_ARCHES); do \
-		echo "== snapshot guest test: $$a"; \
-		bash $(SNAP_GUEST)/run.sh $$a patched; done
+check-snapshot-guest: $(SNAP_ARCHES:%=$(OUTDIR)/%/bin/vmapstat) $(SNAP_ARCHES:%=snapshot-kmod-%)
+	@set -e; for a in $(SNAP_ARCHES); do for v in patched stock; do \
+		echo "== snapshot guest test: $$a $$v"; \
+		bash $(SNAP_GUEST)/run.sh $$a $$v; done; done
 
-bench-snapshot: $(SNAP_ARCHES:%=$(OUTDIR)/%/bin/vmapsnap) $(SNAP_ARCHES:%=snapshot-kmod-%)
+bench-snapshot: $(SNAP_ARCHES:%=$(OUTDIR)/%/bin/vmapstat) $(SNAP_ARCHES:%=snapshot-kmod-%)
 	@set -e; for a in $(SNAP_ARCHES); do \
 		echo "== snapshot benchmark: $$a"; \
 		scripts/lab run --arch $$a --variant patched --timeout 900 \

@@ -1,6 +1,6 @@
 # vmapscope user-space tools and their BPF objects (vmapstat, vmaptop, ...).
 #
-#   make tools            host arch: out/$(HOST_ARCH)/bin/vmapstat (+ vmaptop if present)
+#   make tools            host arch: out/$(HOST_ARCH)/bin/vmapstat and vmaptop
 #   make tools-x86_64     out/x86_64/bin/*   (static)
 #   make tools-arm64      out/arm64/bin/*    (static, aarch64-linux-gnu-gcc)
 #   make tools-all        both
@@ -11,12 +11,7 @@
 #   - user/<tool>.c with <tool> in TOOL_NAMES below is a tool's main file;
 #     out/<arch>/bin/<tool> links it with libvmapscope.a.
 #   - every other user/*.c goes into out/<arch>/lib/libvmapscope.a, linked by
-#     every tool and every unit test: so user/pmu_*.c, user/prom_*.c and
-#     user/vmaptop_*.c modules are picked up by the wildcard.
-#   - user/extensions_default.c holds weak defaults for pmu_argp, prom_argp
-#     and vmapstat_compare_main(); it is linked AFTER the library so that a
-#     strong definition in the library (user/pmu_cli.c, user/prom_cli.c)
-#     wins.  Do not reference those symbols from other library objects.
+#     every tool and every unit test.
 #   - every bpf/<name>.bpf.c becomes out/<arch>/include/<name>.skel.h
 #     (bpftool gen skeleton), available to all of user/.
 #   - extra libraries for the tools: append to TOOLS_LDLIBS (static link).
@@ -45,7 +40,7 @@ BPF_NAMES	:= $(patsubst bpf/%.bpf.c,%,$(BPF_SRCS))
 BPF_HDRS	:= $(wildcard bpf/*.h) include/vmapscope.h
 TOOL_MAINS	:= $(wildcard $(TOOL_NAMES:%=user/%.c))
 TOOLS_BUILT	:= $(patsubst user/%.c,%,$(TOOL_MAINS))
-LIB_SRCS	= $(filter-out $(TOOL_MAINS) user/extensions_default.c,$(wildcard user/*.c))
+LIB_SRCS	= $(filter-out $(TOOL_MAINS),$(wildcard user/*.c))
 USER_HDRS	= $(wildcard user/*.h) include/vmapscope.h
 
 .PHONY: tools tools-all $(TOOLS_ARCHES:%=tools-%) check-unit check-host
@@ -61,7 +56,7 @@ LIB_OBJS_$(1)	= $$(patsubst user/%.c,$$(O_$(1))/obj/%.o,$$(LIB_SRCS))
 
 tools-$(1): $$(TOOLS_BUILT:%=$$(O_$(1))/bin/%)
 .SECONDARY: $$(SKELS_$(1)) $$(BPF_NAMES:%=$$(O_$(1))/bpf/%.bpf.o) \
-	    $$(TOOLS_BUILT:%=$$(O_$(1))/obj/%.o) $$(O_$(1))/obj/extensions_default.o
+	    $$(TOOLS_BUILT:%=$$(O_$(1))/obj/%.o)
 
 $$(O_$(1))/bpf/%.bpf.o: bpf/%.bpf.c $$(BPF_HDRS)
 	@mkdir -p $$(@D)
@@ -81,11 +76,9 @@ $$(O_$(1))/lib/libvmapscope.a: $$(LIB_OBJS_$(1))
 	@mkdir -p $$(@D)
 	rm -f $$@ && ar rcs $$@ $$^
 
-$$(O_$(1))/bin/%: $$(O_$(1))/obj/%.o $$(O_$(1))/lib/libvmapscope.a \
-		  $$(O_$(1))/obj/extensions_default.o
+$$(O_$(1))/bin/%: $$(O_$(1))/obj/%.o $$(O_$(1))/lib/libvmapscope.a
 	@mkdir -p $$(@D)
-	$$(CC_$(1)) -static -o $$@ $$< $$(O_$(1))/lib/libvmapscope.a \
-		$$(O_$(1))/obj/extensions_default.o $$(TOOLS_LDLIBS)
+	$$(CC_$(1)) -static -o $$@ $$< $$(O_$(1))/lib/libvmapscope.a $$(TOOLS_LDLIBS)
 endef
 $(foreach a,$(TOOLS_ARCHES),$(eval $(call tools_arch_rules,$(a))))
 

@@ -78,7 +78,7 @@ static const struct lat_target lat_targets[] = {
 #define NR_LAT_TARGETS (sizeof(lat_targets) / sizeof(lat_targets[0]))
 _Static_assert(NR_LAT_TARGETS <= VMAPSCOPE_NR_LAT_SLOTS, "too many latency targets");
 
-enum tp_id { TP_CHUNK, TP_SET_PTES, TP_HUGE, TP_AREA, TP_PURGE, TP_LAZY_FREE, NR_TPS };
+enum tp_id { TP_CHUNK, TP_SET_PTES, TP_HUGE, TP_AREA, TP_PURGE, TP_LAZY_FREE, TP_MODULE, NR_TPS };
 
 static const char *const tp_names[NR_TPS] = {
 	[TP_CHUNK] = VMAPSCOPE_TP_CHUNK,
@@ -87,6 +87,7 @@ static const char *const tp_names[NR_TPS] = {
 	[TP_AREA] = "alloc_vmap_area",
 	[TP_PURGE] = "purge_vmap_area_lazy",
 	[TP_LAZY_FREE] = "free_vmap_area_noflush",
+	[TP_MODULE] = "module_load",
 };
 
 struct sym_cache_ent {
@@ -110,6 +111,7 @@ struct collector {
 
 	struct ksyms *ksyms;
 	char modules_sig[64];
+	char *modules_warned;		/* "\nname\n" of modules named [mod]+0xoff */
 	struct sym_cache_ent *cache;	/* open addressing, power-of-two size */
 	size_t cache_size, cache_used;
 
@@ -142,58 +144,6 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 
 /* ---- small helpers -------------------------------------------------- */
 
-const char *api_name(int api)
-{
-	switch (api) {
-	case VMAPSCOPE_API_OTHER: return "other";
-	case VMAPSCOPE_API_VMALLOC: return "vmalloc";
-	case VMAPSCOPE_API_VMAP: return "vmap";
-	case VMAPSCOPE_API_IOREMAP: return "ioremap";
-	case VMAPSCOPE_API_VM_MAP_RAM: return "vm_map_ram";
-	case VMAPSCOPE_API_UNATTRIBUTED: return "unattributed";
-	default: return "unknown";
-	}
-}
-
-int api_parse_mask(const char *list, unsigned int *mask)
-{
-	char *dup, *cur, *tok;
-	unsigned int m = 0;
-	int api, ret = 0;
-
-	if (!list || !*list)
-		return -EINVAL;
-	dup = strdup(list);
-	if (!dup)
-		return -ENOMEM;
-	cur = dup;
-	/* strsep, not strtok: "vmalloc," and "a,,b" are errors, not shorthand */
-	while (!ret && (tok = strsep(&cur, ",")) != NULL) {
-		for (api = 0; api < VMAPSCOPE_API_MAX; api++)
-			if (!strcmp(tok, api_name(api)))
-				break;
-		if (api == VMAPSCOPE_API_MAX)
-			ret = -EINVAL;
-		else
-			m |= 1U << api;
-	}
-	free(dup);
-	if (!ret)
-		*mask = m;
-	return ret;
-}
-
-const char *feature_name(enum vmapstat_feature f)
-{
-	switch (f) {
-	case VMAPSTAT_FEAT_GRANULE: return "granule";
-	case VMAPSTAT_FEAT_CHUNK: return "chunk";
-	case VMAPSTAT_FEAT_LATENCY: return "latency";
-	case VMAPSTAT_FEAT_AREAS: return "areas";
-	default: return "?";
-	}
-}
-
 uint64_t row_total_bytes(const struct vmapstat_row *r)
 {
 	uint64_t t = 0;
@@ -221,8 +171,12 @@ static bool have_caps(void)
 	return (eff & (1ULL << 39)) && (eff & (1ULL << 38));
 }
 
-/* Signature of the loaded module list: reload kallsyms when it changes. */
-static void modules_signature(char *buf, size_t len)
+/*
+ * Signature of the loaded module list and of the module loads BPF saw
+ * (a module may come and go between two reads): reload kallsyms when it
+ * changes.
+ */
+static void modules_signature(const struct collector *c, char *buf, size_t len)
 {
 	unsigned long long h = 1469598103934665603ULL;
 	char tmp[4096];
@@ -240,7 +194,141 @@ static void modules_signature(char *buf, size_t len)
 			h = (h ^ (unsigned char)tmp[i]) * 1099511628211ULL;
 	}
 	close(fd);
-	snprintf(buf, len, "%llx", h);
+	snprintf(buf, len, "%llx-%llu", h, c->skel ?
+		 (unsigned long long)__atomic_load_n(&c->skel->bss->module_loads, __ATOMIC_RELAXED) : 0ULL);
+}
+
+struct mod_rec {
+	struct vmapscope_mod_key key;
+	struct vmapscope_mod_val val;
+};
+
+/* One load of one module: same name and core text address. */
+static int cmp_mod_rec(const void *a, const void *b)
+{
+	const struct mod_rec *x = a, *y = b;
+	int c = strncmp(x->key.name, y->key.name, sizeof(x->key.name));
+
+	if (c)
+		return c;
+	return x->key.base < y->key.base ? -1 : x->key.base > y->key.base;
+}
+
+static void module_fallback(struct collector *c, struct ksyms *ks, const char *name,
+			    const struct mod_rec *r, size_t n, const char *why)
+{
+	size_t i, len = c->modules_warned ? strlen(c->modules_warned) : 0;
+	char tag[VMAPSCOPE_MODULE_NAME_LEN + 2];
+	char *w;
+
+	for (i = 0; i < n; i++)
+		if (r[i].key.shndx == VMAPSCOPE_MOD_CORE_TEXT || r[i].key.shndx == VMAPSCOPE_MOD_INIT_TEXT)
+			ksyms_add_module_region(ks, name, r[i].val.addr, r[i].val.size);
+	snprintf(tag, sizeof(tag), "%s\n", name);
+	if (c->modules_warned && strstr(c->modules_warned, tag))
+		return;
+	fprintf(stderr, "vmapscope: %s: callers in module %s shown as [%s]+0xoff\n", why, name, name);
+	w = realloc(c->modules_warned, len + strlen(tag) + 1);
+	if (w) {
+		strcpy(w + len, tag);
+		c->modules_warned = w;
+	}
+}
+
+struct newer {
+	const struct mod_rec *recs;
+	size_t nr;
+	uint64_t seq;
+};
+
+/* Did BPF see module mod load after the load of seq? */
+static bool loaded_later(const char *mod, void *arg)
+{
+	const struct newer *n = arg;
+	size_t i;
+
+	for (i = 0; i < n->nr; i++)
+		if (n->recs[i].val.seq > n->seq && !strcmp(n->recs[i].key.name, mod))
+			return true;
+	return false;
+}
+
+/*
+ * Modules that BPF saw loading and kallsyms no longer lists: name their
+ * callers from the .ko, placed where the module was (vmapscope.h).
+ */
+static void add_unloaded_modules(struct collector *c, struct ksyms *ks)
+{
+	struct vmapscope_mod_key key, next;
+	struct mod_rec *recs = NULL, *r;
+	size_t nr = 0, cap = 0, i, j;
+	int fd = bpf_map__fd(c->skel->maps.modules);
+
+	if (bpf_map_get_next_key(fd, NULL, &next))
+		return;
+	do {
+		key = next;
+		if (nr == cap) {
+			cap = cap ? cap * 2 : 64;
+			r = realloc(recs, cap * sizeof(*r));
+			if (!r)
+				goto out;
+			recs = r;
+		}
+		recs[nr].key = key;
+		recs[nr].key.name[VMAPSCOPE_MODULE_NAME_LEN - 1] = 0;
+		if (!bpf_map_lookup_elem(fd, &key, &recs[nr].val))
+			nr++;
+	} while (!bpf_map_get_next_key(fd, &key, &next));
+	qsort(recs, nr, sizeof(*recs), cmp_mod_rec);
+
+	for (i = 0; i < nr; i = j) {
+		struct ksyms_anchor a[64];
+		const char *name = recs[i].key.name;
+		char path[512], why[256];
+		size_t na = 0, k;
+		bool live = false;
+
+		for (j = i; j < nr && !cmp_mod_rec(&recs[i], &recs[j]); j++) {
+			if (recs[j].key.shndx == VMAPSCOPE_MOD_CORE_TEXT ||
+			    recs[j].key.shndx == VMAPSCOPE_MOD_INIT_TEXT || na == 64)
+				continue;
+			a[na].shndx = recs[j].key.shndx;
+			a[na].st_name = recs[j].val.st_name;
+			a[na].symidx = recs[j].val.size;
+			a[na].addr = recs[j].val.addr;
+			na++;
+		}
+		/*
+		 * Still loaded where BPF saw it: kallsyms names it (its core
+		 * text; the init text is gone from kallsyms after init).
+		 */
+		for (k = 0; k < na && !live; k++) {
+			const struct ksym *s = ksyms_lookup(ks, a[k].addr);
+
+			live = s && s->module && !strcmp(s->module, name);
+		}
+		if (!na || live)
+			continue;
+		if (ksyms_find_module_file(NULL, name, path, sizeof(path))) {
+			snprintf(why, sizeof(why), "no %s.ko under /lib/modules/%s", name, c->release);
+			module_fallback(c, ks, name, &recs[i], j - i, why);
+		} else if (ksyms_add_module_file(ks, name, path, a, na, why, sizeof(why)) < 0) {
+			module_fallback(c, ks, name, &recs[i], j - i, why);
+		}
+		/* its text is its own, but for modules loaded after it */
+		for (k = i; k < j; k++) {
+			struct newer n = { recs, nr, recs[k].val.seq };
+
+			if (recs[k].key.shndx == VMAPSCOPE_MOD_CORE_TEXT ||
+			    recs[k].key.shndx == VMAPSCOPE_MOD_INIT_TEXT)
+				ksyms_drop_stale(ks, recs[k].val.addr,
+						 recs[k].val.addr + recs[k].val.size,
+						 loaded_later, &n);
+		}
+	}
+out:
+	free(recs);
 }
 
 static void reload_ksyms(struct collector *c)
@@ -248,10 +336,22 @@ static void reload_ksyms(struct collector *c)
 	struct ksyms *ks = ksyms_load(NULL, NULL);
 
 	if (ks) {
+		if (c->skel && !ks->restricted)
+			add_unloaded_modules(c, ks);
 		ksyms_free(c->ksyms);
 		c->ksyms = ks;
 	}
-	modules_signature(c->modules_sig, sizeof(c->modules_sig));
+	modules_signature(c, c->modules_sig, sizeof(c->modules_sig));
+}
+
+/* Re-read kallsyms when a module came or went since the last look. */
+static void refresh_ksyms(struct collector *c)
+{
+	char sig[64];
+
+	modules_signature(c, sig, sizeof(sig));
+	if (strcmp(sig, c->modules_sig))
+		reload_ksyms(c);
 }
 
 static const char *symbolize(struct collector *c, uint64_t addr)
@@ -335,6 +435,7 @@ static struct bpf_program *tp_prog(struct vmapstat_bpf *s, enum tp_id id, bool b
 	case TP_AREA: return btf ? s->progs.area_btf : s->progs.area_raw;
 	case TP_PURGE: return btf ? s->progs.purge_btf : s->progs.purge_raw;
 	case TP_LAZY_FREE: return btf ? s->progs.lazy_free_btf : s->progs.lazy_free_raw;
+	case TP_MODULE: return s->progs.module_load_raw;
 	default: return NULL;
 	}
 }
@@ -410,6 +511,16 @@ static int open_and_load(struct collector *c, const struct plan *p,
 		s->rodata->lat_caller_arg[i] = i < NR_LAT_TARGETS ? lat_targets[i].caller_arg : -1;
 	}
 	bpf_map__set_max_entries(s->maps.stats, c->opts.max_callers);
+	/* area tracking: its programs and full-size maps only when asked for */
+	s->rodata->track_areas = c->opts.track_areas;
+	bpf_program__set_autoload(s->progs.on_sample, c->opts.track_areas);
+	bpf_program__set_autoload(s->progs.test_feed, c->opts.track_areas && c->opts.load_only);
+	if (!c->opts.track_areas) {
+		bpf_map__set_max_entries(s->maps.blocks, 1);
+		bpf_map__set_max_entries(s->maps.areas, 1);
+		bpf_map__set_max_entries(s->maps.pending, 1);
+		bpf_map__set_max_entries(s->maps.samples, 1);
+	}
 
 	for (t = 0; t < NR_TPS; t++) {
 		bpf_program__set_autoload(tp_prog(s, t, true), p->tp_want[t] && p->tp_btf[t]);
@@ -642,6 +753,8 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 	 * without BTF typing, at the same cost.
 	 */
 	p.tp_btf[TP_CHUNK] = false;
+	/* module_load reads the module through CO-RE probe reads: raw_tp is enough */
+	p.tp_btf[TP_MODULE] = false;
 	for (i = 0; opts->want_latency && i < NR_LAT_TARGETS; i++) {
 		const struct lat_target *lt = &lat_targets[i];
 		size_t f;
@@ -665,8 +778,11 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 
 	/*
 	 * Load ladder: as planned; without fentry (the host's EPERM); with
-	 * every tracepoint as raw_tp; without latency probes.  Each step keeps
-	 * what the previous one dropped; the last error explains a dropped column.
+	 * every tracepoint as raw_tp; without the module placement program
+	 * (it only names callers in unloaded modules); without latency
+	 * probes.  Each step keeps what the previous one dropped (the module
+	 * program comes back when it was not the cause); the last error
+	 * explains a dropped column.
 	 */
 	err = open_and_load(c, &p, errbuf, errlen);
 	if (err) {
@@ -691,12 +807,21 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 			err = open_and_load(c, &p, errbuf, errlen);
 	}
 	if (err) {
+		p.tp_want[TP_MODULE] = false;
+		err = open_and_load(c, &p, errbuf, errlen);
+		p.tp_want[TP_MODULE] = !!err;
+	}
+	if (err) {
 		char first[256];
 
 		snprintf(first, sizeof(first), "%s", errbuf);
 		memset(p.func, 0, sizeof(p.func));
 		memset(p.kprobe, 0, sizeof(p.kprobe));
 		err = open_and_load(c, &p, errbuf, errlen);
+		if (err) {
+			p.tp_want[TP_MODULE] = false;
+			err = open_and_load(c, &p, errbuf, errlen);
+		}
 		if (!err && opts->want_latency)
 			set_feat(c, VMAPSTAT_FEAT_LATENCY, false, NULL,
 				 "latency: entry-point probes do not load (%s)", first);
@@ -704,8 +829,9 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 	if (err)
 		goto fail;
 
-	attach_tracepoints(c, &p);
-	if (opts->want_latency) {
+	if (!opts->load_only)
+		attach_tracepoints(c, &p);
+	if (opts->want_latency && !opts->load_only) {
 		/*
 		 * Without vmap_chunk only a kprobe sees the vmallocinfo caller of
 		 * vmap()/vm_map_ram()/ioremap (the return address): prefer it then.
@@ -775,15 +901,26 @@ void collector_close(struct collector *c)
 		bpf_link__destroy(c->links[i]);
 	vmapstat_bpf__destroy(c->skel);
 	ksyms_free(c->ksyms);
+	free(c->modules_warned);
 	free(c->cache);
 	free(c->caller_filter);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 }
 
-const struct vmapstat_feature_state *collector_features(const struct collector *c)
+const struct ksyms *collector_ksyms(struct collector *c)
 {
-	return c->feat;
+	return c->ksyms;
+}
+
+struct vmapstat_bpf *collector_bpf(struct collector *c)
+{
+	return c->skel;
+}
+
+bool collector_feature(const struct collector *c, enum vmapstat_feature f)
+{
+	return f < VMAPSTAT_FEAT_MAX && c->feat[f].available;
 }
 
 size_t collector_probes(const struct collector *c, const struct vmapstat_probe_state **probes)
@@ -822,12 +959,25 @@ static bool row_matches_filter(const struct collector *c, const struct vmapstat_
 	return strstr(r->sym, c->caller_filter) != NULL;
 }
 
+void collector_symbolize(struct collector *c, uint64_t addr, char *buf, size_t len)
+{
+	const char *sym;
+
+	pthread_mutex_lock(&c->lock);
+	refresh_ksyms(c);
+	sym = addr ? symbolize(c, addr) : "?";
+	if (sym)
+		snprintf(buf, len, "%s", sym);
+	else
+		snprintf(buf, len, "0x%016llx", (unsigned long long)addr);
+	pthread_mutex_unlock(&c->lock);
+}
+
 int collector_read(struct collector *c, struct vmapstat_snapshot *snap)
 {
 	struct vmapscope_key key, next, *keys = NULL;
 	size_t nkeys = 0, cap = 0, i;
 	int fd, err = 0;
-	char sig[64];
 
 	memset(snap, 0, sizeof(*snap));
 	pthread_mutex_lock(&c->lock);
@@ -858,9 +1008,7 @@ int collector_read(struct collector *c, struct vmapstat_snapshot *snap)
 		} while (bpf_map_get_next_key(fd, &key, &next) == 0);
 	}
 
-	modules_signature(sig, sizeof(sig));
-	if (strcmp(sig, c->modules_sig))
-		reload_ksyms(c);
+	refresh_ksyms(c);
 
 	snap->rows = calloc(nkeys ? nkeys : 1, sizeof(*snap->rows));
 	if (!snap->rows) {

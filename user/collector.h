@@ -6,31 +6,13 @@
  * reads vmalloc/vmap/ioremap activity through this one API, so that the
  * BPF side, caller symbolization and "what is missing and why" exist once.
  *
- * EXTENSION POINTS (for modules other than vmapstat's own):
- *
- *  1. Data model.  collector_read() fills a struct vmapstat_snapshot with
- *     cumulative counters since the collector attached; snapshot_delta()
- *     turns two of them into per-interval figures.  One row per
- *     (caller, api): bytes and BPF events per mapping shift (granule),
- *     chunk-length and latency log2 histograms, call / area counts.
- *     Global counters (drops, raw event totals) and the feature table
- *     (which columns exist on this kernel and, if not, why) come with it.
- *     Histogram bucket rule (for Prometheus "le" bounds): slot 0 holds
- *     0 and 1, slot i >= 1 holds [2^i, 2^(i+1) - 1]; the last slot is
- *     open-ended.  See hist.h: hist_slot_low()/hist_slot_high().
- *
- *  2. vmapstat argp children and hooks (user/hooks.h): a module links in
- *     "const struct argp pmu_argp" (user/pmu_cli.c) or
- *     "const struct argp prom_argp" (user/prom_cli.c); its option parser
- *     calls vmapstat_register_hooks() and gets start / interval / run /
- *     end callbacks with the snapshots.  Weak empty defaults live in
- *     user/extensions_default.c so vmapstat links without them.
- *
- *  3. "vmapstat compare A.json B.json" dispatches to
- *     int vmapstat_compare_main(int argc, char **argv) (PMU helper).
- *
- *  4. Library: every user/<name>.c except the tools' main files goes into
- *     out/<arch>/lib/libvmapscope.a (rule and naming in mk/tools.mk).
+ * collector_read() fills a struct vmapstat_snapshot with cumulative
+ * counters since the collector attached; snapshot_delta() turns two of
+ * them into per-interval figures.  One row per (caller, api): bytes and
+ * BPF events per mapping shift (granule), chunk-length and latency log2
+ * histograms (hist.h), call / area counts; the global counters
+ * (vmapscope.h), the feature table (which columns exist on this kernel
+ * and, if not, why) and the symbol state come with it.
  *
  * Threading: collector_read() may be called from any thread (the
  * exporter's HTTP thread); calls are serialized by an internal lock.
@@ -45,15 +27,7 @@
 #include <time.h>
 
 #include "vmapscope.h"
-
-/* Columns a kernel may or may not be able to provide. */
-enum vmapstat_feature {
-	VMAPSTAT_FEAT_GRANULE = 0,	/* vmalloc:vmap_set_ptes + vmap_huge_block */
-	VMAPSTAT_FEAT_CHUNK,		/* vmalloc:vmap_chunk (also: caller attribution) */
-	VMAPSTAT_FEAT_LATENCY,		/* entry-point fentry/fexit or kprobes */
-	VMAPSTAT_FEAT_AREAS,		/* stock vmalloc:alloc_vmap_area & co */
-	VMAPSTAT_FEAT_MAX,
-};
+#include "vocab.h"
 
 struct vmapstat_feature_state {
 	bool available;
@@ -117,24 +91,48 @@ struct collector_opts {
 	bool latency_all;
 	bool verbose;			/* libbpf debug output on stderr */
 	uint32_t max_callers;		/* stats map size; 0 = default (2048) */
+	/* Track live vmap areas for PMU sample attribution (bpf/area_track.h). */
+	bool track_areas;
+	/* Load the BPF object, attach nothing: tests feed it (BPF_PROG_TEST_RUN). */
+	bool load_only;
 };
 
 struct collector;
+struct ksyms;
+struct vmapstat_bpf;
 
 /*
  * Load and attach.  Returns 0 and *out, or a negative errno with one
  * line describing the failure written to errbuf (e.g. "need root or
  * CAP_BPF+CAP_PERFMON", "kernel has no BTF (/sys/kernel/btf/vmlinux)").
- * Missing optional columns are NOT an error: see collector_features().
+ * Missing optional columns are NOT an error: the snapshots' feature table
+ * (struct vmapstat_feature_state) says which and why.
  */
 int collector_open(const struct collector_opts *opts, struct collector **out,
 		   char *errbuf, size_t errlen);
 void collector_close(struct collector *c);
 
-/* Features / probes as decided by collector_open(). */
-const struct vmapstat_feature_state *collector_features(const struct collector *c);
+/*
+ * The current kallsyms table (also the audit's data symbols).  It is
+ * replaced when modules change, by collector_read() and
+ * collector_symbolize(): use it only while no other thread reads.
+ */
+const struct ksyms *collector_ksyms(struct collector *c);
+
+/* The loaded BPF object (vmapstat.skel.h), for the PMU sampler. */
+struct vmapstat_bpf *collector_bpf(struct collector *c);
+bool collector_feature(const struct collector *c, enum vmapstat_feature f);
+
+/* Latency probes as decided by collector_open(). */
 size_t collector_probes(const struct collector *c,
 			const struct vmapstat_probe_state **probes);
+
+/*
+ * The caller string of a kernel text address, as the rows name it
+ * ("func+0x1a/0x80 [module]", ksyms.h), from the collector's one kallsyms
+ * table (modules unloaded since included).
+ */
+void collector_symbolize(struct collector *c, uint64_t addr, char *buf, size_t len);
 
 /*
  * Read all counters (cumulative since attach) into snap (caller frees
@@ -166,11 +164,5 @@ static inline uint64_t row_mappings(const struct vmapstat_row *r, unsigned int s
 {
 	return shift < VMAPSCOPE_NR_SHIFTS ? r->st.bytes[shift] >> shift : 0;
 }
-
-/* "vmalloc", "vmap", "ioremap", "vm_map_ram", "other", "unattributed". */
-const char *api_name(int api);
-/* Parse a comma list of API names into a mask; -EINVAL on unknown name. */
-int api_parse_mask(const char *list, unsigned int *mask);
-const char *feature_name(enum vmapstat_feature f);
 
 #endif /* VMAPSCOPE_COLLECTOR_H */

@@ -15,15 +15,6 @@ enum vs_arch arch_from_machine(const char *m)
 	return VS_ARCH_UNKNOWN;
 }
 
-const char *arch_name(enum vs_arch arch)
-{
-	switch (arch) {
-	case VS_ARCH_X86_64: return "x86_64";
-	case VS_ARCH_ARM64: return "arm64";
-	default: return "unknown";
-	}
-}
-
 void size_label(unsigned int shift, char *buf, size_t len)
 {
 	static const char units[] = "KMGTPE";
@@ -49,6 +40,35 @@ static const struct arm64_geom arm64_geoms[] = {
 	{ 14, 21, 25, 30, 36 },		/* 16K pages: 2M, 32M, 1G, 64G */
 	{ 16, 21, 29, 34, 0 },		/* 64K pages: 2M, 512M, 16G */
 };
+
+size_t arch_granules(enum vs_arch arch, unsigned int page_shift,
+		     const unsigned int **shifts)
+{
+	static const unsigned int x86[] = { 12, 21, 30 };
+	static unsigned int arm64[3][5];
+	size_t i;
+
+	if (arch == VS_ARCH_X86_64 && page_shift == 12) {
+		*shifts = x86;
+		return 3;
+	}
+	for (i = 0; arch == VS_ARCH_ARM64 && i < 3; i++) {
+		const struct arm64_geom *g = &arm64_geoms[i];
+		unsigned int *s = arm64[i];
+
+		if (g->page != page_shift)
+			continue;
+		s[0] = g->page;
+		s[1] = g->cont_pte;
+		s[2] = g->pmd;
+		s[3] = g->cont_pmd;
+		s[4] = g->pud;
+		*shifts = s;
+		return g->pud ? 5 : 4;
+	}
+	*shifts = NULL;
+	return 0;
+}
 
 const char *granule_label(enum vs_arch arch, unsigned int page_shift,
 			  unsigned int shift, char *buf, size_t len)

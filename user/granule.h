@@ -18,10 +18,16 @@ enum vs_arch {
 
 /* From uname -m ("x86_64", "aarch64"/"arm64"). */
 enum vs_arch arch_from_machine(const char *machine);
-const char *arch_name(enum vs_arch arch);
 
 /* "4K", "64K", "2M", "1G", "512G" (power-of-two size of 1 << shift). */
 void size_label(unsigned int shift, char *buf, size_t len);
+
+/*
+ * The mapping shifts a kernel of this arch and base page size can use,
+ * smallest first (*shifts points at a static list); returns how many.
+ */
+size_t arch_granules(enum vs_arch arch, unsigned int page_shift,
+		     const unsigned int **shifts);
 
 /*
  * Label of one mapping shift; returns buf.  Unknown combinations give

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vmapstat extension hooks.
+ * vmapstat's option groups and their hooks.
  *
- * Modules that extend vmapstat (PMU counting in user/pmu_*.c, Prometheus
- * export in user/prom_*.c) provide an argp child:
+ * PMU counting (user/pmu_*.c) and Prometheus export (user/prom_*.c) each
+ * provide an argp child of vmapstat:
  *
  *	extern const struct argp pmu_argp;	// --pmu, -C/--cpus, --repeat
  *	extern const struct argp prom_argp;	// --listen, --textfile,
@@ -78,21 +78,27 @@ FILE *vmapstat_report_stream(void);
 /* Command mode: how many times to run the command (set by --repeat). */
 extern int vmapstat_cmd_repeat;
 
-/* argp children; weak empty defaults in user/extensions_default.c. */
+/* vmapstat's argp children: user/pmu_cli.c, prom_cli.c, snapshot_cli.c. */
 extern const struct argp pmu_argp;
 extern const struct argp prom_argp;
-extern const struct argp snapshot_argp;	/* --snapshot (user/snapshot_cli.c) */
+extern const struct argp snapshot_argp;
 
 /*
- * vmapstat --snapshot (live mapping audit, issue 9) needs no collector:
- * when live_snapshot_requested() after parsing, vmapstat returns
+ * vmapstat --snapshot (the live mapping audit) needs no collector: when
+ * live_snapshot_requested() after parsing, vmapstat returns
  * live_snapshot_main(-j, -p, -c, --api, -v) instead of tracing.
  */
 bool live_snapshot_requested(void);
 int live_snapshot_main(bool json, bool per_caller, const char *caller_filter,
 		       unsigned int api_mask, bool verbose);
 
-/* "vmapstat compare A.json B.json"; weak stub says "not built". */
+/*
+ * --pmu-sample given: the collector must track vmap areas (its BPF object
+ * then carries the sampler, collector_opts.track_areas).
+ */
+bool pmu_sampling_requested(void);
+
+/* "vmapstat compare A.json B.json" (user/pmu_cli.c). */
 int vmapstat_compare_main(int argc, char **argv);
 
 #endif /* VMAPSCOPE_HOOKS_H */

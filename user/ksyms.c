@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* /proc/kallsyms text symbols: load, look up, format (see ksyms.h). */
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 #include "ksyms.h"
 
 static long add_str(struct ksyms *ks, const char *s)
@@ -44,13 +49,21 @@ static bool is_text(char type)
 	return type == 't' || type == 'T' || type == 'w' || type == 'W';
 }
 
+static const char *const data_names[KSYMS_NR_DATA] = {
+	[KSYMS_INIT_MM] = "init_mm",
+	[KSYMS_SWAPPER_PG_DIR] = "swapper_pg_dir",
+	[KSYMS_PAGE_OFFSET_BASE] = "page_offset_base",
+	[KSYMS_MEMSTART_ADDR] = "memstart_addr",
+};
+
 struct ksyms *ksyms_load(const char *kallsyms_path, const char *kptr_path)
 {
 	const char *path = kallsyms_path ? kallsyms_path : "/proc/kallsyms";
-	char line[512], name[256], mod[128], type;
+	char line[512], *p, *name, *mod;
 	struct ksyms *ks;
 	size_t cap = 0, i, nonzero = 0, total = 0;
 	unsigned long long addr;
+	char type;
 	FILE *f;
 
 	f = fopen(path, "re");
@@ -59,32 +72,54 @@ struct ksyms *ksyms_load(const char *kallsyms_path, const char *kptr_path)
 	ks = calloc(1, sizeof(*ks));
 	if (!ks)
 		goto nomem;
+	/* ~100k lines: no sscanf, it dominates the cost under emulation */
 	while (fgets(line, sizeof(line), f)) {
 		long noff, moff = -1;
-		int n;
 
-		mod[0] = 0;
-		n = sscanf(line, "%llx %c %255s [%127[^]]]", &addr, &type, name, mod);
-		if (n < 3)
+		addr = strtoull(line, &p, 16);
+		if (p == line || p[0] != ' ' || !p[1] || p[2] != ' ')
+			continue;
+		type = p[1];
+		name = p + 3;
+		p = name + strcspn(name, " \t\n");
+		mod = NULL;
+		if (*p && *p != '\n') {
+			mod = p + strspn(p, " \t");
+			if (*mod == '[' && strchr(mod, ']')) {
+				mod++;
+				*strchr(mod, ']') = 0;
+			} else {
+				mod = NULL;
+			}
+		}
+		*p = 0;
+		if (!*name)
 			continue;
 		total++;
 		if (addr)
 			nonzero++;
+		if (strchr("dDbBrR", type)) {
+			ks->nr_data_syms++;
+			for (i = 0; !mod && i < KSYMS_NR_DATA; i++)
+				if (!strcmp(name, data_names[i]))
+					ks->data[i] = addr;
+			continue;
+		}
 		if (!is_text(type))
 			continue;
 		if (ks->nr == cap) {
-			struct ksym *p;
+			struct ksym *np;
 
 			cap = cap ? cap * 2 : 65536;
-			p = realloc(ks->syms, cap * sizeof(*p));
-			if (!p)
+			np = realloc(ks->syms, cap * sizeof(*np));
+			if (!np)
 				goto nomem;
-			ks->syms = p;
+			ks->syms = np;
 		}
 		noff = add_str(ks, name);
 		if (noff < 0)
 			goto nomem;
-		if (n == 4 && mod[0]) {
+		if (mod && *mod) {
 			moff = add_str(ks, mod);
 			if (moff < 0)
 				goto nomem;
@@ -93,6 +128,8 @@ struct ksyms *ksyms_load(const char *kallsyms_path, const char *kptr_path)
 		ks->syms[ks->nr].addr = addr;
 		ks->syms[ks->nr].name = (const char *)(uintptr_t)noff;
 		ks->syms[ks->nr].module = (const char *)(intptr_t)moff;
+		ks->syms[ks->nr].region = false;
+		ks->syms[ks->nr].unloaded = false;
 		ks->nr++;
 	}
 	fclose(f);
@@ -154,6 +191,9 @@ void ksyms_free(struct ksyms *ks)
 {
 	if (!ks)
 		return;
+	while (ks->nr_blocks)
+		free(ks->blocks[--ks->nr_blocks]);
+	free(ks->blocks);
 	free(ks->syms);
 	free(ks->strs);
 	free(ks);
@@ -161,8 +201,8 @@ void ksyms_free(struct ksyms *ks)
 
 const struct ksym *ksyms_lookup(const struct ksyms *ks, uint64_t addr)
 {
+	const struct ksym *s, *best;
 	size_t lo = 0, hi;
-	const struct ksym *s;
 
 	if (!ks || ks->restricted || !ks->nr)
 		return NULL;
@@ -178,14 +218,21 @@ const struct ksym *ksyms_lookup(const struct ksyms *ks, uint64_t addr)
 	}
 	if (!lo)
 		return NULL;
-	s = &ks->syms[lo - 1];
-	/* size 0: the last symbol, its end is unknown */
-	if (!s->size || addr - s->addr >= s->size)
-		return NULL;
-	/* several names at one address: report the first listed */
-	while (s > ks->syms && (s - 1)->addr == s->addr)
-		s--;
-	return s;
+	/*
+	 * Several names at one address: the one with the smallest extent
+	 * that covers addr, the first listed among equals (kallsyms aliases
+	 * share one size).  A symbol of size 0 (the last one, its end is
+	 * unknown) covers nothing, and a stale kallsyms entry at the start
+	 * of an unloaded module's text loses to the module's own symbols.
+	 */
+	best = NULL;
+	for (s = &ks->syms[lo - 1]; ; s--) {
+		if (s->size && addr - s->addr < s->size && (!best || s->size <= best->size))
+			best = s;
+		if (s == ks->syms || (s - 1)->addr != s->addr)
+			break;
+	}
+	return best;
 }
 
 void ksyms_format(const struct ksyms *ks, uint64_t addr, char *buf, size_t len)
@@ -194,6 +241,9 @@ void ksyms_format(const struct ksyms *ks, uint64_t addr, char *buf, size_t len)
 
 	if (!s)
 		snprintf(buf, len, "0x%016llx", (unsigned long long)addr);
+	else if (s->region)
+		snprintf(buf, len, "[%s]+0x%llx", s->module,
+			 (unsigned long long)(addr - s->addr));
 	else if (s->module)
 		snprintf(buf, len, "%s+0x%llx/0x%llx [%s]", s->name,
 			 (unsigned long long)(addr - s->addr),
@@ -202,6 +252,240 @@ void ksyms_format(const struct ksyms *ks, uint64_t addr, char *buf, size_t len)
 		snprintf(buf, len, "%s+0x%llx/0x%llx", s->name,
 			 (unsigned long long)(addr - s->addr),
 			 (unsigned long long)s->size);
+}
+
+/* Take n symbols whose names live in block (freed with ks). */
+static int add_syms(struct ksyms *ks, const struct ksym *add, size_t n, char *block)
+{
+	struct ksym *p;
+	char **b;
+
+	b = realloc(ks->blocks, (ks->nr_blocks + 1) * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	ks->blocks = b;
+	p = realloc(ks->syms, (ks->nr + n) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	ks->syms = p;
+	memcpy(p + ks->nr, add, n * sizeof(*add));
+	ks->nr += n;
+	ks->blocks[ks->nr_blocks++] = block;
+	qsort(ks->syms, ks->nr, sizeof(*ks->syms), cmp_ksym);
+	return 0;
+}
+
+int ksyms_add_module_region(struct ksyms *ks, const char *mod, uint64_t addr, uint64_t size)
+{
+	struct ksym s = { .addr = addr, .size = size, .region = true, .unloaded = true };
+	char *name = strdup(mod);
+	int err;
+
+	if (!name)
+		return -ENOMEM;
+	s.name = s.module = name;
+	err = add_syms(ks, &s, 1, name);
+	if (err)
+		free(name);
+	return err;
+}
+
+void ksyms_drop_stale(struct ksyms *ks, uint64_t lo, uint64_t hi,
+		      bool (*keep)(const char *module, void *arg), void *arg)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ks->nr; i++) {
+		const struct ksym *s = &ks->syms[i];
+
+		if (!s->unloaded && s->addr >= lo && s->addr < hi &&
+		    !(s->module && keep(s->module, arg)))
+			continue;
+		ks->syms[n++] = *s;
+	}
+	ks->nr = n;
+}
+
+static int cmp_addr(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+long ksyms_add_module_file(struct ksyms *ks, const char *mod, const char *path,
+			   const struct ksyms_anchor *a, size_t nr, char *why, size_t whylen)
+{
+	size_t nsec = 0, nsyms = 0, symstr = 0, i, n = 0, strsz;
+	struct ksym *syms = NULL;
+	uint64_t *base = NULL, *sec_end = NULL;
+	Elf_Data *data = NULL;
+	Elf_Scn *scn = NULL;
+	char *block = NULL, *p;
+	bool *placed = NULL;
+	Elf *e = NULL;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	long err = 0;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		snprintf(why, whylen, "cannot open %s: %s", path, strerror(errno));
+		return err;
+	}
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF || elf_getshdrnum(e, &nsec)) {
+		snprintf(why, whylen, "%s is not an ELF file", path);
+		err = -EINVAL;
+		goto out;
+	}
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB && sh.sh_entsize) {
+			data = elf_getdata(scn, NULL);
+			symstr = sh.sh_link;
+			nsyms = sh.sh_size / sh.sh_entsize;
+			break;
+		}
+	}
+	if (!data) {
+		snprintf(why, whylen, "%s has no symbol table", path);
+		err = -EINVAL;
+		goto out;
+	}
+	base = calloc(nsec, sizeof(*base));
+	sec_end = calloc(nsec, sizeof(*sec_end));
+	placed = calloc(nsec, sizeof(*placed));
+	syms = calloc(nsyms, sizeof(*syms));
+	if (!base || !sec_end || !placed || !syms) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < nr; i++) {
+		if (a[i].symidx >= nsyms || a[i].shndx >= nsec ||
+		    !gelf_getsym(data, a[i].symidx, &sym) ||
+		    sym.st_shndx != a[i].shndx || sym.st_name != a[i].st_name) {
+			snprintf(why, whylen, "%s is not the %s module that was loaded "
+				 "(its symbol table differs)", path, mod);
+			err = -ESTALE;
+			goto out;
+		}
+		base[a[i].shndx] = a[i].addr - sym.st_value;
+		placed[a[i].shndx] = true;
+		scn = elf_getscn(e, a[i].shndx);
+		sec_end[a[i].shndx] = base[a[i].shndx] +
+			(scn && gelf_getshdr(scn, &sh) ? sh.sh_size : 0);
+	}
+	strsz = strlen(mod) + 1;
+	for (i = 1; i < nsyms; i++) {
+		const char *name;
+		int type;
+
+		if (!gelf_getsym(data, i, &sym))
+			continue;
+		type = GELF_ST_TYPE(sym.st_info);
+		if ((type != STT_FUNC && type != STT_NOTYPE) ||
+		    sym.st_shndx >= nsec || !placed[sym.st_shndx])
+			continue;
+		name = elf_strptr(e, symstr, sym.st_name);
+		/* unnamed and arm64 mapping symbols ($x, $d) are no callers */
+		if (!name || !*name || *name == '$')
+			continue;
+		syms[n].addr = base[sym.st_shndx] + sym.st_value;
+		/* until sizes are known: the end of the symbol's section */
+		syms[n].size = sec_end[sym.st_shndx];
+		syms[n].name = name;
+		strsz += strlen(name) + 1;
+		n++;
+	}
+	block = malloc(strsz);
+	if (!block) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/*
+	 * Sizes as the kernel gives them: up to the next symbol, but not past
+	 * the symbol's section (sections of a module are separate allocations).
+	 */
+	qsort(syms, n, sizeof(*syms), cmp_addr);
+	p = stpcpy(block, mod) + 1;
+	for (i = 0; i < n; i++) {
+		uint64_t end = syms[i].size;
+		size_t j = i + 1;
+
+		while (j < n && syms[j].addr == syms[i].addr)
+			j++;
+		if (j < n && syms[j].addr < end)
+			end = syms[j].addr;
+		syms[i].size = end - syms[i].addr;
+		syms[i].module = block;
+		syms[i].unloaded = true;
+		syms[i].name = strcpy(p, syms[i].name);
+		p += strlen(p) + 1;
+	}
+	err = add_syms(ks, syms, n, block);
+	if (!err) {
+		block = NULL;
+		err = n;
+	}
+out:
+	free(block);
+	free(syms);
+	free(base);
+	free(sec_end);
+	free(placed);
+	elf_end(e);
+	close(fd);
+	return err;
+}
+
+/* nftw() has no argument for its callback: the search it serves. */
+static const char *find_mod;
+static char *find_path;
+static size_t find_len;
+
+static bool same_module_name(const char *a, const char *b, size_t blen)
+{
+	size_t i;
+
+	for (i = 0; i < blen; i++, a++) {
+		char x = *a == '-' ? '_' : *a, y = b[i] == '-' ? '_' : b[i];
+
+		if (!*a || x != y)
+			return false;
+	}
+	return !*a;
+}
+
+static int find_step(const char *path, const struct stat *st, int type, struct FTW *f)
+{
+	const char *base = path + f->base;
+	size_t n = strlen(base);
+
+	if (type != FTW_F || n < 4 || strcmp(base + n - 3, ".ko"))
+		return 0;
+	if (!same_module_name(find_mod, base, n - 3))
+		return 0;
+	snprintf(find_path, find_len, "%s", path);
+	return 1;
+}
+
+int ksyms_find_module_file(const char *dir, const char *mod, char *path, size_t len)
+{
+	char def[300];
+	struct utsname u;
+
+	if (!dir) {
+		uname(&u);
+		snprintf(def, sizeof(def), "/lib/modules/%s", u.release);
+		dir = def;
+	}
+	find_mod = mod;
+	find_path = path;
+	find_len = len;
+	return nftw(dir, find_step, 16, FTW_PHYS) == 1 ? 0 : -ENOENT;
 }
 
 size_t ksyms_match(const struct ksyms *ks, const char *substr,

@@ -18,7 +18,6 @@
 #include <sys/wait.h>
 
 #include "hooks.h"
-#include "ksyms.h"
 #include "pmu_count.h"
 #include "pmu_sample.h"
 #include "pmu_events.h"
@@ -149,6 +148,11 @@ static error_t pmu_parse(int key, char *arg, struct argp_state *st)
 	return 0;
 }
 
+bool pmu_sampling_requested(void)
+{
+	return pmu.sampling;
+}
+
 const struct argp pmu_argp = {
 	.options = pmu_options,
 	.parser = pmu_parse,
@@ -181,7 +185,7 @@ static int pmu_start(const struct vmapstat_run *run)
 			.cpu_list = pmu.cpus,
 		};
 
-		if (pmu_sample_open(&so, &pmu.sampler, stderr, err, sizeof(err))) {
+		if (pmu_sample_open(&so, run->collector, &pmu.sampler, stderr, err, sizeof(err))) {
 			fprintf(stderr, "vmapstat: %s\n", err);
 			return -1;
 		}
@@ -362,14 +366,12 @@ static int pmu_end(const struct vmapstat_run *run,
 	}
 	if (pmu.sampler) {
 		struct pmu_sample_report rep;
-		struct ksyms *ks = ksyms_load(NULL, NULL);
 
 		if (!pmu_sample_read(pmu.sampler, &rep)) {
 			pmu_sample_report_print(run->json ? stderr : out, &rep,
-						pmu.sample_ev.name, ks);
+						pmu.sample_ev.name, run->collector);
 			pmu_sample_report_free(&rep);
 		}
-		ksyms_free(ks);
 		pmu_sample_close(pmu.sampler);
 		pmu.sampler = NULL;
 	}

@@ -533,6 +533,21 @@ void pmu_format_diff(double before, double after, bool have_before,
 	snprintf(buf, len, "%+.2f%%", (after - before) / absd(before) * 100.0);
 }
 
+/*
+ * A counter that read 0 over a busy period in every run (PMU_VAL_ZERO):
+ * the PMU most likely does not count it, and an average of zeros would
+ * read as a measurement.
+ */
+static bool never_counted(const struct pmu_runs *r, const struct pmu_metric *m)
+{
+	if (!r->nr_runs)
+		return false;
+	for (int i = 0; i < r->nr_runs; i++)
+		if (!(m->flags[i] & PMU_VAL_ZERO))
+			return false;
+	return true;
+}
+
 struct cmp_row {
 	char name[PMU_METRIC_NAME_LEN];
 	char metric[96], runs[32], before[32], after[32], diff[32];
@@ -567,15 +582,22 @@ static int compare_rows(const struct pmu_runs *b, const struct pmu_runs *a,
 			metric_label(pm, row->metric, sizeof(row->metric));
 			snprintf(row->runs, sizeof(row->runs), "%d/%d",
 				 mb ? b->nr_runs : 0, ma ? a->nr_runs : 0);
-			if (hb)
+			if (mb && never_counted(b, mb))
+				snprintf(row->before, sizeof(row->before), "not counted");
+			else if (hb)
 				snprintf(row->before, sizeof(row->before), "%.1f", vb);
 			else
 				snprintf(row->before, sizeof(row->before), "-");
-			if (ha)
+			if (ma && never_counted(a, ma))
+				snprintf(row->after, sizeof(row->after), "not counted");
+			else if (ha)
 				snprintf(row->after, sizeof(row->after), "%.1f", va);
 			else
 				snprintf(row->after, sizeof(row->after), "-");
-			pmu_format_diff(vb, va, hb, ha, row->diff, sizeof(row->diff));
+			if ((mb && never_counted(b, mb)) || (ma && never_counted(a, ma)))
+				snprintf(row->diff, sizeof(row->diff), "n/a");
+			else
+				pmu_format_diff(vb, va, hb, ha, row->diff, sizeof(row->diff));
 		}
 	}
 	*rows = out;
@@ -651,6 +673,9 @@ int pmu_runs_compare_json(FILE *out, const struct pmu_runs *before,
 				       jdouble(vb) : NULL);
 		json_object_object_add(o, "after", ma && pmu_metric_avg(after, ma, &va) ?
 				       jdouble(va) : NULL);
+		json_object_object_add(o, "counted",
+				       json_object_new_boolean(!(mb && never_counted(before, mb)) &&
+							       !(ma && never_counted(after, ma))));
 		json_object_object_add(o, "diff_pct", strcmp(rows[i].diff, "n/a") ?
 				       jdouble(strtod(rows[i].diff, NULL)) : NULL);
 		json_object_array_add(arr, o);

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* User side of PMU sample attribution (see bpf/pmu_sample.bpf.c). */
+/* User side of PMU sample attribution (see bpf/area_track.h). */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -9,129 +8,46 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "ksyms.h"
+#include "collector.h"
 #include "pmu_count.h"
 #include "pmu_sample.h"
-#include "pmu_sample.skel.h"
+#include "vmapstat.skel.h"
 #include "vmapscope.h"
 
 struct pmu_sample {
-	struct pmu_sample_bpf *skel;
+	struct vmapstat_bpf *skel;	/* the collector's */
 	int nr_links;
 	struct bpf_link **links;
 	int *fds;
 	bool chunk_attached;
 };
 
-static bool kernel_has_tp(const char *name)
-{
-	return libbpf_find_vmlinux_btf_id(name, BPF_TRACE_RAW_TP) > 0;
-}
-
-/* libbpf's messages while loading: kept, shown only if loading fails. */
-static char load_log[8192];
-static size_t load_log_len;
-
-static int keep_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	char line[1024];
-	size_t n;
-
-	if (level == LIBBPF_DEBUG)
-		return 0;
-	vsnprintf(line, sizeof(line), fmt, ap);
-	n = strlen(line);
-	if (n >= sizeof(load_log))
-		return 0;
-	if (load_log_len + n >= sizeof(load_log)) {
-		/* keep the tail: the verifier's verdict is at the end */
-		memmove(load_log, load_log + n, load_log_len - n);
-		load_log_len -= n;
-	}
-	memcpy(load_log + load_log_len, line, n);
-	load_log_len += n;
-	load_log[load_log_len] = '\0';
-	return 0;
-}
-
-static void show_load_log(FILE *msgs)
-{
-	const char *p = load_log + load_log_len;
-	int lines = 0;
-
-	if (!msgs || !load_log_len)
-		return;
-	while (p > load_log && lines < 12)
-		if (*--p == '\n')
-			lines++;
-	fprintf(msgs, "vmapstat: pmu sampling: libbpf/verifier output (tail):\n%s", p);
-}
-
-/* The link goes into the skeleton, which destroys it with the object. */
-static int attach_tp(struct bpf_program *p, struct bpf_link **slot, FILE *msgs)
-{
-	*slot = bpf_program__attach(p);
-	if (!*slot) {
-		if (msgs)
-			fprintf(msgs, "vmapstat: pmu sampling: cannot attach %s: %s\n",
-				bpf_program__name(p), strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-int pmu_sample_open(const struct pmu_sample_opts *opts, struct pmu_sample **out,
-		    FILE *msgs, char *err, size_t errlen)
+int pmu_sample_open(const struct pmu_sample_opts *opts, struct collector *c,
+		    struct pmu_sample **out, FILE *msgs, char *err, size_t errlen)
 {
 	struct pmu_sample *s = calloc(1, sizeof(*s));
 	struct cpuset cpus;
-	libbpf_print_fn_t old;
-	int ret, opened = 0, first_err = 0;
+	int opened = 0, first_err = 0;
 
 	*out = NULL;
 	if (!s) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	load_log_len = 0;
-	load_log[0] = '\0';
-	old = libbpf_set_print(keep_print);
-	s->skel = pmu_sample_bpf__open();
-	if (!s->skel) {
-		snprintf(err, errlen, "pmu sampling: cannot open BPF object: %s",
-			 strerror(errno));
+	s->skel = collector_bpf(c);
+	if (!s->skel->rodata->track_areas) {
+		snprintf(err, errlen, "pmu sampling: the collector does not track vmap areas");
 		goto fail;
 	}
-	s->chunk_attached = !opts->test_only && kernel_has_tp("vmap_chunk");
-	if (opts->test_only) {
-		bpf_program__set_autoload(s->skel->progs.area_alloc, false);
-		bpf_program__set_autoload(s->skel->progs.area_free, false);
-	}
-	if (!s->chunk_attached)
-		bpf_program__set_autoload(s->skel->progs.area_chunk, false);
-	ret = pmu_sample_bpf__load(s->skel);
-	if (ret) {
-		snprintf(err, errlen, "pmu sampling: cannot load BPF programs: %s",
-			 strerror(-ret));
-		show_load_log(msgs);
-		goto fail;
-	}
-	libbpf_set_print(old);
+	s->chunk_attached = !opts->test_only && collector_feature(c, VMAPSTAT_FEAT_CHUNK);
 	if (opts->test_only) {
 		*out = s;
 		return 0;
 	}
-	if (attach_tp(s->skel->progs.area_alloc, &s->skel->links.area_alloc, msgs) ||
-	    attach_tp(s->skel->progs.area_free, &s->skel->links.area_free, msgs) ||
-	    (s->chunk_attached &&
-	     attach_tp(s->skel->progs.area_chunk, &s->skel->links.area_chunk, msgs))) {
-		snprintf(err, errlen, "pmu sampling: cannot track vmap areas");
-		goto fail_quiet;
-	}
 
 	if (opts->cpu_list) {
 		if (cpulist_parse(opts->cpu_list, &cpus, err, errlen))
-			goto fail_quiet;
+			goto fail;
 	} else {
 		memset(&cpus, 0, sizeof(cpus));
 		for (long c = 0; c < sysconf(_SC_NPROCESSORS_ONLN) && c < PMU_MAX_CPUS; c++)
@@ -141,34 +57,34 @@ int pmu_sample_open(const struct pmu_sample_opts *opts, struct pmu_sample **out,
 	s->fds = calloc(PMU_MAX_CPUS, sizeof(*s->fds));
 	if (!s->links || !s->fds) {
 		snprintf(err, errlen, "out of memory");
-		goto fail_quiet;
+		goto fail;
 	}
-	for (int c = 0; c < PMU_MAX_CPUS; c++) {
+	for (int cpu = 0; cpu < PMU_MAX_CPUS; cpu++) {
 		struct perf_event_attr attr = opts->ev->attr;
 		struct bpf_link *l;
 		int fd;
 
-		if (!cpuset_has(&cpus, c))
+		if (!cpuset_has(&cpus, cpu))
 			continue;
 		attr.sample_period = opts->period ? opts->period : 10000;
 		attr.freq = 0;
 		/* makes perf_prepare_sample() fill in (or zero) the address */
 		attr.sample_type = PERF_SAMPLE_ADDR;
 		attr.disabled = 0;
-		fd = syscall(__NR_perf_event_open, &attr, -1, c, -1, PERF_FLAG_FD_CLOEXEC);
+		fd = syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 		if (fd < 0) {
 			if (!first_err)
 				first_err = errno;
 			if (msgs)
 				fprintf(msgs, "vmapstat: pmu sampling: %s (PMU %s): cannot sample on CPU %d: %s\n",
-					opts->ev->name, opts->ev->pmu, c, strerror(errno));
+					opts->ev->name, opts->ev->pmu, cpu, strerror(errno));
 			continue;
 		}
 		l = bpf_program__attach_perf_event(s->skel->progs.on_sample, fd);
 		if (!l) {
 			if (msgs)
 				fprintf(msgs, "vmapstat: pmu sampling: %s: cannot attach to CPU %d: %s\n",
-					opts->ev->name, c, strerror(errno));
+					opts->ev->name, cpu, strerror(errno));
 			close(fd);
 			continue;
 		}
@@ -180,13 +96,11 @@ int pmu_sample_open(const struct pmu_sample_opts *opts, struct pmu_sample **out,
 		snprintf(err, errlen, "pmu sampling: %s (PMU %s) cannot be sampled on any CPU%s%s",
 			 opts->ev->name, opts->ev->pmu, first_err ? ": " : "",
 			 first_err ? strerror(first_err) : "");
-		goto fail_quiet;
+		goto fail;
 	}
 	*out = s;
 	return 0;
 fail:
-	libbpf_set_print(old);
-fail_quiet:
 	pmu_sample_close(s);
 	return -1;
 }
@@ -218,7 +132,7 @@ int pmu_sample_read(struct pmu_sample *s, struct pmu_sample_report *rep)
 	size_t cap = 64;
 
 	memset(rep, 0, sizeof(*rep));
-	memcpy(rep->counters, (const void *)s->skel->bss->counters, sizeof(rep->counters));
+	memcpy(rep->counters, (const void *)s->skel->bss->sample_counters, sizeof(rep->counters));
 	rep->chunk_attached = s->chunk_attached;
 	rep->rows = calloc(cap, sizeof(*rep->rows));
 	if (!rep->rows)
@@ -254,19 +168,8 @@ void pmu_sample_report_free(struct pmu_sample_report *rep)
 	rep->nr = 0;
 }
 
-static const char *api_label(uint32_t api)
-{
-	switch (api) {
-	case VMAPSCOPE_API_VMALLOC:	return "vmalloc";
-	case VMAPSCOPE_API_VMAP:	return "vmap";
-	case VMAPSCOPE_API_IOREMAP:	return "ioremap";
-	case VMAPSCOPE_API_VM_MAP_RAM:	return "vm_map_ram";
-	default:			return "other";
-	}
-}
-
 void pmu_sample_report_print(FILE *out, const struct pmu_sample_report *rep,
-			     const char *event, const struct ksyms *ks)
+			     const char *event, struct collector *col)
 {
 	const uint64_t *c = rep->counters;
 	uint64_t with_addr = c[PMU_SAMPLE_CNT_SAMPLES] - c[PMU_SAMPLE_CNT_NO_ADDR];
@@ -289,15 +192,15 @@ void pmu_sample_report_print(FILE *out, const struct pmu_sample_report *rep,
 
 		if (!rep->rows[i].caller)
 			snprintf(sym, sizeof(sym), "? (area allocated, caller not seen)");
-		else if (ks)
-			ksyms_format(ks, rep->rows[i].caller, sym, sizeof(sym));
+		else if (col)
+			collector_symbolize(col, rep->rows[i].caller, sym, sizeof(sym));
 		else
 			snprintf(sym, sizeof(sym), "0x%016llx",
 				 (unsigned long long)rep->rows[i].caller);
 		fprintf(out, "%12llu %6.1f%%  %-10s %s\n",
 			(unsigned long long)rep->rows[i].samples,
 			with_addr ? 100.0 * rep->rows[i].samples / with_addr : 0.0,
-			api_label(rep->rows[i].api), sym);
+			api_name(rep->rows[i].api), sym);
 	}
 	fprintf(out, "%12llu %6.1f%%  %-10s %s\n",
 		(unsigned long long)c[PMU_SAMPLE_CNT_OUTSIDE],
@@ -326,6 +229,5 @@ void pmu_sample_close(struct pmu_sample *s)
 	}
 	free(s->links);
 	free(s->fds);
-	pmu_sample_bpf__destroy(s->skel);
 	free(s);
 }

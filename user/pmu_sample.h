@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * PMU sample attribution to vmap areas and their callers
- * (bpf/pmu_sample.bpf.c does the work in the kernel).
+ * (bpf/area_track.h, part of the collector's BPF object, does the work in
+ * the kernel).
  *
  * The first part is the ABI shared with the BPF program (built with clang
  * -target bpf, which defines __bpf__); the second the user-space API.
@@ -59,15 +60,15 @@ enum pmu_sample_op {
 
 #include "pmu_events.h"
 
-struct ksyms;
+struct collector;
 
 struct pmu_sample_opts {
 	const struct pmu_event *ev;	/* the event to sample */
 	uint64_t period;		/* sample every N events; 0 = 10000 */
 	const char *cpu_list;		/* NULL = all online CPUs */
 	/*
-	 * Load the programs but attach nothing: areas and samples come only
-	 * from pmu_sample_feed() (unit tests of the attribution).
+	 * Open no event: areas and samples come only from pmu_sample_feed()
+	 * (unit tests of the attribution, on a load_only collector).
 	 */
 	bool test_only;
 };
@@ -88,13 +89,13 @@ struct pmu_sample_report {
 struct pmu_sample;
 
 /*
- * Load, attach the area tracking, open the sampling event on each CPU
- * with the perf_event program.  CPUs where the event cannot be opened are
- * reported on @msgs; fails (-1, @err) when it opens nowhere or BPF cannot
- * be loaded.
+ * Open the sampling event on each CPU with the perf_event program of @c,
+ * a collector opened with track_areas (its tracepoint programs track the
+ * areas).  CPUs where the event cannot be opened are reported on @msgs;
+ * fails (-1, @err) when it opens nowhere.
  */
-int pmu_sample_open(const struct pmu_sample_opts *opts, struct pmu_sample **out,
-		    FILE *msgs, char *err, size_t errlen);
+int pmu_sample_open(const struct pmu_sample_opts *opts, struct collector *c,
+		    struct pmu_sample **out, FILE *msgs, char *err, size_t errlen);
 /* Test path: run one operation through the same BPF code. */
 int pmu_sample_feed(struct pmu_sample *s, enum pmu_sample_op op, uint64_t addr,
 		    uint64_t size, uint64_t caller, uint32_t api);
@@ -102,10 +103,11 @@ int pmu_sample_read(struct pmu_sample *s, struct pmu_sample_report *rep);
 void pmu_sample_report_free(struct pmu_sample_report *rep);
 /*
  * Per-caller table; says so when the PMU gave no addresses (then only the
- * counts per CPU and per period mean anything).  @ks may be NULL (raw).
+ * counts per CPU and per period mean anything).  Callers are named by
+ * collector_symbolize(); @c NULL prints raw addresses.
  */
 void pmu_sample_report_print(FILE *out, const struct pmu_sample_report *rep,
-			     const char *event, const struct ksyms *ks);
+			     const char *event, struct collector *c);
 void pmu_sample_close(struct pmu_sample *s);
 
 #endif /* !__bpf__ */

@@ -11,12 +11,14 @@
  *   --live-bytes           also export what the page tables map right now
  *                          (snapshot.h audit, once per interval)
  *
- * The exposition is rendered once per vmapstat interval from the deltas
- * vmapstat reports (prom_metrics.h), and only published or written then;
- * the HTTP thread just hands out the latest text.
+ * With an INTERVAL the exposition is rendered once per vmapstat interval
+ * from the deltas vmapstat reports (prom_metrics.h), and only published or
+ * written then; the HTTP thread just hands out the latest text.  --listen
+ * without an INTERVAL reads the counters at each scrape instead (refresh()).
  */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +43,8 @@ enum {
 
 static const struct argp_option prom_options[] = {
 	{ "listen", OPT_LISTEN, "[ADDR:]PORT", 0,
-	  "Serve GET /metrics (Prometheus text format) on ADDR:PORT, default address 127.0.0.1; needs INTERVAL", 0 },
+	  "Serve GET /metrics (Prometheus text format) on ADDR:PORT, default address 127.0.0.1; "
+	  "without INTERVAL each scrape reads the counters", 0 },
 	{ "listen-timeout", OPT_LISTEN_TIMEOUT, "SECS", 0,
 	  "Close HTTP connections idle for SECS (default 10)", 0 },
 	{ "textfile", OPT_TEXTFILE, "PATH", 0,
@@ -72,6 +75,16 @@ static struct prom_server *server;
 static struct prom_buf buf;
 static bool textfile_failing;
 static bool live_failing;
+static struct live_auditor *auditor;	/* --live-bytes: walker loaded once */
+
+/*
+ * Scrape mode (--listen, no INTERVAL): the server thread reads the
+ * collector at each scrape and adds what changed since the last one.
+ * lock serializes it with the main thread's hooks (state, buf).
+ */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct collector *scrape_collector;
+static struct vmapstat_snapshot scrape_prev;
 
 /*
  * One live-mapping audit into the state.  At start a failure is fatal
@@ -80,12 +93,11 @@ static bool live_failing;
  */
 static int take_live(bool fatal)
 {
-	struct live_opts o = { 0 };
 	struct live_snapshot ls;
 	char err[512];
 	int rc;
 
-	rc = live_snapshot_take(&o, &ls, err, sizeof(err));
+	rc = live_auditor_take(auditor, &ls, err, sizeof(err));
 	if (rc) {
 		if (fatal) {
 			fprintf(stderr, "vmapstat: --live-bytes: %s\n", err);
@@ -152,13 +164,36 @@ void prom_pmu_results(const struct pmu_results *res)
 {
 	if (!state)
 		return;		/* no Prometheus option given */
-	if (prom_state_add_pmu(state, res)) {
+	pthread_mutex_lock(&lock);
+	if (prom_state_add_pmu(state, res))
 		fprintf(stderr, "vmapstat: prometheus: out of memory\n");
-		return;
-	}
 	/* the PMU hook may run after ours in the same interval: republish */
-	if (server || popt.textfile)
+	else if (server || popt.textfile)
 		publish();
+	pthread_mutex_unlock(&lock);
+}
+
+/* Scrape mode: the counters as of now, before the server answers. */
+static void refresh(void *arg)
+{
+	struct vmapstat_snapshot cur, delta;
+
+	(void)arg;
+	pthread_mutex_lock(&lock);
+	if (collector_read(scrape_collector, &cur)) {
+		pthread_mutex_unlock(&lock);
+		return;		/* the scrape gets the last exposition */
+	}
+	if (!snapshot_delta(&cur, &scrape_prev, &delta)) {
+		if (prom_state_add(state, &delta))
+			fprintf(stderr, "vmapstat: prometheus: out of memory\n");
+		else if (!popt.live || !take_live(false))
+			publish();
+		snapshot_free(&delta);
+	}
+	snapshot_free(&scrape_prev);
+	scrape_prev = cur;
+	pthread_mutex_unlock(&lock);
 }
 
 static int prom_start(const struct vmapstat_run *run)
@@ -166,9 +201,9 @@ static int prom_start(const struct vmapstat_run *run)
 	struct vmapstat_snapshot snap;
 	char err[512];
 
-	if (popt.listen && (run->command || run->interval_s <= 0)) {
+	if (popt.listen && run->command) {
 		fprintf(stderr,
-			"vmapstat: --listen needs an INTERVAL (the exposition is refreshed once per interval)\n");
+			"vmapstat: --listen serves until vmapstat is stopped: give an INTERVAL or none, not -- COMMAND\n");
 		return -1;
 	}
 	state = prom_state_new(popt.top);
@@ -180,14 +215,29 @@ static int prom_start(const struct vmapstat_run *run)
 	/* kernel, features and symbols before the first interval */
 	if (!collector_read(run->collector, &snap)) {
 		prom_state_set_info(state, &snap);
-		snapshot_free(&snap);
+		if (popt.listen && run->interval_s <= 0) {
+			scrape_collector = run->collector;
+			scrape_prev = snap;
+		} else {
+			snapshot_free(&snap);
+		}
 	}
-	if (popt.live && take_live(true))
-		return -1;
+	if (popt.live) {
+		/* the collector's kallsyms: read once, not once per audit */
+		struct live_opts o = { .ksyms = collector_ksyms(run->collector) };
+
+		if (live_auditor_open(&o, &auditor, err, sizeof(err))) {
+			fprintf(stderr, "vmapstat: --live-bytes: %s\n", err);
+			return -1;
+		}
+		if (take_live(true))
+			return -1;
+	}
 	if (popt.listen) {
 		struct prom_server_opts o = {
 			.listen = popt.addr,
 			.timeout_s = popt.timeout_s,
+			.refresh = scrape_collector ? refresh : NULL,
 		};
 
 		if (prom_server_start(&o, &server, err, sizeof(err))) {
@@ -213,17 +263,27 @@ static int prom_interval(const struct vmapstat_run *run,
 			 const struct vmapstat_snapshot *cum,
 			 const struct vmapstat_snapshot *delta)
 {
+	int ret = 0;
+
 	(void)run;
 	(void)cum;
+	pthread_mutex_lock(&lock);
+	/* scrape mode: the counters are added at each scrape, and once more now */
+	if (scrape_collector) {
+		pthread_mutex_unlock(&lock);
+		refresh(NULL);
+		return 0;
+	}
 	if (prom_state_add(state, delta)) {
 		fprintf(stderr, "vmapstat: prometheus: out of memory\n");
-		return -1;
+		ret = -1;
+	} else if (popt.live && take_live(false)) {
+		ret = -1;
+	} else if (server || popt.textfile) {
+		ret = publish();
 	}
-	if (popt.live && take_live(false))
-		return -1;
-	if (server || popt.textfile)
-		return publish();
-	return 0;
+	pthread_mutex_unlock(&lock);
+	return ret;
 }
 
 static int prom_end(const struct vmapstat_run *run,
@@ -233,6 +293,9 @@ static int prom_end(const struct vmapstat_run *run,
 
 	(void)run;
 	(void)cum;
+	/* no scrape may run while the state goes away */
+	prom_server_stop(server);
+	server = NULL;
 	if (popt.to_stdout) {
 		if (render() ||
 		    fwrite(buf.data, 1, buf.len, stdout) != buf.len ||
@@ -241,8 +304,10 @@ static int prom_end(const struct vmapstat_run *run,
 			ret = -1;
 		}
 	}
-	prom_server_stop(server);
-	server = NULL;
+	snapshot_free(&scrape_prev);
+	scrape_collector = NULL;
+	live_auditor_close(auditor);
+	auditor = NULL;
 	prom_buf_free(&buf);
 	prom_state_free(state);
 	state = NULL;

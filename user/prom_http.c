@@ -30,6 +30,8 @@ struct prom_server {
 	struct MHD_Response *not_found;
 	struct MHD_Response *bad_method;
 	struct prom_server_stats stats;
+	void (*refresh)(void *arg);
+	void *refresh_arg;
 };
 
 int prom_listen_parse(const char *spec, struct prom_listen *out,
@@ -191,6 +193,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 			*upload_data_size = 0;	/* a GET body: ignored */
 			return MHD_YES;
 		}
+		if (s->refresh)
+			s->refresh(s->refresh_arg);
 	}
 
 	pthread_mutex_lock(&s->lock);
@@ -244,6 +248,8 @@ int prom_server_start(const struct prom_server_opts *opts,
 		return -ENOMEM;
 	}
 	pthread_mutex_init(&s->lock, NULL);
+	s->refresh = opts->refresh;
+	s->refresh_arg = opts->refresh_arg;
 	s->current = text_response("", true);
 	s->not_found = text_response("404 not found: vmapscope serves /metrics\n", false);
 	s->bad_method = text_response("405 method not allowed: use GET\n", false);

@@ -3,10 +3,13 @@
  * The /metrics HTTP endpoint (libmicrohttpd).
  *
  * The server never renders anything itself: the collector side publishes
- * a finished exposition (prom_server_publish(), once per interval) and
- * every scrape is answered from the latest published text.  So a scrape
- * costs no BPF map read, a slow or vanished client never holds up the
- * collector, and all scrapes between two intervals see the same numbers.
+ * a finished exposition (prom_server_publish()) and every scrape is
+ * answered from the latest published text.  With an interval, vmapstat
+ * publishes once per interval: a scrape then costs no BPF map read and all
+ * scrapes between two intervals see the same numbers.  Without one, the
+ * server calls opts.refresh before answering a scrape, which reads the
+ * counters and publishes them (cumulative at scrape time, as
+ * node_exporter does).
  *
  * Requests: GET or HEAD /metrics -> 200; any other path -> 404; any other
  * method on /metrics -> 405 with "Allow: GET, HEAD".  Connections that
@@ -46,6 +49,9 @@ struct prom_server_opts {
 	struct prom_listen listen;
 	unsigned int timeout_s;		/* 0 = PROM_DEFAULT_TIMEOUT_S */
 	unsigned int max_connections;	/* 0 = PROM_DEFAULT_MAX_CONNECTIONS */
+	/* NULL, or called (server thread) before each scrape is answered */
+	void (*refresh)(void *arg);
+	void *refresh_arg;
 };
 
 /* Counters of what the server did (tests and diagnostics). */

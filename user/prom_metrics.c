@@ -58,6 +58,7 @@ struct prom_state {
 	struct live_row *live;
 	size_t nr_live;
 	double live_seconds;
+	char live_arch[16];		/* which potential figures exist */
 	/* PMU counts per (event, pmu, cpu), summed over periods */
 	struct pmu_acc *pmu;
 	size_t nr_pmu;
@@ -351,6 +352,8 @@ int prom_state_set_live(struct prom_state *st, const struct live_snapshot *ls)
 
 			for (j = 0; j < VMAPSCOPE_NR_SHIFTS; j++)
 				d->bytes[j] += rows[i].bytes[j];
+			for (j = 0; j < LSNAP_NR_POT; j++)
+				d->potential[j] += rows[i].potential[j];
 			d->areas += rows[i].areas;
 			d->area_bytes += rows[i].area_bytes;
 		} else {
@@ -361,6 +364,7 @@ int prom_state_set_live(struct prom_state *st, const struct live_snapshot *ls)
 	st->live = rows;
 	st->nr_live = n;
 	st->live_seconds = ls->seconds;
+	snprintf(st->live_arch, sizeof(st->live_arch), "%s", ls->arch);
 	st->have_live = true;
 	return 0;
 }
@@ -387,6 +391,21 @@ static void live_gauges(struct prom_buf *b, const struct prom_state *st)
 			size_label(sh, gran, sizeof(gran));
 			l[2] = (struct prom_label){ "granule", gran };
 			prom_sample_u64(b, "vmapscope_live_bytes", l, 3, r->bytes[sh]);
+		}
+	}
+	prom_family(b, "vmapscope_live_potential_bytes", PROM_GAUGE,
+		    "Of the bytes mapped with PTEs, those whose physical pages would allow a larger block: in place (could_64K, could_2M) or with the area placed elsewhere (misaligned), by caller and API (--live-bytes).");
+	for (i = 0; i < st->nr_live; i++) {
+		const struct live_row *r = &st->live[i];
+		int k;
+
+		for (k = 0; k < LSNAP_NR_POT; k++) {
+			if (!live_potential_applies(st->live_arch, k))
+				continue;
+			l[0] = (struct prom_label){ "caller", r->caller };
+			l[1] = (struct prom_label){ "api", api_name(r->api) };
+			l[2] = (struct prom_label){ "potential", live_potential_name(k) };
+			prom_sample_u64(b, "vmapscope_live_potential_bytes", l, 3, r->potential[k]);
 		}
 	}
 	prom_family(b, "vmapscope_live_areas", PROM_GAUGE,
@@ -618,46 +637,21 @@ static void histograms(struct prom_buf *b, const struct out_row *rows, size_t n,
 	}
 }
 
-static void labelled_counters(struct prom_buf *b, const struct prom_state *st,
-			      const char *name, const char *label, const char *help,
-			      const int *idx, const char *const *values, size_t n)
+/* Every global counter: vmapscope_<name>_total, help from the one table. */
+static void global_counters(struct prom_buf *b, const struct prom_state *st)
 {
-	size_t i;
+	char name[96];
+	int i;
 
-	prom_family(b, name, PROM_COUNTER, help);
-	for (i = 0; i < n; i++) {
-		struct prom_label l = { label, values[i] };
-
-		prom_sample_u64(b, name, &l, 1, st->counters[idx[i]]);
+	for (i = 0; i < VMAPSCOPE_CNT_MAX; i++) {
+		snprintf(name, sizeof(name), "vmapscope_%s_total", counter_name(i));
+		prom_family(b, name, PROM_COUNTER, counter_help(i));
+		prom_sample_u64(b, name, NULL, 0, st->counters[i]);
 	}
 }
 
 int prom_render(const struct prom_state *st, struct prom_buf *b)
 {
-	static const int drop_idx[] = {
-		VMAPSCOPE_CNT_STATS_FULL, VMAPSCOPE_CNT_FILTERED,
-		VMAPSCOPE_CNT_LAT_NO_ENTRY,
-	};
-	static const char *const drop_names[] = {
-		"stats_map_full", "filtered", "latency_exit_without_entry",
-	};
-	static const int ev_idx[] = {
-		VMAPSCOPE_CNT_CHUNKS, VMAPSCOPE_CNT_SET_PTES,
-		VMAPSCOPE_CNT_HUGE_BLOCKS, VMAPSCOPE_CNT_AREAS,
-		VMAPSCOPE_CNT_PURGES, VMAPSCOPE_CNT_LAZY_FREES,
-	};
-	static const char *const ev_names[] = {
-		"vmap_chunk", "vmap_set_ptes", "vmap_huge_block",
-		"alloc_vmap_area", "purge_vmap_area_lazy", "free_vmap_area_noflush",
-	};
-	static const int odd_idx[] = {
-		VMAPSCOPE_CNT_UNATTRIBUTED, VMAPSCOPE_CNT_LAT_NESTED,
-		VMAPSCOPE_CNT_BAD_SHIFT, VMAPSCOPE_CNT_AREAS_FAILED,
-	};
-	static const char *const odd_names[] = {
-		"unattributed_events", "latency_nested_calls", "bad_shift",
-		"alloc_vmap_area_failed",
-	};
 	struct prom_label l[4];
 	char page_size[24];
 	struct out_row *rows;
@@ -722,19 +716,7 @@ int prom_render(const struct prom_state *st, struct prom_buf *b)
 			"Bytes of virtual areas allocated (vmalloc:alloc_vmap_area).",
 			offsetof(struct vmapscope_stats, area_bytes));
 
-	labelled_counters(b, st, "vmapscope_dropped_events_total", "reason",
-			  "Events not counted per caller: BPF map full, excluded by --pid/--api/-c, or a latency exit without its entry.",
-			  drop_idx, drop_names, 3);
-	labelled_counters(b, st, "vmapscope_kernel_events_total", "event",
-			  "Tracepoint events seen by the collector, before filters.",
-			  ev_idx, ev_names, 6);
-	labelled_counters(b, st, "vmapscope_anomalies_total", "kind",
-			  "Events the collector could not fully explain: mappings outside any vmap_chunk, nested probed calls, shifts out of range, failed area allocations.",
-			  odd_idx, odd_names, 4);
-	prom_family(b, "vmapscope_purged_vmap_areas_total", PROM_COUNTER,
-		    "Lazily freed vmap areas purged (sum of purge_vmap_area_lazy npurged).");
-	prom_sample_u64(b, "vmapscope_purged_vmap_areas_total", NULL, 0,
-			st->counters[VMAPSCOPE_CNT_PURGED_AREAS]);
+	global_counters(b, st);
 
 	live_gauges(b, st);
 	pmu_metrics(b, st);

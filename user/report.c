@@ -9,24 +9,6 @@
 #include "hist.h"
 #include "report.h"
 
-static const char *const counter_names[VMAPSCOPE_CNT_MAX] = {
-	[VMAPSCOPE_CNT_STATS_FULL] = "stats_map_full",
-	[VMAPSCOPE_CNT_UNATTRIBUTED] = "unattributed_events",
-	[VMAPSCOPE_CNT_LAT_NO_ENTRY] = "latency_exit_without_entry",
-	[VMAPSCOPE_CNT_LAT_NESTED] = "latency_nested_calls",
-	[VMAPSCOPE_CNT_BAD_SHIFT] = "bad_shift",
-	[VMAPSCOPE_CNT_CHUNKS] = "chunk_events",
-	[VMAPSCOPE_CNT_SET_PTES] = "set_ptes_events",
-	[VMAPSCOPE_CNT_HUGE_BLOCKS] = "huge_block_events",
-	[VMAPSCOPE_CNT_AREAS] = "alloc_vmap_area_events",
-	[VMAPSCOPE_CNT_AREAS_FAILED] = "alloc_vmap_area_failed",
-	[VMAPSCOPE_CNT_PURGES] = "purge_events",
-	[VMAPSCOPE_CNT_PURGED_AREAS] = "purged_areas",
-	[VMAPSCOPE_CNT_LAZY_FREES] = "lazy_free_events",
-	[VMAPSCOPE_CNT_FILTERED] = "filtered_events",
-	[VMAPSCOPE_CNT_LAT_STALE] = "latency_stale_calls",
-};
-
 void report_missing(FILE *f, const struct vmapstat_snapshot *s)
 {
 	int i;
@@ -109,6 +91,22 @@ static void text_row(FILE *f, const struct vmapstat_snapshot *s,
 	}
 }
 
+/* The global counters that are not zero, on one line. */
+static void text_counters(FILE *f, const struct vmapstat_snapshot *s)
+{
+	const char *sep = "\ncounters: ";
+	int i;
+
+	for (i = 0; i < VMAPSCOPE_CNT_MAX; i++) {
+		if (!s->counters[i])
+			continue;
+		fprintf(f, "%s%s %llu", sep, counter_name(i), (unsigned long long)s->counters[i]);
+		sep = ", ";
+	}
+	if (*sep == ',')
+		fprintf(f, "\n");
+}
+
 void report_text(FILE *f, const struct vmapstat_snapshot *s, const struct report_opts *o)
 {
 	struct vmapstat_snapshot byapi = {};
@@ -129,6 +127,7 @@ void report_text(FILE *f, const struct vmapstat_snapshot *s, const struct report
 		fprintf(f, "(no vmalloc/vmap/ioremap mapping events)\n");
 	for (i = 0; i < v->nr_rows; i++)
 		text_row(f, s, &v->rows[i], o);
+	text_counters(f, s);
 	if (s->counters[VMAPSCOPE_CNT_STATS_FULL])
 		fprintf(f, "\nWARNING: %llu events not counted: stats map full "
 			"(%u callers; raise --max-callers)\n",
@@ -258,7 +257,7 @@ struct json_object *report_json(const struct vmapstat_snapshot *s, const struct 
 
 	cnt = json_object_new_object();
 	for (i = 0; i < VMAPSCOPE_CNT_MAX; i++)
-		json_object_object_add(cnt, counter_names[i], j_u64(s->counters[i]));
+		json_object_object_add(cnt, counter_name(i), j_u64(s->counters[i]));
 	json_object_object_add(cnt, "stats_map_max_entries", j_u64(s->stats_max_entries));
 	json_object_object_add(root, "counters", cnt);
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Live mapping audit (vmapstat --snapshot, issue 9): which granules the
+ * Live mapping audit (vmapstat --snapshot): which granules the
  * kernel's page tables use, right now, for every live vmalloc area, per
  * caller and API.
  *
@@ -19,7 +19,7 @@
  * Consumers (vmapstat, the Prometheus exporter): call live_snapshot_take()
  * and read struct live_snapshot; bytes are indexed by mapping shift like
  * struct vmapscope_stats (12 = 4K, 16 = 64K cont, 21 = 2M, 25 = 32M cont,
- * 30 = 1G); live_granule_label() gives the label for a shift.
+ * 30 = 1G), labelled by granule.h like every other output.
  */
 #ifndef VMAPSCOPE_SNAPSHOT_H
 #define VMAPSCOPE_SNAPSHOT_H
@@ -30,7 +30,10 @@
 #include <stdio.h>
 #include <time.h>
 
+#include <linux/types.h>
+
 #include "vmapscope.h"
+#include "snapshot_pt.h"
 
 /* ---- /proc/vmallocinfo ----------------------------------------------- */
 
@@ -54,7 +57,7 @@ struct live_area {
 	uint64_t start;
 	uint64_t end;			/* exclusive; includes the guard page */
 	uint64_t size;			/* as printed */
-	char caller[LIVE_CALLER_LEN];	/* "func+0x1a [mod]" ("/0xlen" dropped); "" if none */
+	char caller[LIVE_CALLER_LEN];	/* "func+0x1a/0x80 [mod]" as %pS prints; "" if none */
 	uint64_t nr_pages;		/* pages=N, 0 if absent */
 	uint64_t phys;			/* phys=0x..., 0 if absent */
 	unsigned int flags;		/* enum live_area_flag */
@@ -99,6 +102,7 @@ const char *live_addr_kind_reason(enum live_addr_kind k);
 /* What the walk found for one area. */
 struct live_area_result {
 	uint64_t bytes[VMAPSCOPE_NR_SHIFTS];
+	uint64_t potential[LSNAP_NR_POT];	/* enum lsnap_potential (snapshot_pt.h) */
 	uint64_t unmapped;
 	bool changed;
 };
@@ -110,6 +114,7 @@ struct live_row {
 	uint64_t areas;			/* live areas walked */
 	uint64_t area_bytes;		/* their sizes as /proc/vmallocinfo prints */
 	uint64_t bytes[VMAPSCOPE_NR_SHIFTS];	/* mapped bytes by mapping shift */
+	uint64_t potential[LSNAP_NR_POT];	/* of the PTE-mapped bytes */
 	uint64_t unmapped;		/* bytes of the ranges with no mapping (guard pages) */
 	uint64_t changed;		/* areas that changed while walked (not in totals) */
 };
@@ -137,9 +142,13 @@ struct live_snapshot {
 	char linear_map_how[256];
 };
 
+struct ksyms;
+
 struct live_opts {
 	const char *vmallocinfo;	/* default /proc/vmallocinfo */
 	const char *kallsyms;		/* default /proc/kallsyms */
+	/* kallsyms already loaded (the collector's), else read from kallsyms */
+	const struct ksyms *ksyms;
 	const char *caller_filter;	/* substring; NULL = all */
 	unsigned int api_mask;		/* bit (1 << api); 0 = all */
 	uint32_t steps_per_run;		/* 0 = default */
@@ -155,6 +164,19 @@ struct live_opts {
  */
 int live_snapshot_take(const struct live_opts *o, struct live_snapshot *s,
 		       char *err, size_t errlen);
+
+/*
+ * The same in two steps, for repeated snapshots (--live-bytes): open
+ * loads the walker and finds and verifies the memory layout once (the
+ * dominant cost of one snapshot); each take lists the areas and walks
+ * them.  Errors as live_snapshot_take().
+ */
+struct live_auditor;
+int live_auditor_open(const struct live_opts *o, struct live_auditor **out,
+		      char *err, size_t errlen);
+int live_auditor_take(struct live_auditor *a, struct live_snapshot *s,
+		      char *err, size_t errlen);
+void live_auditor_close(struct live_auditor *a);
 void live_snapshot_free(struct live_snapshot *s);
 
 /*
@@ -164,10 +186,13 @@ void live_snapshot_free(struct live_snapshot *s);
 int live_fold(const struct live_areas *areas, const struct live_area_result *res,
 	      const struct live_opts *o, struct live_snapshot *s);
 
-/* "4K", "64K cont", "2M", "32M cont", "1G" (shift as in live_row.bytes). */
-const char *live_granule_label(unsigned int shift);
-/* "vmalloc", "vmap", "ioremap", "vm_map_ram", "other". */
-const char *live_api_name(int api);
+/*
+ * Name of a potential figure (enum lsnap_potential) in every output:
+ * "could_64K", "could_2M", "misaligned"; and whether it exists on arch
+ * ("x86_64" has no 64K block).
+ */
+const char *live_potential_name(int k);
+bool live_potential_applies(const char *arch, int k);
 
 /* Output: the text tables and one JSON object (json-c). */
 void live_print_text(FILE *f, const struct live_snapshot *s, bool per_caller);

@@ -134,10 +134,107 @@ static __always_inline __u64 lsnap_table_va(const struct lsnap_layout *l, __u64 
 	return (e & l->addr_mask) - l->phys_base + l->virt_base;
 }
 
-/* One range to walk: [start, end). */
+/* The PTE run being followed (see lsnap_run_potential()); pages 0 = none. */
+struct lsnap_run {
+	__u64 va;
+	__u64 pa;
+	__u64 pages;
+	__u32 cont;		/* contiguous-PTE entries (arm64) */
+	__u32 first;		/* starts at the first page of its area */
+};
+
+/*
+ * Mapping potential of PTE-mapped memory: what the same physical pages
+ * would allow with larger blocks.  Counted per run of consecutive PTEs of
+ * one kind (plain or contiguous) whose physical pages are consecutive
+ * too, in bytes:
+ *  LSNAP_POT_64K  arm64 only: naturally aligned 64K blocks of plain PTEs
+ *                 whose VA and PA are both 64K-aligned (a contiguous-PTE
+ *                 block in place), not inside one of the 2M blocks;
+ *  LSNAP_POT_2M   naturally aligned 2M blocks whose VA and PA are both
+ *                 2M-aligned (a PMD in place);
+ *  LSNAP_POT_REALIGN  blocks (64K or 2M) a plain-PTE run would give if its
+ *                 area started at a VA congruent to its PA: runs that
+ *                 start at their area's first page on a physically
+ *                 block-aligned page but whose VA is not aligned alike.
+ *                 This is what aligning the area buys (the series' vmap()
+ *                 aligns the area of an array of whole blocks; stock
+ *                 vmap() places areas at page granularity);
+ *  LSNAP_POT_MISALIGNED  every other plain-PTE run of at least the arch's
+ *                 smallest block (64K arm64, 2M x86_64) whose VA and PA
+ *                 differ modulo that block: physically contiguous, but
+ *                 off every block boundary (the whole run is counted).
+ */
+enum lsnap_potential {
+	LSNAP_POT_64K = 0,
+	LSNAP_POT_2M,
+	LSNAP_POT_REALIGN,
+	LSNAP_POT_MISALIGNED,
+	LSNAP_NR_POT,
+};
+
+#define LSNAP_SZ_64K	(1ULL << 16)
+#define LSNAP_SZ_2M	(1ULL << 21)
+
+/* Naturally aligned blocks of size sz (a power of two) inside [va, end). */
+static __always_inline __u64 lsnap_blocks_in(__u64 va, __u64 end, __u64 sz)
+{
+	__u64 lo = (va + sz - 1) & ~(sz - 1), hi = end & ~(sz - 1);
+
+	return hi > lo ? (hi - lo) / sz : 0;
+}
+
+/*
+ * Blocks in place for a run mapped at va: *b2m bytes in 2M blocks, *b64k
+ * bytes in 64K blocks outside them (arm64, plain PTEs only).
+ */
+static __always_inline void lsnap_blocks_at(unsigned int arch, __u64 va, __u64 pa,
+					    __u64 bytes, __u32 cont, __u64 *b64k, __u64 *b2m)
+{
+	__u64 n2m = 0;
+
+	if (!((va ^ pa) & (LSNAP_SZ_2M - 1)))
+		n2m = lsnap_blocks_in(va, va + bytes, LSNAP_SZ_2M);
+	*b2m = n2m * LSNAP_SZ_2M;
+	*b64k = 0;
+	if (arch == LSNAP_ARCH_ARM64 && !cont && !((va ^ pa) & (LSNAP_SZ_64K - 1)))
+		*b64k = lsnap_blocks_in(va, va + bytes, LSNAP_SZ_64K) * LSNAP_SZ_64K - *b2m;
+}
+
+/* Add the potential of run r to pot (LSNAP_NR_POT counters). */
+static __always_inline void lsnap_run_potential(unsigned int arch, const struct lsnap_run *r,
+						__u64 *pot)
+{
+	__u64 bytes = r->pages << 12, b64k, b2m;
+	__u64 small = arch == LSNAP_ARCH_ARM64 ? LSNAP_SZ_64K : LSNAP_SZ_2M;
+
+	if (!((r->va ^ r->pa) & (small - 1))) {
+		lsnap_blocks_at(arch, r->va, r->pa, bytes, r->cont, &b64k, &b2m);
+		pot[LSNAP_POT_64K] += b64k;
+		pot[LSNAP_POT_2M] += b2m;
+		return;
+	}
+	if (r->cont || bytes < small)
+		return;
+	if (r->first && !(r->pa & (small - 1))) {
+		/* The same run in an area placed at a VA congruent to its PA. */
+		lsnap_blocks_at(arch, r->pa, r->pa, bytes, 0, &b64k, &b2m);
+		pot[LSNAP_POT_REALIGN] += b64k + b2m;
+		return;
+	}
+	pot[LSNAP_POT_MISALIGNED] += bytes;
+}
+
+/*
+ * One range to walk: [start, end).  run is the run open at start when a
+ * walk cut short by its step budget resumes (from lsnap_result.run), so
+ * that a run is never split by where a BPF run stopped.
+ */
 struct lsnap_range {
 	__u64 start;
 	__u64 end;
+	__u64 area_start;	/* first address of the area (start, unless resumed) */
+	struct lsnap_run run;
 };
 
 #define LSNAP_RES_DONE	0x1	/* walked to the end */
@@ -145,8 +242,10 @@ struct lsnap_range {
 
 struct lsnap_result {
 	__u64 bytes[LSNAP_NR_G];	/* mapped, by granule */
+	__u64 potential[LSNAP_NR_POT];	/* of the PTE-mapped bytes */
 	__u64 unmapped;			/* bytes with no valid entry (guard pages, holes) */
 	__u64 resume;			/* next address when the run ran out of steps */
+	struct lsnap_run run;		/* ... and the PTE run open there */
 	__u32 flags;
 	__u32 steps;
 };

@@ -10,34 +10,43 @@
 
 #include <json-c/json.h>
 
+#include "granule.h"
 #include "snapshot.h"
+#include "vocab.h"
 
-/* The granules a 4K-page kernel can map, smallest first. */
-static const unsigned int granule_shifts[] = { 12, 16, 21, 25, 30 };
-#define NR_GRANULES (sizeof(granule_shifts) / sizeof(granule_shifts[0]))
+/* The granules arch maps (4K pages), labelled as vmapstat labels them. */
+struct gcols {
+	size_t n;
+	const unsigned int *shift;
+	char label[6][24];
+};
 
-const char *live_granule_label(unsigned int shift)
+static void gcols_of(const char *arch, struct gcols *c)
 {
-	switch (shift) {
-	case 12: return "4K";
-	case 16: return "64K cont";
-	case 21: return "2M";
-	case 25: return "32M cont";
-	case 30: return "1G";
+	enum vs_arch a = arch_from_machine(arch);
+	size_t i;
+
+	c->n = arch_granules(a, 12, &c->shift);
+	if (c->n > 6)
+		c->n = 6;
+	for (i = 0; i < c->n; i++)
+		granule_label(a, 12, c->shift[i], c->label[i], sizeof(c->label[i]));
+}
+
+const char *live_potential_name(int k)
+{
+	switch (k) {
+	case LSNAP_POT_64K: return "could_64K";
+	case LSNAP_POT_2M: return "could_2M";
+	case LSNAP_POT_REALIGN: return "realign";
+	case LSNAP_POT_MISALIGNED: return "misaligned";
 	}
 	return "?";
 }
 
-const char *live_api_name(int api)
+bool live_potential_applies(const char *arch, int k)
 {
-	switch (api) {
-	case VMAPSCOPE_API_VMALLOC: return "vmalloc";
-	case VMAPSCOPE_API_VMAP: return "vmap";
-	case VMAPSCOPE_API_IOREMAP: return "ioremap";
-	case VMAPSCOPE_API_VM_MAP_RAM: return "vm_map_ram";
-	case VMAPSCOPE_API_OTHER: return "other";
-	}
-	return "all";
+	return k != LSNAP_POT_64K || !strcmp(arch, "arm64");
 }
 
 static uint64_t row_mapped(const struct live_row *r)
@@ -71,6 +80,8 @@ static void row_add(struct live_row *r, const struct live_area *a,
 	r->area_bytes += a->size;
 	for (i = 0; i < VMAPSCOPE_NR_SHIFTS; i++)
 		r->bytes[i] += res->bytes[i];
+	for (i = 0; i < LSNAP_NR_POT; i++)
+		r->potential[i] += res->potential[i];
 	r->unmapped += res->unmapped;
 }
 
@@ -154,6 +165,8 @@ static size_t by_api(const struct live_snapshot *s, struct live_row out[VMAPSCOP
 			r.changed += x->changed;
 			for (k = 0; k < VMAPSCOPE_NR_SHIFTS; k++)
 				r.bytes[k] += x->bytes[k];
+			for (k = 0; k < LSNAP_NR_POT; k++)
+				r.potential[k] += x->potential[k];
 		}
 		if (any)
 			out[n++] = r;
@@ -161,84 +174,119 @@ static size_t by_api(const struct live_snapshot *s, struct live_row out[VMAPSCOP
 	return n;
 }
 
-static void print_row(FILE *f, const char *name, const struct live_row *r)
+static void print_row(FILE *f, const char *arch, const char *name, const struct live_row *r)
 {
-	unsigned int g;
+	struct gcols c;
+	size_t g;
+	int k;
 
-	fprintf(f, "%-48.48s %-10s %6" PRIu64, name, r->api < 0 ? "all" : live_api_name(r->api),
+	gcols_of(arch, &c);
+	fprintf(f, "%-48.48s %-10s %6" PRIu64, name, r->api < 0 ? "all" : api_name(r->api),
 		r->areas);
-	for (g = 0; g < NR_GRANULES; g++)
-		fprintf(f, " %10" PRIu64, r->bytes[granule_shifts[g]] >> 10);
-	fprintf(f, " %10" PRIu64 " %10" PRIu64 " %7" PRIu64 "\n", row_mapped(r) >> 10,
+	for (g = 0; g < c.n; g++)
+		fprintf(f, " %12" PRIu64, r->bytes[c.shift[g]] >> 10);
+	fprintf(f, " %10" PRIu64 " %10" PRIu64 " %7" PRIu64, row_mapped(r) >> 10,
 		r->unmapped >> 10, r->changed);
+	for (k = 0; k < LSNAP_NR_POT; k++)
+		if (live_potential_applies(arch, k))
+			fprintf(f, " %10" PRIu64, r->potential[k] >> 10);
+	fputc('\n', f);
 }
 
 void live_print_text(FILE *f, const struct live_snapshot *s, bool per_caller)
 {
 	struct live_row api_rows[VMAPSCOPE_API_MAX];
 	size_t i, n;
-	unsigned int g;
+	struct gcols c;
+	size_t g;
+	int k;
 
 	fprintf(f, "Live vmalloc areas (%s): %" PRIu64 " listed, %" PRIu64
 		" lazily freed (not walked), %" PRIu64 " changed during the walk\n",
 		s->arch, s->areas_listed, s->areas_unpurged, s->areas_changed);
 	fprintf(f, "%-48s %-10s %6s", per_caller ? "caller (KiB per granule)" : "(KiB per granule)",
 		"api", "areas");
-	for (g = 0; g < NR_GRANULES; g++)
-		fprintf(f, " %10s", live_granule_label(granule_shifts[g]));
-	fprintf(f, " %10s %10s %7s\n", "mapped", "holes", "changed");
+	gcols_of(s->arch, &c);
+	for (g = 0; g < c.n; g++)
+		fprintf(f, " %12s", c.label[g]);
+	fprintf(f, " %10s %10s %7s", "mapped", "holes", "changed");
+	for (k = 0; k < LSNAP_NR_POT; k++)
+		if (live_potential_applies(s->arch, k))
+			fprintf(f, " %10s", live_potential_name(k));
+	fputc('\n', f);
 	if (per_caller) {
 		for (i = 0; i < s->nr_rows; i++)
-			print_row(f, s->rows[i].caller[0] ? s->rows[i].caller : "?", &s->rows[i]);
+			print_row(f, s->arch, s->rows[i].caller[0] ? s->rows[i].caller : "?",
+				  &s->rows[i]);
 	} else {
 		n = by_api(s, api_rows);
 		for (i = 0; i < n; i++)
-			print_row(f, "", &api_rows[i]);
+			print_row(f, s->arch, "", &api_rows[i]);
 	}
-	print_row(f, "total", &s->total);
-	fprintf(f, "(holes: unmapped parts such as guard pages; one snapshot: %.3f s, of which "
-		"%" PRIu64 " BPF runs %.3f s)\n", s->seconds, s->prog_runs, s->walk_seconds);
+	print_row(f, s->arch, "total", &s->total);
+	fprintf(f, "(holes: unmapped parts such as guard pages; could_*: PTE-mapped bytes whose "
+		"VA and PA allow that block in place; realign: blocks if the area were aligned to its "
+		"physical pages; misaligned: contiguous runs off every block boundary; one snapshot: %.3f s, of which %" PRIu64 " BPF runs %.3f s)\n",
+		s->seconds, s->prog_runs, s->walk_seconds);
 }
 
-static json_object *row_json(const struct live_row *r, bool with_caller)
+/* {"could_64K": N, "could_2M": N, "misaligned": N}, the arch's figures. */
+static json_object *potential_json(const char *arch, const uint64_t *pot)
+{
+	json_object *o = json_object_new_object();
+	int k;
+
+	for (k = 0; k < LSNAP_NR_POT; k++)
+		if (live_potential_applies(arch, k))
+			json_object_object_add(o, live_potential_name(k),
+					       json_object_new_int64(pot[k]));
+	return o;
+}
+
+static json_object *row_json(const char *arch, const struct live_row *r, bool with_caller)
 {
 	json_object *o = json_object_new_object(), *b = json_object_new_object();
-	unsigned int g;
+	struct gcols c;
+	size_t g;
 
+	gcols_of(arch, &c);
 	if (with_caller)
 		json_object_object_add(o, "caller", json_object_new_string(r->caller));
 	json_object_object_add(o, "api", json_object_new_string(r->api < 0 ? "all"
-								 : live_api_name(r->api)));
+								 : api_name(r->api)));
 	json_object_object_add(o, "areas", json_object_new_int64(r->areas));
 	json_object_object_add(o, "area_bytes", json_object_new_int64(r->area_bytes));
-	for (g = 0; g < NR_GRANULES; g++)
-		json_object_object_add(b, live_granule_label(granule_shifts[g]),
-				       json_object_new_int64(r->bytes[granule_shifts[g]]));
+	for (g = 0; g < c.n; g++)
+		json_object_object_add(b, c.label[g], json_object_new_int64(r->bytes[c.shift[g]]));
 	json_object_object_add(o, "bytes", b);
 	json_object_object_add(o, "mapped", json_object_new_int64(row_mapped(r)));
+	json_object_object_add(o, "potential", potential_json(arch, r->potential));
 	json_object_object_add(o, "unmapped", json_object_new_int64(r->unmapped));
 	json_object_object_add(o, "changed", json_object_new_int64(r->changed));
 	return o;
 }
 
-static json_object *area_json(const struct live_area *a, const struct live_area_result *r)
+static json_object *area_json(const char *arch, const struct live_area *a,
+			      const struct live_area_result *r)
 {
 	json_object *o = json_object_new_object(), *b = json_object_new_object();
 	char hex[24];
-	unsigned int g;
+	struct gcols c;
+	size_t g;
 
+	gcols_of(arch, &c);
 	snprintf(hex, sizeof(hex), "0x%016" PRIx64, a->start);
 	json_object_object_add(o, "start", json_object_new_string(hex));
 	snprintf(hex, sizeof(hex), "0x%016" PRIx64, a->end);
 	json_object_object_add(o, "end", json_object_new_string(hex));
 	json_object_object_add(o, "size", json_object_new_int64(a->size));
 	json_object_object_add(o, "caller", json_object_new_string(a->caller));
-	json_object_object_add(o, "api", json_object_new_string(live_api_name(a->api)));
+	json_object_object_add(o, "api", json_object_new_string(api_name(a->api)));
 	json_object_object_add(o, "pages", json_object_new_int64(a->nr_pages));
-	for (g = 0; g < NR_GRANULES; g++)
-		json_object_object_add(b, live_granule_label(granule_shifts[g]),
-				       json_object_new_int64(r->bytes[granule_shifts[g]]));
+	for (g = 0; g < c.n; g++)
+		json_object_object_add(b, c.label[g], json_object_new_int64(r->bytes[c.shift[g]]));
 	json_object_object_add(o, "bytes", b);
+	json_object_object_add(o, "potential", potential_json(arch, r->potential));
 	json_object_object_add(o, "unmapped", json_object_new_int64(r->unmapped));
 	json_object_object_add(o, "changed", json_object_new_boolean(r->changed));
 	return o;
@@ -270,21 +318,21 @@ int live_print_json(FILE *f, const struct live_snapshot *s, bool per_caller)
 	json_object_object_add(o, "linear_map", json_object_new_string(s->linear_map_how));
 	if (per_caller) {
 		for (i = 0; i < s->nr_rows; i++)
-			json_object_array_add(rows, row_json(&s->rows[i], true));
+			json_object_array_add(rows, row_json(s->arch, &s->rows[i], true));
 	} else {
 		n = by_api(s, api_rows);
 		for (i = 0; i < n; i++)
-			json_object_array_add(rows, row_json(&api_rows[i], false));
+			json_object_array_add(rows, row_json(s->arch, &api_rows[i], false));
 	}
 	json_object_object_add(o, "rows", rows);
 	if (s->area_res) {
 		json_object *areas = json_object_new_array();
 
 		for (i = 0; i < s->areas.n; i++)
-			json_object_array_add(areas, area_json(&s->areas.v[i], &s->area_res[i]));
+			json_object_array_add(areas, area_json(s->arch, &s->areas.v[i], &s->area_res[i]));
 		json_object_object_add(o, "areas", areas);
 	}
-	json_object_object_add(o, "total", row_json(&s->total, false));
+	json_object_object_add(o, "total", row_json(s->arch, &s->total, false));
 	ret = fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN)) < 0
 		? -EIO : 0;
 	fflush(f);

@@ -79,21 +79,15 @@ static int api_of(unsigned int flags)
 	return VMAPSCOPE_API_OTHER;
 }
 
-/* Append word to the caller, dropping %pS's "/0x<length>" part. */
+/*
+ * Append word to the caller: %pS's "func+0x1a/0x80 [module]" is the
+ * tracer's caller string too (ksyms.h), so the two join on it.
+ */
 static void caller_append(char *caller, const char *w)
 {
 	size_t len = strlen(caller);
-	const char *slash = NULL;
-	int n;
 
-	if (w[0] != '[') {
-		const char *plus = strstr(w, "+0x");
-
-		if (plus)
-			slash = strchr(plus, '/');
-	}
-	n = slash ? (int)(slash - w) : (int)strlen(w);
-	snprintf(caller + len, LIVE_CALLER_LEN - len, "%s%.*s", len ? " " : "", n, w);
+	snprintf(caller + len, LIVE_CALLER_LEN - len, "%s%s", len ? " " : "", w);
 }
 
 int vmallocinfo_parse_line(const char *line, struct live_area *a)

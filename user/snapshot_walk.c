@@ -32,69 +32,25 @@
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
 
+#include "ksyms.h"
 #include "snapshot.h"
 #include "snapshot_pt.h"
 #include "snapshot.skel.h"
 
 #define DEFAULT_STEPS	4096
 
-struct ksyms_found {
-	uint64_t init_mm, swapper_pg_dir, page_offset_base, memstart_addr;
-	size_t nr_data;		/* data symbols (d/D/b/B/r/R) */
-	bool zeros;		/* every address printed as 0 (kptr_restrict) */
-	bool readable;
-};
-
-static void read_ksyms(const char *path, struct ksyms_found *k)
-{
-	FILE *f = fopen(path, "re");
-	char line[512], *p, *name, type;
-	unsigned long long addr;
-	size_t n = 0, nz = 0;
-
-	memset(k, 0, sizeof(*k));
-	if (!f)
-		return;
-	k->readable = true;
-	/* ~100k lines: no sscanf, it dominates the cost under emulation. */
-	while (fgets(line, sizeof(line), f)) {
-		addr = strtoull(line, &p, 16);
-		if (p == line || p[0] != ' ' || !p[1] || p[2] != ' ')
-			continue;
-		type = p[1];
-		name = p + 3;
-		name[strcspn(name, " \t\n")] = '\0';
-		n++;
-		if (!addr)
-			nz++;
-		if (!strchr("dDbBrR", type))
-			continue;
-		k->nr_data++;
-		if (!strcmp(name, "init_mm"))
-			k->init_mm = addr;
-		else if (!strcmp(name, "swapper_pg_dir"))
-			k->swapper_pg_dir = addr;
-		else if (!strcmp(name, "page_offset_base"))
-			k->page_offset_base = addr;
-		else if (!strcmp(name, "memstart_addr"))
-			k->memstart_addr = addr;
-	}
-	fclose(f);
-	k->zeros = n && nz == n;
-}
-
-/* Why a data symbol is missing from kallsyms. */
-static const char *ksym_missing_why(const struct ksyms_found *k, const char *path)
+/* Why a data symbol is missing from kallsyms (ks NULL: unreadable). */
+static const char *ksym_missing_why(const struct ksyms *ks, const char *path)
 {
 	static char buf[160];
 
-	if (!k->readable)
+	if (!ks)
 		snprintf(buf, sizeof(buf), "%s is unreadable", path);
-	else if (k->zeros)
+	else if (ks->restricted && (ks->nr || ks->nr_data_syms))
 		snprintf(buf, sizeof(buf),
 			 "%s shows zero addresses (kernel.kptr_restrict; run as root with kptr_restrict<=1)",
 			 path);
-	else if (k->nr_data < 1000)
+	else if (ks->nr_data_syms < 1000)
 		snprintf(buf, sizeof(buf),
 			 "%s has no data symbols (kernel built without CONFIG_KALLSYMS_ALL)", path);
 	else
@@ -262,7 +218,7 @@ static void hide(struct discovery *d, const char *fmt, ...)
 }
 
 static bool try_init_mm(struct snapshot_bpf *skel, uint64_t cand,
-			const struct ksyms_found *k, char *why, size_t whylen)
+			const uint64_t *k, char *why, size_t whylen)
 {
 	struct lsnap_probe *p = &skel->bss->probe;
 	int err;
@@ -282,7 +238,7 @@ static bool try_init_mm(struct snapshot_bpf *skel, uint64_t cand,
 			 PRIx64 ")", cand, (uint64_t)p->mm_task_size, (uint64_t)p->mm_pgd);
 		return false;
 	}
-	if (k->swapper_pg_dir && p->mm_pgd != k->swapper_pg_dir) {
+	if (k[KSYMS_SWAPPER_PG_DIR] && p->mm_pgd != k[KSYMS_SWAPPER_PG_DIR]) {
 		snprintf(why, whylen, "0x%" PRIx64 ": pgd 0x%" PRIx64 " is not swapper_pg_dir", cand,
 			 (uint64_t)p->mm_pgd);
 		return false;
@@ -290,25 +246,25 @@ static bool try_init_mm(struct snapshot_bpf *skel, uint64_t cand,
 	return true;
 }
 
-static int discover(struct snapshot_bpf *skel, const struct live_opts *o, bool x86,
-		    struct live_snapshot *s, struct discovery *d)
+static int discover(struct snapshot_bpf *skel, const struct live_opts *o,
+		    const struct ksyms *ks, bool x86, struct live_snapshot *s,
+		    struct discovery *d)
 {
 	struct lsnap_probe *p = &skel->bss->probe;
 	struct lsnap_layout *l = &skel->bss->layout;
-	struct ksyms_found k;
+	static const uint64_t none[KSYMS_NR_DATA];
+	const uint64_t *k = ks && !ks->restricted ? ks->data : none;
 	char why[256], why2[256];
 	uint64_t cands[4], ram_first, ram_last;
 	const char *cand_how[4];
 	int nc = 0, i, err;
 
-	read_ksyms(o->kallsyms, &k);
-
 	/* init_mm */
-	if (k.init_mm && try_init_mm(skel, k.init_mm, &k, why, sizeof(why))) {
+	if (k[KSYMS_INIT_MM] && try_init_mm(skel, k[KSYMS_INIT_MM], k, why, sizeof(why))) {
 		snprintf(s->init_mm_how, sizeof(s->init_mm_how), "kallsyms init_mm 0x%" PRIx64,
-			 k.init_mm);
+			 k[KSYMS_INIT_MM]);
 	} else {
-		const char *ks_why = k.init_mm ? why : ksym_missing_why(&k, o->kallsyms);
+		const char *ks_why = k[KSYMS_INIT_MM] ? why : ksym_missing_why(ks, o->kallsyms);
 
 		snprintf(why2, sizeof(why2), "%s", ks_why);
 		p->init_mm = 0;
@@ -319,7 +275,7 @@ static int discover(struct snapshot_bpf *skel, const struct live_opts *o, bool x
 			return -err;
 		}
 		if (p->init_task_active_mm &&
-		    try_init_mm(skel, p->init_task_active_mm, &k, why, sizeof(why))) {
+		    try_init_mm(skel, p->init_task_active_mm, k, why, sizeof(why))) {
 			snprintf(s->init_mm_how, sizeof(s->init_mm_how),
 				 "init_task.active_mm 0x%" PRIx64, (uint64_t)p->init_task_active_mm);
 		} else if (x86 && (p->current_pgd >> 56) == 0xff) {
@@ -343,9 +299,9 @@ static int discover(struct snapshot_bpf *skel, const struct live_opts *o, bool x
 
 	/* the linear map */
 	if (x86) {
-		p->read_addr[0] = k.page_offset_base;
+		p->read_addr[0] = k[KSYMS_PAGE_OFFSET_BASE];
 		p->read_addr[1] = 0;
-		if (k.page_offset_base && !run_prog(skel->progs.snapshot_probe) && !p->read_err[0]) {
+		if (k[KSYMS_PAGE_OFFSET_BASE] && !run_prog(skel->progs.snapshot_probe) && !p->read_err[0]) {
 			cands[nc] = p->read_val[0];
 			cand_how[nc++] = "page_offset_base (kallsyms)";
 		}
@@ -378,7 +334,7 @@ static int discover(struct snapshot_bpf *skel, const struct live_opts *o, bool x
 					snprintf(s->linear_map_how, sizeof(s->linear_map_how),
 						 "page_offset_base 0x%" PRIx64 " found by search (%s)",
 						 (uint64_t)l->virt_base,
-						 k.page_offset_base ? "kallsyms value failed"
+						 k[KSYMS_PAGE_OFFSET_BASE] ? "kallsyms value failed"
 						 : "not in kallsyms");
 					return 0;
 				}
@@ -386,15 +342,15 @@ static int discover(struct snapshot_bpf *skel, const struct live_opts *o, bool x
 		}
 		hide(d, "linear map: page_offset_base %s; neither the fixed base nor a search "
 		     "below the task_struct verified (%s)",
-		     k.page_offset_base ? "did not verify" : ksym_missing_why(&k, o->kallsyms), why);
+		     k[KSYMS_PAGE_OFFSET_BASE] ? "did not verify" : ksym_missing_why(ks, o->kallsyms), why);
 		return -ENOENT;
 	}
 
 	/* arm64: PAGE_OFFSET = -(1 << VA_BITS); memstart_addr is PHYS_OFFSET. */
 	l->virt_base = l->nr_levels == 3 ? 0xffffff8000000000ULL : 0xffff000000000000ULL;
-	p->read_addr[0] = k.memstart_addr;
+	p->read_addr[0] = k[KSYMS_MEMSTART_ADDR];
 	p->read_addr[1] = 0;
-	if (k.memstart_addr && !run_prog(skel->progs.snapshot_probe) && !p->read_err[0]) {
+	if (k[KSYMS_MEMSTART_ADDR] && !run_prog(skel->progs.snapshot_probe) && !p->read_err[0]) {
 		cands[nc] = p->read_val[0];
 		cand_how[nc++] = "memstart_addr (kallsyms)";
 	}
@@ -413,8 +369,8 @@ static int discover(struct snapshot_bpf *skel, const struct live_opts *o, bool x
 		}
 	}
 	hide(d, "linear map: memstart_addr %s%s%s",
-	     k.memstart_addr ? "did not verify: " : "", k.memstart_addr ? why
-	     : ksym_missing_why(&k, o->kallsyms),
+	     k[KSYMS_MEMSTART_ADDR] ? "did not verify: " : "", k[KSYMS_MEMSTART_ADDR] ? why
+	     : ksym_missing_why(ks, o->kallsyms),
 	     nc ? " (and the /proc/iomem estimate failed)" : "");
 	return -ENOENT;
 }
@@ -423,6 +379,7 @@ static int discover(struct snapshot_bpf *skel, const struct live_opts *o, bool x
 struct pending {
 	size_t area;
 	uint64_t start;
+	struct lsnap_run run;	/* the PTE run open at start (resumed walks) */
 };
 
 static int walk_all(struct snapshot_bpf *skel, const struct live_areas *areas,
@@ -440,7 +397,7 @@ static int walk_all(struct snapshot_bpf *skel, const struct live_areas *areas,
 	}
 	for (i = 0; i < areas->n; i++)
 		if (areas->v[i].end > areas->v[i].start)
-			q[q_len++] = (struct pending){ i, areas->v[i].start };
+			q[q_len++] = (struct pending){ .area = i, .start = areas->v[i].start };
 
 	/* Same floor as the BPF side: a run must get through one descent. */
 	skel->bss->max_steps = steps < 2 * LSNAP_MAX_LEVELS ? 2 * LSNAP_MAX_LEVELS : steps;
@@ -455,6 +412,8 @@ static int walk_all(struct snapshot_bpf *skel, const struct live_areas *areas,
 			for (i = 0; i < n; i++) {
 				skel->bss->ranges[i].start = q[qi + i].start;
 				skel->bss->ranges[i].end = areas->v[q[qi + i].area].end;
+				skel->bss->ranges[i].area_start = areas->v[q[qi + i].area].start;
+				skel->bss->ranges[i].run = q[qi + i].run;
 			}
 			memset(skel->bss->results, 0, sizeof(skel->bss->results));
 			skel->bss->nr_ranges = n;
@@ -471,6 +430,8 @@ static int walk_all(struct snapshot_bpf *skel, const struct live_areas *areas,
 				for (g = 0; g < LSNAP_NR_G; g++)
 					a->bytes[lsnap_granule_shift(g)] += r->bytes[g];
 				a->unmapped += r->unmapped;
+				for (g = 0; g < LSNAP_NR_POT; g++)
+					a->potential[g] += r->potential[g];
 				if (r->flags & (LSNAP_RES_FAULT | LSNAP_RES_DONE))
 					progress = true;
 				if (r->flags & LSNAP_RES_FAULT) {
@@ -480,7 +441,7 @@ static int walk_all(struct snapshot_bpf *skel, const struct live_areas *areas,
 					uint64_t next = r->resume ? r->resume : q[qi + i].start;
 
 					progress |= next != q[qi + i].start;
-					nq[nq_len++] = (struct pending){ q[qi + i].area, next };
+					nq[nq_len++] = (struct pending){ q[qi + i].area, next, r->run };
 				}
 			}
 		}
@@ -531,29 +492,39 @@ static void mark_vanished(const struct live_opts *o, const struct live_areas *be
 	live_areas_free(&after);
 }
 
-int live_snapshot_take(const struct live_opts *opts, struct live_snapshot *s,
-		       char *err, size_t errlen)
+/* The walker, loaded and its memory layout verified once per process. */
+struct live_auditor {
+	struct live_opts o;
+	struct snapshot_bpf *skel;
+	char init_mm_how[256];
+	char linear_map_how[256];
+	double setup_seconds;		/* open: BPF load, kallsyms, layout checks */
+	bool setup_reported;		/* counted in the first snapshot's time */
+};
+
+void live_auditor_close(struct live_auditor *a)
 {
-	struct live_opts o = *opts;
+	if (!a)
+		return;
+	snapshot_bpf__destroy(a->skel);
+	free(a);
+}
+
+int live_auditor_open(const struct live_opts *opts, struct live_auditor **out,
+		      char *err, size_t errlen)
+{
 	struct live_areas areas = { 0 };
-	struct live_area_result *res = NULL;
-	struct snapshot_bpf *skel = NULL;
 	struct discovery d = { { 0 } };
+	struct live_snapshot s = { 0 };
+	struct live_auditor *a;
+	struct ksyms *ks;
 	struct utsname u;
 	bool x86, areas_ok;
-	double t0 = now_s(), t1;
+	double t0 = now_s();
 	char aerr[384] = "";
 	int ret;
 
-	memset(s, 0, sizeof(*s));
-	clock_gettime(CLOCK_REALTIME, &s->wall);
-	if (!o.vmallocinfo)
-		o.vmallocinfo = "/proc/vmallocinfo";
-	if (!o.kallsyms)
-		o.kallsyms = "/proc/kallsyms";
-	if (!o.steps_per_run)
-		o.steps_per_run = DEFAULT_STEPS;
-
+	*out = NULL;
 	uname(&u);
 	if (!strcmp(u.machine, "x86_64")) {
 		x86 = true;
@@ -563,7 +534,6 @@ int live_snapshot_take(const struct live_opts *opts, struct live_snapshot *s,
 		snprintf(err, errlen, "--snapshot supports x86_64 and arm64, not %s", u.machine);
 		return -EOPNOTSUPP;
 	}
-	snprintf(s->arch, sizeof(s->arch), "%s", x86 ? "x86_64" : "arm64");
 	if (sysconf(_SC_PAGESIZE) != 4096) {
 		snprintf(err, errlen, "--snapshot supports 4K pages only (this kernel: %ld)",
 			 sysconf(_SC_PAGESIZE));
@@ -573,40 +543,49 @@ int live_snapshot_take(const struct live_opts *opts, struct live_snapshot *s,
 		snprintf(err, errlen, "kernel has no BTF (/sys/kernel/btf/vmlinux): CO-RE needs CONFIG_DEBUG_INFO_BTF");
 		return -ENOENT;
 	}
+	a = calloc(1, sizeof(*a));
+	if (!a) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	a->o = *opts;
+	if (!a->o.vmallocinfo)
+		a->o.vmallocinfo = "/proc/vmallocinfo";
+	if (!a->o.kallsyms)
+		a->o.kallsyms = "/proc/kallsyms";
+	if (!a->o.steps_per_run)
+		a->o.steps_per_run = DEFAULT_STEPS;
 
 	/* The area list first: if it is unusable, say so with the rest. */
-	t1 = now_s();
-	ret = vmallocinfo_load(o.vmallocinfo, &areas, aerr, sizeof(aerr));
-	s->list_seconds = now_s() - t1;
+	ret = vmallocinfo_load(a->o.vmallocinfo, &areas, aerr, sizeof(aerr));
 	areas_ok = !ret;
 	if (ret && ret != -EPERM) {	/* -EPERM: hidden addresses, named below */
 		snprintf(err, errlen, "%s", aerr);
-		return ret;
+		goto out;
 	}
 
-	t1 = now_s();
-	libbpf_set_print(o.verbose ? libbpf_verbose : libbpf_quiet);
-	skel = snapshot_bpf__open_and_load();
-	if (!skel) {
+	libbpf_set_print(a->o.verbose ? libbpf_verbose : libbpf_quiet);
+	a->skel = snapshot_bpf__open_and_load();
+	if (!a->skel) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot load the page-table walker (BPF): %s%s%s", strerror(-ret),
 			 ret == -EPERM ? " (need root, or CAP_BPF and CAP_PERFMON)" : "",
 			 lockdown_hint());
 		goto out;
 	}
-	if (!skel->bss) {
+	if (!a->skel->bss) {
 		snprintf(err, errlen, "kernel cannot mmap BPF global data (needs 5.7+)");
 		ret = -EOPNOTSUPP;
 		goto out;
 	}
-	if (areas_ok)
-		ret = set_levels(&skel->bss->layout, x86, &areas, err, errlen);
-	else
-		ret = set_levels(&skel->bss->layout, x86, &(struct live_areas){ 0 }, err, errlen);
+	ret = set_levels(&a->skel->bss->layout, x86, &areas, err, errlen);
 	if (ret)
 		goto out;
 
-	ret = discover(skel, &o, x86, s, &d);
+	ks = a->o.ksyms ? (struct ksyms *)a->o.ksyms : ksyms_load(a->o.kallsyms, NULL);
+	ret = discover(a->skel, &a->o, ks, x86, &s, &d);
+	if (ks != a->o.ksyms)
+		ksyms_free(ks);
 	if (!areas_ok)
 		hide(&d, "%s", aerr);
 	if (ret || !areas_ok) {
@@ -614,18 +593,52 @@ int live_snapshot_take(const struct live_opts *opts, struct live_snapshot *s,
 		ret = ret ? -abs(ret) : -EPERM;
 		goto out;
 	}
-	s->setup_seconds = now_s() - t1;
-	if (o.verbose)
-		fprintf(stderr, "snapshot: init_mm from %s; linear map: %s\n", s->init_mm_how,
-			s->linear_map_how);
+	memcpy(a->init_mm_how, s.init_mm_how, sizeof(a->init_mm_how));
+	memcpy(a->linear_map_how, s.linear_map_how, sizeof(a->linear_map_how));
+	a->setup_seconds = now_s() - t0;
+	if (a->o.verbose)
+		fprintf(stderr, "snapshot: init_mm from %s; linear map: %s\n", a->init_mm_how,
+			a->linear_map_how);
+out:
+	live_areas_free(&areas);
+	if (ret) {
+		live_auditor_close(a);
+		return ret;
+	}
+	*out = a;
+	return 0;
+}
 
+int live_auditor_take(struct live_auditor *a, struct live_snapshot *s,
+		      char *err, size_t errlen)
+{
+	struct live_areas areas = { 0 };
+	struct live_area_result *res = NULL;
+	double t0 = now_s(), t1;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	clock_gettime(CLOCK_REALTIME, &s->wall);
+	snprintf(s->arch, sizeof(s->arch), "%s",
+		 a->skel->bss->layout.arch == LSNAP_ARCH_X86_64 ? "x86_64" : "arm64");
+	memcpy(s->init_mm_how, a->init_mm_how, sizeof(s->init_mm_how));
+	memcpy(s->linear_map_how, a->linear_map_how, sizeof(s->linear_map_how));
+	if (!a->setup_reported) {
+		s->setup_seconds = a->setup_seconds;
+		a->setup_reported = true;
+	}
+
+	ret = vmallocinfo_load(a->o.vmallocinfo, &areas, err, errlen);
+	s->list_seconds = now_s() - t0;
+	if (ret)
+		goto out;
 	res = calloc(areas.n + 1, sizeof(*res));
 	if (!res) {
 		ret = -ENOMEM;
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	ret = walk_all(skel, &areas, res, o.steps_per_run, s);
+	ret = walk_all(a->skel, &areas, res, a->o.steps_per_run, s);
 	if (ret) {
 		if (ret == -ELOOP)
 			snprintf(err, errlen, "page-table walk made no progress (walker bug; try "
@@ -636,23 +649,37 @@ int live_snapshot_take(const struct live_opts *opts, struct live_snapshot *s,
 		goto out;
 	}
 	t1 = now_s();
-	mark_vanished(&o, &areas, res);
+	mark_vanished(&a->o, &areas, res);
 	s->list_seconds += now_s() - t1;
-	ret = live_fold(&areas, res, &o, s);
+	ret = live_fold(&areas, res, &a->o, s);
 	if (ret)
 		snprintf(err, errlen, "out of memory");
-	s->seconds = now_s() - t0;
-	if (!ret && o.keep_areas) {
+	s->seconds = now_s() - t0 + s->setup_seconds;
+	if (!ret && a->o.keep_areas) {
 		s->areas = areas;
 		s->area_res = res;
 		memset(&areas, 0, sizeof(areas));
 		res = NULL;
 	}
 out:
-	snapshot_bpf__destroy(skel);
 	free(res);
 	live_areas_free(&areas);
 	if (ret)
 		live_snapshot_free(s);
+	return ret;
+}
+
+int live_snapshot_take(const struct live_opts *opts, struct live_snapshot *s,
+		       char *err, size_t errlen)
+{
+	struct live_auditor *a;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	ret = live_auditor_open(opts, &a, err, errlen);
+	if (ret)
+		return ret;
+	ret = live_auditor_take(a, s, err, errlen);
+	live_auditor_close(a);
 	return ret;
 }

@@ -194,52 +194,30 @@ static enum top_maps_src pick_maps_src(const struct top_avail *av)
 }
 
 /*
- * The caller as vmallocinfo_parse_line() keeps it: the collector's
- * "func+0x1a/0x80 [mod]" without "/0x80".
- */
-static void live_key(const char *sym, char *key, size_t len)
-{
-	const char *plus = strstr(sym, "+0x"), *slash = plus ? strchr(plus, '/') : NULL;
-	const char *rest;
-
-	if (!slash) {
-		snprintf(key, len, "%s", sym);
-		return;
-	}
-	rest = slash + 1;
-	if (!strncmp(rest, "0x", 2))
-		rest += 2;
-	while (*rest && *rest != ' ')
-		rest++;
-	snprintf(key, len, "%.*s%s", (int)(slash - sym), sym, rest);
-}
-
-/*
- * A live area belongs to a row when caller and API agree.  vmallocinfo's
+ * A live area belongs to a row when caller and API agree: the collector
+ * and /proc/vmallocinfo spell callers alike (ksyms.h).  vmallocinfo's
  * flags name the area type: percpu chunks are VM_ALLOC ("vmalloc") areas
  * that the collector files under "other".
  */
-static bool live_matches(const struct top_live *l, int api, const char *key)
+static bool live_matches(const struct top_live *l, int api, const char *sym)
 {
 	if (l->api != api &&
 	    !(api == VMAPSCOPE_API_OTHER && l->api == VMAPSCOPE_API_VMALLOC))
 		return false;
-	return !strcmp(l->sym, key);
+	return !strcmp(l->sym, sym);
 }
 
 static void row_live(struct top_row *r, const struct top_live *live, size_t nr_live,
 		     bool have_live)
 {
-	char key[TOP_SYM_LEN];
 	size_t i;
 
 	r->live_areas = have_live ? 0 : -1;
 	r->live_bytes = have_live ? 0 : -1;
 	if (!have_live)
 		return;
-	live_key(r->sym, key, sizeof(key));
 	for (i = 0; i < nr_live; i++) {
-		if (!live_matches(&live[i], r->api, key))
+		if (!live_matches(&live[i], r->api, r->sym))
 			continue;
 		r->live_areas += (int64_t)live[i].areas;
 		r->live_bytes += (int64_t)live[i].bytes;
@@ -262,7 +240,6 @@ int top_table_build(struct top_table *tab, const struct vmapstat_snapshot *cum,
 	static const struct vmapstat_row zero_row;
 	struct top_totals *tot = &tab->tot;
 	const struct vmapstat_row **idx = NULL;
-	char (*keys)[TOP_SYM_LEN] = NULL;
 	const uint64_t *cnt;
 	size_t i, want, nr_cum;
 	double dt;
@@ -350,23 +327,13 @@ int top_table_build(struct top_table *tab, const struct vmapstat_snapshot *cum,
 			tot_bytes_by_shift[s] += d->st.bytes[s];
 	}
 	nr_cum = tab->nr;
-	if (live_rows && avail->have[TOP_NEED_LIVE] && nr_live) {
-		/* the rows' match keys, once, not once per live caller */
-		keys = malloc((nr_cum ? nr_cum : 1) * sizeof(*keys));
-		if (!keys) {
-			free(idx);
-			return -ENOMEM;
-		}
-		for (i = 0; i < nr_cum; i++)
-			live_key(tab->rows[i].sym, keys[i], sizeof(keys[i]));
-	}
-	for (i = 0; keys && i < nr_live; i++) {
+	for (i = 0; live_rows && avail->have[TOP_NEED_LIVE] && i < nr_live; i++) {
 		struct top_row *r;
 		size_t k;
 
 		/* already shown as a row of the collector's? */
 		for (k = 0; k < nr_cum; k++)
-			if (live_matches(&live[i], tab->rows[k].api, keys[k]))
+			if (live_matches(&live[i], tab->rows[k].api, tab->rows[k].sym))
 				break;
 		if (k < nr_cum)
 			continue;
@@ -400,7 +367,7 @@ int top_table_build(struct top_table *tab, const struct vmapstat_snapshot *cum,
 		tot->filtered = cnt[VMAPSCOPE_CNT_FILTERED];
 	}
 	tot->map_full = cum->stats_map_full;
-	free(keys);
+
 	free(idx);
 	return 0;
 }

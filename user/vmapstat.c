@@ -458,6 +458,7 @@ int main(int argc, char **argv)
 	copts.latency_all = env.latency_all;
 	copts.verbose = env.verbose;
 	copts.max_callers = env.max_callers;
+	copts.track_areas = pmu_sampling_requested();
 	ret = collector_open(&copts, &c, errbuf, sizeof(errbuf));
 	if (ret) {
 		fprintf(stderr, "vmapstat: %s\n", errbuf);

@@ -91,6 +91,21 @@ k4=$("$LAB" key --arch x86_64 --variant stock)
 [ "$k3" = "$k4" ] && ok "the stock key ignores the series" || bad "stock key depends on patches"
 expect_rc 0 "an unchanged input is a cache hit" "$LAB" build --arch x86_64 --variant patched
 expect_err "cached" "the cache hit says so"
+# series-build's base step is the stock kernel: "make check" runs
+# series-build first, so the stock kernel must now be cached, built from
+# the same fragments as the patched one, and really without the series.
+for arch in x86_64 arm64; do
+	expect_rc 0 "$arch stock kernel cached after series-build" "$LAB" build --arch $arch --variant stock
+	expect_err "cached" "$arch stock: the cache hit says so"
+	sdir=$("$LAB" path --arch $arch --variant stock 2>/dev/null)
+	pdir=$("$LAB" path --arch $arch --variant patched 2>/dev/null)
+	[ -n "$sdir" ] && [ -n "$pdir" ] && diff -q <(grep -v '^#' "$sdir/config") <(grep -v '^#' "$pdir/config") >/dev/null &&
+		ok "$arch stock and patched kernels share one configuration" ||
+		bad "$arch stock and patched configurations differ"
+done
+expect_rc 0 "the stock guest has the stock vmalloc events and none of the series'" \
+	"$LAB" run --arch x86_64 --variant stock --timeout 300 -- sh -c \
+	'test -d /sys/kernel/tracing/events/vmalloc/alloc_vmap_area && ! test -e /sys/kernel/tracing/events/vmalloc/vmap_chunk'
 expect_rc 125 "a patch that does not apply fails the build" \
 	env VMAPSCOPE_PATCHDIR="$tmp/patches" "$LAB" build --arch x86_64 --variant patched
 expect_err "9999-lab-selftest.patch does not apply" "the error names the broken patch"

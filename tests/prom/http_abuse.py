@@ -45,7 +45,7 @@ def scrape():
 
 def complete(head, body):
     return (head.startswith(b"HTTP/1.1 200") and
-            b"vmapscope_purged_vmap_areas_total " in body and body.endswith(b"\n"))
+            b"vmapscope_purged_areas_total " in body and body.endswith(b"\n"))
 
 
 # 1. clients vanishing mid-response

@@ -68,6 +68,29 @@ start_vmapstat() {
 	fi
 }
 
+# Start a Prometheus server on 127.0.0.1 that scrapes TARGET (host:port,
+# /metrics) every second as job JOB; sets PROM to its URL once it is ready.
+start_prometheus() {	# JOB TARGET
+	local pport
+	pport=$(free_port)
+	cat >"$T/prometheus.yml" <<EOC
+global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+scrape_configs:
+  - job_name: $1
+    static_configs:
+      - targets: ['$2']
+EOC
+	promtool check config "$T/prometheus.yml" >/dev/null || fail "bad prometheus config"
+	prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/data" \
+		--web.listen-address="127.0.0.1:$pport" --log.level=warn \
+		>"$T/prometheus.log" 2>&1 &
+	STARTED_PIDS+=($!)
+	PROM="http://127.0.0.1:$pport"
+	wait_for 60 curl -sf "$PROM/-/ready" || fail "prometheus not ready: $(tail -5 "$T/prometheus.log")"
+}
+
 # Stop vmapstat with SIGINT (as Ctrl-C) and return its exit status.
 stop_vmapstat() {
 	kill -INT "$VS_PID"

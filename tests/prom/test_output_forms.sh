@@ -67,6 +67,25 @@ stop_vmapstat || fail "vmapstat --listen exited with $?"
 STARTED_PIDS=()
 pass "--textfile leaves no temporary file, mode 0644; vmapstat exits 0 on SIGINT"
 
+# --listen without INTERVAL: every scrape reads the counters from the maps.
+# A second vmapstat in between allocates its BPF maps with vmalloc: the
+# second scrape must see those alloc_vmap_area events with no interval.
+start_vmapstat --listen 127.0.0.1:0
+curl -sf "$VS_URL" -o "$T/scrape1.prom" || fail "GET $VS_URL failed"
+"$VMAPSTAT" -- /bin/true >/dev/null 2>&1 || fail "second vmapstat failed"
+curl -sf "$VS_URL" -o "$T/scrape2.prom" || fail "GET $VS_URL failed"
+check_metrics "$T/scrape1.prom" "--listen, no INTERVAL"
+check_metrics "$T/scrape2.prom" "--listen, no INTERVAL"
+areas() { awk '$1 == "vmapscope_alloc_vmap_area_events_total" { print $2 }' "$1"; }
+a1=$(areas "$T/scrape1.prom"); a2=$(areas "$T/scrape2.prom")
+[ -n "$a1" ] && [ -n "$a2" ] && [ "$a2" -gt "$a1" ] ||
+	fail "--listen without INTERVAL: alloc_vmap_area '$a1' then '$a2', want growth"
+grep -q '^vmapscope_intervals_total 2$' "$T/scrape2.prom" ||
+	fail "--listen without INTERVAL: second scrape is not the second reading"
+stop_vmapstat || fail "vmapstat --listen (no INTERVAL) exited with $?"
+STARTED_PIDS=()
+pass "--listen without INTERVAL: each scrape reads the maps ($a1 then $a2 alloc_vmap_area events)"
+
 # --live-bytes: needs real addresses in /proc/vmallocinfo (kptr_restrict=1
 # as root); otherwise it must say so and stop
 if [ "$(cat /proc/sys/kernel/kptr_restrict)" = 1 ]; then
@@ -109,8 +128,7 @@ bad 2 "does not exist" --textfile /nonexistent-vmapscope/x.prom 1 1
 bad 2 "invalid --top-callers" --top-callers -1 --prometheus 1 1
 bad 2 "invalid --top-callers" --top-callers 10x --prometheus 1 1
 bad 2 "invalid --listen-timeout" --listen 0 --listen-timeout 0 1 1
-bad 1 "needs an INTERVAL" --listen 0
-bad 1 "needs an INTERVAL" --listen 0 -- /bin/true
+bad 1 "not -- COMMAND" --listen 0 -- /bin/true
 port=$(free_port)
 python3 -c 'import socket,sys,time
 s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -13,24 +13,8 @@ start_vmapstat -p -j --top-callers 10000 --listen 127.0.0.1:0 1 120
 target=${VS_URL#http://}
 target=${target%/metrics}
 
-pport=$(free_port)
-cat >"$T/prometheus.yml" <<EOC
-global:
-  scrape_interval: 1s
-  scrape_timeout: 1s
-scrape_configs:
-  - job_name: vmapscope
-    static_configs:
-      - targets: ['$target']
-EOC
-promtool check config "$T/prometheus.yml" >/dev/null || fail "bad prometheus config"
-prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/data" \
-	--web.listen-address="127.0.0.1:$pport" --log.level=warn \
-	>"$T/prometheus.log" 2>&1 &
-STARTED_PIDS+=($!)
-PROM="http://127.0.0.1:$pport"
-wait_for 60 curl -sf "$PROM/-/ready" || fail "prometheus not ready: $(tail -5 "$T/prometheus.log")"
-pass "prometheus $(prometheus --version 2>&1 | awk 'NR==1{print $3}') up on 127.0.0.1:$pport"
+start_prometheus vmapscope "$target"
+pass "prometheus $(prometheus --version 2>&1 | awk 'NR==1{print $3}') up at $PROM"
 
 # some activity while Prometheus scrapes
 workload 100

@@ -59,6 +59,33 @@ static void test_machine_and_sizes(void **state)
 	assert_string_equal(b, "512");
 }
 
+/* Every granule an arch lists has a label of its own kind, in size order. */
+static void test_arch_granules(void **state)
+{
+	static const struct { enum vs_arch a; unsigned int page; const char *want; } c[] = {
+		{ VS_ARCH_X86_64, 12, "4K|2M PMD|1G PUD|" },
+		{ VS_ARCH_ARM64, 12, "4K|64K cont|2M PMD|32M cont PMD|1G PUD|" },
+		{ VS_ARCH_ARM64, 16, "64K|2M cont|512M PMD|16G cont PMD|" },
+	};
+	const unsigned int *sh;
+	char got[128], b[32];
+	size_t i, k, n;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		n = arch_granules(c[i].a, c[i].page, &sh);
+		got[0] = 0;
+		for (k = 0; k < n; k++) {
+			if (k)
+				assert_true(sh[k] > sh[k - 1]);
+			strcat(got, granule_label(c[i].a, c[i].page, sh[k], b, sizeof(b)));
+			strcat(got, "|");
+		}
+		assert_string_equal(got, c[i].want);
+	}
+	assert_int_equal(arch_granules(VS_ARCH_UNKNOWN, 12, &sh), 0);
+	assert_int_equal(arch_granules(VS_ARCH_X86_64, 16, &sh), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -66,6 +93,7 @@ int main(void)
 		cmocka_unit_test(test_arm64_4k),
 		cmocka_unit_test(test_arm64_16k_64k),
 		cmocka_unit_test(test_machine_and_sizes),
+		cmocka_unit_test(test_arch_granules),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,17 +12,15 @@
 #include "pmu_events.h"
 
 /*
- * Fixture root: -DPMU_FIXTURE_DIR (mk/pmu.mk), or derived from mk/tools.mk's
- * TEST_DATA_DIR ($(TOPDIR)/tests/unit/data, which need not exist).
+ * Fixture root, derived from mk/tools.mk's TEST_DATA_DIR
+ * ($(TOPDIR)/tests/unit/data, which need not exist).
  */
 static const char *fx(const char *tree)
 {
 	static char buf[8][512];
 	static int i;
 	char *b = buf[i++ % 8];
-#ifdef PMU_FIXTURE_DIR
-	snprintf(b, sizeof(buf[0]), "%s/%s", PMU_FIXTURE_DIR, tree);
-#elif defined(TEST_DATA_DIR)
+#if defined(TEST_DATA_DIR)
 	char top[400];
 	char *cut;
 
@@ -32,7 +30,7 @@ static const char *fx(const char *tree)
 		*cut = '\0';
 	snprintf(b, sizeof(buf[0]), "%s/tests/fixtures/pmu/%s", top, tree);
 #else
-#error "build with -DPMU_FIXTURE_DIR=\"<repo>/tests/fixtures/pmu\""
+#error "build with -DTEST_DATA_DIR (mk/tools.mk)"
 #endif
 	return b;
 }

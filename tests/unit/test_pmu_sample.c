@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Sample attribution in the kernel (bpf/pmu_sample.bpf.c), on this
- * machine's kernel:
+ * Sample attribution in the kernel (bpf/area_track.h, in the collector's
+ * BPF object), on this machine's kernel:
  *  - test path: known areas (allocs, their vmap_chunk callers, frees) and
  *    sample addresses go through the same BPF code via BPF_PROG_TEST_RUN;
  *    each address must land on its area's caller, others outside, and a
@@ -21,10 +21,29 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "collector.h"
 #include "pmu_sample.h"
 #include "vmapscope.h"
 
 static char err[512];
+/* The collector whose BPF object carries the sampler (one per test). */
+static struct collector *col;
+
+static struct collector *open_collector(bool load_only)
+{
+	struct collector_opts co = { .track_areas = true, .load_only = load_only };
+
+	if (collector_open(&co, &col, err, sizeof(err)))
+		fail_msg("collector: %s", err);
+	return col;
+}
+
+static void close_all(struct pmu_sample *s)
+{
+	pmu_sample_close(s);
+	collector_close(col);
+	col = NULL;
+}
 
 #define BASE	0xffffc90000000000ULL
 #define A	(BASE + 0x100000)	/* 16K + guard, vmalloc, caller CA */
@@ -44,7 +63,7 @@ static struct pmu_sample *open_test(void)
 	struct pmu_sample_opts o = { .test_only = true };
 	struct pmu_sample *s;
 
-	if (pmu_sample_open(&o, &s, stderr, err, sizeof(err)))
+	if (pmu_sample_open(&o, open_collector(true), &s, stderr, err, sizeof(err)))
 		fail_msg("%s", err);
 	return s;
 }
@@ -137,7 +156,7 @@ static void test_attribution(void **state)
 	assert_non_null(strstr(out, "           3   18.8%  ioremap    0xffffffff81000300"));
 	assert_non_null(strstr(out, "           6   37.5%  -          [outside tracked vmap areas]"));
 	pmu_sample_report_free(&r);
-	pmu_sample_close(s);
+	close_all(s);
 }
 
 static void test_no_addresses_said_so(void **state)
@@ -157,7 +176,7 @@ static void test_no_addresses_said_so(void **state)
 	assert_non_null(strstr(out, "cpu_cycles: the PMU gave no data address with its samples"));
 	assert_non_null(strstr(out, "counts per CPU and per period"));
 	pmu_sample_report_free(&r);
-	pmu_sample_close(s);
+	close_all(s);
 }
 
 static void test_full_area_map_counted(void **state)
@@ -180,7 +199,7 @@ static void test_full_area_map_counted(void **state)
 	assert_int_equal(r.counters[PMU_SAMPLE_CNT_OUTSIDE], 1);
 	assert_int_equal(samples_of(&r, 0, 0), 1);
 	pmu_sample_report_free(&r);
-	pmu_sample_close(s);
+	close_all(s);
 }
 
 static void test_real_page_fault_samples(void **state)
@@ -195,7 +214,7 @@ static void test_real_page_fault_samples(void **state)
 	(void)state;
 	assert_int_equal(pmu_event_resolve(NULL, "page-faults:u", &ev, 1, err,
 					   sizeof(err)), 1);
-	if (pmu_sample_open(&o, &s, stderr, err, sizeof(err)))
+	if (pmu_sample_open(&o, open_collector(false), &s, stderr, err, sizeof(err)))
 		fail_msg("%s", err);
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	assert_true(p != MAP_FAILED);
@@ -209,7 +228,7 @@ static void test_real_page_fault_samples(void **state)
 	assert_int_equal(r.counters[PMU_SAMPLE_CNT_OUTSIDE],
 			 r.counters[PMU_SAMPLE_CNT_SAMPLES]);
 	pmu_sample_report_free(&r);
-	pmu_sample_close(s);
+	close_all(s);
 }
 
 int main(void)

@@ -200,8 +200,8 @@ static void test_deltas_accumulate(void **state)
 	assert_true(value_of("vmapscope_mappings_total{caller=\"vmalloc_fn+0x1/0x2\",api=\"vmalloc\",granule=\"2M\"}") == 3);
 	assert_true(value_of("vmapscope_vmap_area_bytes_total{caller=\"ioremap_fn+0x1/0x2\",api=\"ioremap\"}") == 4096 * 6);
 	assert_true(value_of("vmapscope_vmap_areas_total{caller=\"ioremap_fn+0x1/0x2\",api=\"ioremap\"}") == 3);
-	assert_true(value_of("vmapscope_kernel_events_total{event=\"alloc_vmap_area\"}") == 30);
-	assert_true(value_of("vmapscope_dropped_events_total{reason=\"stats_map_full\"}") == 3);
+	assert_true(value_of("vmapscope_alloc_vmap_area_events_total") == 30);
+	assert_true(value_of("vmapscope_stats_map_full_total") == 3);
 	/* no series for what never happened */
 	assert_true(value_of("vmapscope_vmap_areas_total{caller=\"vmalloc_fn+0x1/0x2\",api=\"vmalloc\"}") == -1);
 	assert_null(strstr(b.data, "granule=\"64K\""));

@@ -42,7 +42,7 @@ static void test_vmalloc_line(void **state)
 	assert_true(a.start == 0xffffc90000008000ULL);
 	assert_true(a.end == 0xffffc9000000d000ULL);
 	assert_int_equal(a.size, 20480);
-	assert_string_equal(a.caller, "kernel_clone+0xb8");
+	assert_string_equal(a.caller, "kernel_clone+0xb8/0x400");
 	assert_int_equal(a.nr_pages, 4);
 	assert_int_equal(a.flags, LIVE_F_VMALLOC);
 	assert_int_equal(a.api, VMAPSCOPE_API_VMALLOC);
@@ -57,7 +57,7 @@ static void test_ioremap_phys_line(void **state)
 		&a), 0);
 	assert_true(a.phys == 0xa0000);
 	assert_int_equal(a.api, VMAPSCOPE_API_IOREMAP);
-	assert_string_equal(a.caller, "acpi_os_map_iomem+0x1bc");
+	assert_string_equal(a.caller, "acpi_os_map_iomem+0x1bc/0x1e0");
 }
 
 static void test_module_caller_and_flags(void **state)
@@ -67,7 +67,7 @@ static void test_module_caller_and_flags(void **state)
 	assert_int_equal(vmallocinfo_parse_line(
 		"0xffffc90000200000-0xffffc90000601000 4198400 sw_vmalloc_huge+0x1c/0x40 [snapshot_workload] pages=1024 vmalloc vpages N0=1024",
 		&a), 0);
-	assert_string_equal(a.caller, "sw_vmalloc_huge+0x1c [snapshot_workload]");
+	assert_string_equal(a.caller, "sw_vmalloc_huge+0x1c/0x40 [snapshot_workload]");
 	assert_int_equal(a.flags, LIVE_F_VMALLOC | LIVE_F_VPAGES);
 	assert_int_equal(a.nr_pages, 1024);
 
@@ -153,7 +153,7 @@ static void test_file_real(void **state)
 	assert_int_equal(areas.n, 9);		/* 10 lines, 1 unpurged */
 	assert_int_equal(areas.skipped_unpurged, 1);
 	assert_int_equal(areas.v[3].api, VMAPSCOPE_API_VM_MAP_RAM);
-	assert_string_equal(areas.v[4].caller, "sw_alloc_huge+0x1c [snapshot_workload]");
+	assert_string_equal(areas.v[4].caller, "sw_alloc_huge+0x1c/0x40 [snapshot_workload]");
 	live_areas_free(&areas);
 
 	assert_int_equal(vmallocinfo_load(fixture("arm64-real.txt"), &areas, err, sizeof(err)), 0);

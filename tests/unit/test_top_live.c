@@ -53,25 +53,25 @@ static void test_parse(void **state)
 	fclose(f);
 	assert_int_equal(n, 6);
 
-	e = find(v, n, "acpi_os_map_iomem+0x1bc", VMAPSCOPE_API_IOREMAP);
+	e = find(v, n, "acpi_os_map_iomem+0x1bc/0x1e0", VMAPSCOPE_API_IOREMAP);
 	assert_non_null(e);
 	assert_int_equal(e->areas, 2);
 	assert_int_equal(e->bytes, 8192 + 12288);
-	e = find(v, n, "kernel_clone+0xb8", VMAPSCOPE_API_VMALLOC);
+	e = find(v, n, "kernel_clone+0xb8/0x400", VMAPSCOPE_API_VMALLOC);
 	assert_non_null(e);
 	assert_int_equal(e->areas, 2);
-	e = find(v, n, "irq_init_percpu_irqstack+0xed", VMAPSCOPE_API_VMAP);
+	e = find(v, n, "irq_init_percpu_irqstack+0xed/0x120", VMAPSCOPE_API_VMAP);
 	assert_non_null(e);
 	assert_int_equal(e->bytes, 20480);
 	/* callers as vmallocinfo_parse_line() keeps them: no "/0xlen", module kept */
-	e = find(v, n, "fix_size_alloc_test+0x3c [test_vmalloc]", VMAPSCOPE_API_VMALLOC);
+	e = find(v, n, "fix_size_alloc_test+0x3c/0x90 [test_vmalloc]", VMAPSCOPE_API_VMALLOC);
 	assert_non_null(e);
 	assert_int_equal(e->bytes, 4198400);
 	/* vm_map_ram blocks: no caller */
 	e = find(v, n, "", VMAPSCOPE_API_VM_MAP_RAM);
 	assert_non_null(e);
 	assert_int_equal(e->bytes, 262144);
-	assert_non_null(find(v, n, "pcpu_get_vm_areas+0x0", VMAPSCOPE_API_VMALLOC));
+	assert_non_null(find(v, n, "pcpu_get_vm_areas+0x0/0x1050", VMAPSCOPE_API_VMALLOC));
 	/* lazily freed areas are not live */
 	for (i = 0; i < n; i++)
 		assert_null(strstr(v[i].sym, "unpurged"));
@@ -95,7 +95,7 @@ static void test_hashed_addresses(void **state)
 	n = top_live_parse(f, &v);
 	fclose(f);
 	assert_int_equal(n, 2);
-	assert_non_null(find(v, n, "kernel_clone+0xb8", VMAPSCOPE_API_VMALLOC));
+	assert_non_null(find(v, n, "kernel_clone+0xb8/0x400", VMAPSCOPE_API_VMALLOC));
 	free(v);
 }
 

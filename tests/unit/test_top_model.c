@@ -383,13 +383,14 @@ static void test_live_matching(void **state)
 	struct vmapstat_snapshot cur;
 	struct top_table tab = { 0 };
 	struct top_avail av;
-	/* callers as vmallocinfo_parse_line() gives them: no "/0xlen" */
+	size_t i, n;
+	/* callers as vmallocinfo_parse_line() gives them: %pS, like the collector */
 	struct top_live live[5] = {
-		{ "alpha+0x10", VMAPSCOPE_API_VMALLOC, 3, 3 * 3 * K4 },
-		{ "alpha+0x10", VMAPSCOPE_API_IOREMAP, 1, K4 },	/* other API: not alpha's */
-		{ "alpha+0x1", VMAPSCOPE_API_VMALLOC, 1, K4 },	/* other call site */
-		{ "pcpu_get_vm_areas+0x0", VMAPSCOPE_API_VMALLOC, 2, 2 * M2 },
-		{ "idle_caller+0x1 [mod]", VMAPSCOPE_API_VMAP, 5, 5 * K4 },
+		{ "alpha+0x10/0x80", VMAPSCOPE_API_VMALLOC, 3, 3 * 3 * K4 },
+		{ "alpha+0x10/0x80", VMAPSCOPE_API_IOREMAP, 1, K4 },	/* other API: not alpha's */
+		{ "alpha+0x1/0x80", VMAPSCOPE_API_VMALLOC, 1, K4 },	/* other call site */
+		{ "pcpu_get_vm_areas+0x0/0x100", VMAPSCOPE_API_VMALLOC, 2, 2 * M2 },
+		{ "idle_caller+0x1/0x2 [mod]", VMAPSCOPE_API_VMAP, 5, 5 * K4 },
 	};
 
 	snap_init(&cur, "x86_64", 1);
@@ -410,11 +411,15 @@ static void test_live_matching(void **state)
 	/* -a: callers with only live areas get rows of their own */
 	assert_int_equal(top_table_build(&tab, &cur, NULL, &av, live, 5, true, true), 0);
 	assert_int_equal(tab.nr, 5);
-	assert_int_equal(find(&tab, "idle_caller+0x1 [mod]")->live_areas, 5);
-	assert_false(find(&tab, "idle_caller+0x1 [mod]")->active);
-	assert_true(isnan(find(&tab, "idle_caller+0x1 [mod]")->p99_ns));
-	assert_int_equal(find(&tab, "alpha+0x1")->live_areas, 1);
-	assert_int_equal(find(&tab, "alpha+0x10")->api, VMAPSCOPE_API_IOREMAP);
+	assert_int_equal(find(&tab, "idle_caller+0x1/0x2 [mod]")->live_areas, 5);
+	assert_false(find(&tab, "idle_caller+0x1/0x2 [mod]")->active);
+	assert_true(isnan(find(&tab, "idle_caller+0x1/0x2 [mod]")->p99_ns));
+	assert_int_equal(find(&tab, "alpha+0x1/0x80")->live_areas, 1);
+	/* alpha's ioremap area: a row of its own beside alpha's vmalloc row */
+	for (i = 0, n = 0; i < tab.nr; i++)
+		n += !strcmp(tab.rows[i].sym, "alpha+0x10/0x80") &&
+		     tab.rows[i].api == VMAPSCOPE_API_IOREMAP && tab.rows[i].live_areas == 1;
+	assert_int_equal(n, 1);
 
 	/* a module caller's row matches its "[mod]" areas */
 	add_row(&cur, 0x3, VMAPSCOPE_API_VMAP, "idle_caller+0x1/0x2 [mod]");

@@ -13,6 +13,12 @@
 #             its tracefs probe, which finds the ring buffer off and drops it
 #   record    events enabled, tracing_on=1: recorded into the ring buffer
 #             (overwrite mode, 4 MiB per CPU), which nobody reads
+#   perfstat  "perf stat -a -e 'vmalloc:*'": the kernel's own counting of
+#             the same events, what a user would run instead (when the
+#             guest has perf: make perf-tools)
+#   floor     vmapscope-floor (bench/floor) on the attach points vmapstat
+#             reports with -v, each program one per-CPU increment: the
+#             price of attaching at all
 #   vmapstat  "vmapstat -j -- sh -c 'echo ROUNDS > run'": the BPF
 #             collector with its default probes (series events, stock
 #             vmalloc events, latency probe) attached
@@ -22,6 +28,7 @@
 #
 # Output (host side: scripts/overhead-report):
 #   @@OVH cfg=CFG rep=R rounds=N ns=NS [events=E series_events=S]
+#   @@FLOOR ARGS (the floor's attach points)
 #   @@ATTACH rep=R ns=NS base_ns=B
 #   @@RSS tool=T vmhwm_kb=K vmrss_kb=K
 #   @@VSJSON {vmapstat -p -j of one run}   @@FEATURE {vmapstat's latency probe}
@@ -52,6 +59,20 @@ jnum() { grep -o "\"$1\": *[0-9]*" "$2" | awk -F: '{ s += $2 } END { print s + 0
 events 0
 run >/dev/null			# warm-up: first-touch costs, lazy purge state
 
+# The floor attaches what vmapstat attaches by default: every vmalloc
+# tracepoint it finds, and each latency probe by the method vmapstat chose
+# ("vmapstat: latency API FUNC fentry|kprobe" lines of -v).
+vmapstat -v -j -- true >/dev/null 2>/tmp/vsv.err ||
+	{ echo "vmapstat -v failed:"; cat /tmp/vsv.err; exit 1; }
+FLOOR_ARGS=$(awk '$1 == "vmapstat:" && $2 == "latency" {
+	if ($5 == "fentry") printf "-f %s ", $4; else if ($5 == "kprobe") printf "-k %s ", $4 }' /tmp/vsv.err)
+for e in $EVENTS alloc_vmap_area purge_vmap_area_lazy free_vmap_area_noflush; do
+	[ ! -d $T/events/vmalloc/$e ] || FLOOR_ARGS="$FLOOR_ARGS -t $e"
+done
+echo "@@FLOOR $FLOOR_ARGS"
+HAVE_PERF=0
+command -v perf >/dev/null && HAVE_PERF=1
+
 r=1
 while [ $r -le "$RUNS" ]; do
 	events 0
@@ -71,6 +92,18 @@ while [ $r -le "$RUNS" ]; do
 	n=$(grep -cE ' (vmap_chunk|vmap_set_ptes|vmap_huge_block): ' $T/trace)
 	echo >$T/trace
 	echo "@@OVH cfg=record rep=$r rounds=$ROUNDS ns=$ns events=$n"
+
+	if [ $HAVE_PERF = 1 ]; then
+		perf stat -a -x, -o /tmp/ps.txt -e 'vmalloc:*' -- sh -c "echo $ROUNDS >$P/run" ||
+			{ echo "perf stat failed"; exit 1; }
+		n=$(awk -F, '$3 ~ /^vmalloc:/ { s += $1 } END { print s + 0 }' /tmp/ps.txt)
+		echo "@@OVH cfg=perfstat rep=$r rounds=$ROUNDS ns=$(cat $P/last_ns) events=$n"
+	fi
+
+	# shellcheck disable=SC2086
+	vmapscope-floor $FLOOR_ARGS -- sh -c "echo $ROUNDS >$P/run" >/tmp/fl.out 2>/tmp/fl.err ||
+		{ echo "vmapscope-floor failed:"; cat /tmp/fl.err; exit 1; }
+	echo "@@OVH cfg=floor rep=$r rounds=$ROUNDS ns=$(cat $P/last_ns) $(cat /tmp/fl.out)"
 
 	vmapstat -j -- sh -c "echo $ROUNDS >$P/run" >/tmp/vs.json 2>/tmp/vs.err ||
 		{ echo "vmapstat failed:"; cat /tmp/vs.err; exit 1; }

@@ -30,7 +30,9 @@ out=$OUTDIR/bench/overhead/$ARCH-$MODE$suffix.txt
 case $MODE in icount) icount=--icount ;; tcg) icount= ;; *) echo "run.sh: mode must be icount or tcg" >&2; exit 2 ;; esac
 
 $LAB build --arch "$ARCH" --variant patched >/dev/null
-make --no-print-directory OUTDIR="$OUTDIR" "tools-$ARCH" >/dev/null
+make --no-print-directory OUTDIR="$OUTDIR" "tools-$ARCH" "$OUTDIR/$ARCH/bin/vmapscope-floor" >/dev/null
+# perf for the perf-stat row (cached after the first build).
+OUTDIR="$OUTDIR" scripts/build-perf "$ARCH" >/dev/null
 [ -n "${SKIP_KMOD:-}" ] || $LAB kmod --arch "$ARCH" --variant patched tests/kmod/overhead_workload >/dev/null
 mkdir -p "$(dirname "$out")"
 qemu=qemu-system-$ARCH; [ "$ARCH" = arm64 ] && qemu=qemu-system-aarch64

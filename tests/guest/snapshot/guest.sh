@@ -5,8 +5,6 @@
 # one snapshot with per-area results, and on x86_64 the kernel's own
 # page-table dump; prints everything between @@SNAP markers for check.py.
 set -e
-# The interface under test is vmapstat --snapshot (vmapsnap is the same
-# code as a standalone tool).
 snap() { vmapstat --snapshot "$@"; }
 # %pK must print real addresses for root (the default 0 hashes them).
 echo 1 >/proc/sys/kernel/kptr_restrict

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Host test of the live mapping audit (vmapsnap = vmapstat --snapshot) on
+# Host test of the live mapping audit (vmapstat --snapshot) on
 # this machine's own kernel: it either reports real areas, or exits 1 with
 # one line naming exactly what the kernel hides and why.  Which of the two
 # is right is decided from the kernel's own settings, not hard-coded.
@@ -7,8 +7,8 @@
 set -euo pipefail
 
 # VMAPSNAP: the command to test, e.g. "out/x86_64/bin/vmapstat --snapshot"
-# or "out/x86_64/bin/vmapsnap" (word-split on purpose).
-VMAPSNAP=${VMAPSNAP:?set VMAPSNAP to "vmapstat --snapshot" or vmapsnap}
+# (word-split on purpose).
+VMAPSNAP=${VMAPSNAP:?set VMAPSNAP to "vmapstat --snapshot"}
 read -r -a SNAP <<<"$VMAPSNAP"
 TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 FIX=$TOPDIR/tests/fixtures/vmallocinfo

@@ -9,7 +9,12 @@ usage: check.py ARCH LOGFILE
 """
 import json
 import re
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import checklib  # noqa: E402
+from checklib import check, failures  # noqa: E402
 from collections import defaultdict
 
 K, M = 1024, 1024 * 1024
@@ -38,28 +43,8 @@ EXPECTED = {
 # names __ioremap_prot as the caller.
 IOREMAP_CALLER = {"x86_64": "vswl_ioremap", "arm64": "__ioremap_prot"}
 
-failures = []
-
-
-def check(cond, msg):
-    print(("ok:   " if cond else "FAIL: ") + msg)
-    if not cond:
-        failures.append(msg)
-
-
 def sections(text):
-    out, cur = {}, None
-    for line in text.splitlines():
-        m = re.match(r"^@@(VS[23]?-[A-Z-]+)\s?(.*)$", line)
-        if m:
-            cur = m.group(1)
-            out.setdefault(cur, [])
-            if m.group(2):
-                out[cur].append(m.group(2))
-            continue
-        if cur:
-            out[cur].append(line)
-    return out
+    return checklib.sections(text, r"^@@(VS[2-5]?-[A-Z-]+)\s?(.*)$")
 
 
 def func(sym):
@@ -106,6 +91,28 @@ def json_view(obj):
             check(fn not in per, f"{fn}: one row only")
         per.setdefault(fn, r)
     return per
+
+
+def check_unloaded(s, tag, loops, caller_re):
+    """test_vmalloc fix_size_alloc_test: loops x vmalloc_huge(2 MiB), each one
+    chunk of 512 pages; the module is gone when vmapstat names the caller."""
+    check(s[f"{tag}-RC"][0].strip() == "0", f"{tag}: vmapstat -- kload test_vmalloc exited {s[f'{tag}-RC'][0].strip()}")
+    jl = [l for l in s[f"{tag}-JSON"] if l.startswith("{")]
+    if not jl:
+        check(False, f"{tag}: no JSON line")
+        return
+    rows = json.loads(jl[0])["rows"]
+    mine = [r for r in rows if re.fullmatch(caller_re, r["caller"])]
+    check(len(mine) == 1, f"{tag}: one row named {caller_re}: {[r['caller'] for r in mine]}")
+    if mine:
+        r = mine[0]
+        gran = {g["label"]: g["mappings"] for g in r["granules"]}
+        check(r["api"] == "vmalloc" and r["bytes"] == loops * 2 * M and
+              r["chunks"] == loops and r["chunk_pages"] == loops * 512,
+              f"{tag}: {r['caller']}: {r['api']}, {r['bytes']} bytes in {r['chunks']} chunks "
+              f"of {r['chunk_pages']} pages == {loops} x 2 MiB ({gran})")
+    raw = [r["caller"] for r in rows if r["caller"].startswith("0x")]
+    check(not raw, f"{tag}: no caller left as a raw address {raw}")
 
 
 def main():
@@ -207,6 +214,20 @@ def main():
               f"-c load_module: other callers dropped in BPF ({o3['counters']['filtered_events']} events)")
     else:
         check(False, "guest output lacks run 3 (-c load_module)")
+
+    # runs 4 and 5: test_vmalloc unloads itself before vmapstat reads its rows
+    ko = (s.get("VS4-KO") or [""])[0].strip()
+    check(ko.endswith("/test_vmalloc.ko"), f"test_vmalloc.ko in the guest's /lib/modules ({ko!r})")
+    if "VS4-RC" in s and "VS5-RC" in s:
+        check_unloaded(s, "VS4", 10, r"fix_size_alloc_test\+0x[0-9a-f]+/0x[0-9a-f]+ \[test_vmalloc\]")
+        check_unloaded(s, "VS5", 2, r"\[test_vmalloc\]\+0x[0-9a-f]+")
+        err5 = " ".join(s["VS5-ERR"])
+        check(err5.count("callers in module test_vmalloc shown as [test_vmalloc]+0xoff") == 1 and
+              "no test_vmalloc.ko under /lib/modules/" in err5,
+              f"without the .ko: said once on stderr ({err5.strip()!r})")
+        check("shown as" not in " ".join(s["VS4-ERR"]), "with the .ko: no fallback note")
+    else:
+        check(False, "guest output lacks the test_vmalloc runs (VS4, VS5)")
 
     print(f"{arch}: {len(failures)} failure(s)")
     return 1 if failures else 0

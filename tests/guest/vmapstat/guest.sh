@@ -63,6 +63,26 @@ rmmod vmapstat_workload || rc=1
 
 # Caller filter on a kernel symbol known at start: applied in BPF.
 filtered_run VS3 load_module
+# A module that is gone before vmapstat reads its rows: test_vmalloc's init
+# returns -EAGAIN, so the kernel unloads it right after the test.  Callers
+# are named from its .ko under /lib/modules; without it, as [mod]+0xoff.
+tv=$(find /lib/modules/$(uname -r) -name test_vmalloc.ko | head -n 1)
+echo "@@VS4-KO $tv"
+unloaded_run() {
+	vmapstat -p -j -- kload -e 11 "$2" run_test_mask=1 nr_pages=512 use_huge=1 \
+		nr_threads=1 test_repeat_count=1 test_loop_count=$3 >/tmp/$1.json 2>/tmp/$1.err
+	echo "@@$1-RC $?"
+	echo "@@$1-JSON"
+	cat /tmp/$1.json
+	echo "@@$1-ERR"
+	cat /tmp/$1.err
+}
+if [ -n "$tv" ]; then
+	unloaded_run VS4 "$tv" 10
+	mv "$tv" /tmp/test_vmalloc.ko
+	unloaded_run VS5 /tmp/test_vmalloc.ko 2
+	mv /tmp/test_vmalloc.ko "$tv"
+fi
 echo "@@VS-END"
 rmmod vmapstat_workload || rc=1
 for e in vmap_chunk vmap_set_ptes vmap_huge_block; do

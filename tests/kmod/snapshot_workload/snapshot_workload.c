@@ -11,6 +11,10 @@
  *   sw_vmalloc_huge_256k vmalloc_huge(256K)                  4K (arm64 patched: 64K cont)
  *   sw_vmap_2m         vmap(512 contiguous pages, order 9)   4K (patched: PMD)
  *   sw_vmap_64k        vmap(16 contiguous pages, order 4)    4K (arm64 patched: 64K cont)
+ *   sw_vmap_offset     vmap(pages 1..1023 of an order-10 block): physically
+ *                      contiguous, but one page off every block boundary
+ * The vmap areas also log the physical address of their first page, for
+ * the audit's mapping-potential check.
  *   sw_ioremap         ioremap(ioremap_phys, ioremap_size)   if ioremap_phys != 0
  *   sw_vmalloc_many    nr_small x vmalloc(16K)               a busy system for the benchmark
  */
@@ -36,15 +40,23 @@ struct sw_vmap {
 	void *addr;
 	struct page *first;
 	unsigned int order;
+	unsigned int skip;	/* pages of the block left out before the array */
 };
 
 static void *small, *huge, *huge_256k;
 static void __iomem *io;
-static struct sw_vmap vmap_2m, vmap_64k;
+static struct sw_vmap vmap_2m, vmap_64k, vmap_offset;
 
 static void report(const char *name, const void *addr, unsigned long size)
 {
 	pr_info("snapshot_workload: %s va=%px size=%lu\n", name, addr, size);
+}
+
+static void report_vmap(const char *name, const struct sw_vmap *v)
+{
+	pr_info("snapshot_workload: %s va=%px size=%lu pa=%llx\n", name, v->addr,
+		((1UL << v->order) - v->skip) << PAGE_SHIFT,
+		(unsigned long long)page_to_phys(v->first + v->skip));
 }
 
 /*
@@ -67,10 +79,13 @@ static noinline void sw_vmalloc_huge_256k(void)
 	huge_256k = vmalloc_huge(256 << 10, GFP_KERNEL);
 }
 
-/* vmap() of one physically contiguous, naturally aligned block. */
-static noinline int sw_vmap(struct sw_vmap *v, unsigned int order)
+/*
+ * vmap() of one physically contiguous, naturally aligned block, without
+ * its first skip pages.
+ */
+static noinline int sw_vmap(struct sw_vmap *v, unsigned int order, unsigned int skip)
 {
-	unsigned int i, n = 1U << order;
+	unsigned int i, n = (1U << order) - skip;
 	struct page **pages;
 
 	v->first = alloc_pages(GFP_KERNEL, order);
@@ -78,11 +93,12 @@ static noinline int sw_vmap(struct sw_vmap *v, unsigned int order)
 		return -ENOMEM;
 	split_page(v->first, order);
 	v->order = order;
+	v->skip = skip;
 	pages = kcalloc(n, sizeof(*pages), GFP_KERNEL);
 	if (!pages)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
-		pages[i] = v->first + i;
+		pages[i] = v->first + skip + i;
 	v->addr = vmap(pages, n, VM_MAP, PAGE_KERNEL);
 	kfree(pages);
 	return v->addr ? 0 : -ENOMEM;
@@ -90,12 +106,17 @@ static noinline int sw_vmap(struct sw_vmap *v, unsigned int order)
 
 static noinline int sw_vmap_2m(void)
 {
-	return sw_vmap(&vmap_2m, 9);
+	return sw_vmap(&vmap_2m, 9, 0);
 }
 
 static noinline int sw_vmap_64k(void)
 {
-	return sw_vmap(&vmap_64k, 4);
+	return sw_vmap(&vmap_64k, 4, 0);
+}
+
+static noinline int sw_vmap_offset(void)
+{
+	return sw_vmap(&vmap_offset, 10, 1);
 }
 
 static noinline void sw_vmalloc_many(unsigned int i)
@@ -137,6 +158,7 @@ static void sw_free(void)
 		iounmap(io);
 	sw_vunmap(&vmap_2m);
 	sw_vunmap(&vmap_64k);
+	sw_vunmap(&vmap_offset);
 }
 
 static int __init sw_init(void)
@@ -151,6 +173,8 @@ static int __init sw_init(void)
 	err = sw_vmap_2m();
 	if (!err)
 		err = sw_vmap_64k();
+	if (!err)
+		err = sw_vmap_offset();
 	if (err)
 		goto fail;
 	if (nr_small) {
@@ -176,8 +200,9 @@ static int __init sw_init(void)
 	report("vmalloc_small", small, 64 << 10);
 	report("vmalloc_huge", huge, 4 << 20);
 	report("vmalloc_huge_256k", huge_256k, 256 << 10);
-	report("vmap_2m", vmap_2m.addr, 2 << 20);
-	report("vmap_64k", vmap_64k.addr, 64 << 10);
+	report_vmap("vmap_2m", &vmap_2m);
+	report_vmap("vmap_64k", &vmap_64k);
+	report_vmap("vmap_offset", &vmap_offset);
 	if (io)
 		report("ioremap", (void __force *)io, ioremap_size);
 	return 0;

@@ -2,7 +2,9 @@
 # Runs inside a patched lab guest (busybox sh), driven by run.sh: the
 # vmap_test workload (vmap/vmalloc/vm_map_ram mappings with known granules)
 # under vmapstat -p -j --textfile, then under vmapstat --prometheus in
-# command mode.  Prints the outputs between @@@ markers for the host side.
+# command mode; then snapshot_workload, which stays loaded, under
+# --prometheus --live-bytes (traced and live bytes of the same callers).
+# Prints the outputs between @@@ markers for the host side.
 KMOD=/opt/vmapscope/kmod/vmap_test.ko
 
 vmapstat -p -j --top-callers 1000 --textfile /tmp/vmapscope.prom 1 \
@@ -23,8 +25,16 @@ vmapstat -p --prometheus --top-callers 3 -- \
 	>/tmp/cmd.prom 2>/tmp/cmd.err
 echo "command mode rc=$?"
 
+# --live-bytes needs real addresses in /proc/vmallocinfo
+echo 1 >/proc/sys/kernel/kptr_restrict
+vmapstat -p --live-bytes --prometheus --top-callers 1000 -- \
+	sh -c "kload /opt/vmapscope/kmod/snapshot_workload.ko >/tmp/kload3.out 2>&1" \
+	>/tmp/join.prom 2>/tmp/join.err
+echo "join rc=$?"
+
 echo "@@@ JSON"; cat /tmp/v.json
 echo "@@@ PROM"; cat /tmp/vmapscope.prom
 echo "@@@ CMD"; cat /tmp/cmd.prom
-echo "@@@ ERR"; cat /tmp/v.err /tmp/cmd.err
+echo "@@@ JOIN"; cat /tmp/join.prom
+echo "@@@ ERR"; cat /tmp/v.err /tmp/cmd.err /tmp/join.err
 echo "@@@ END"

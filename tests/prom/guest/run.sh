@@ -5,13 +5,15 @@
 # Runs inside.sh in the guest, then on the host: promtool check metrics
 # on the --textfile and --prometheus outputs, the textfile equals the sum
 # of the -j intervals of the same run (prom_vs_json.py), and the workload's
-# large mappings, chunk and latency histograms are there.
+# large mappings, chunk and latency histograms are there; a real Prometheus
+# joins live and traced bytes of the oracle module's caller.
 set -euo pipefail
 arch=${1:?usage: run.sh x86_64|arm64}
 : "${TOPDIR:?}"
 cd "$TOPDIR"
-T=$(mktemp -d /tmp/vmapscope-prom-guest.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+# the host side's helpers (temporary directory, started processes, Prometheus)
+export VMAPSTAT=$TOPDIR/out/$arch/bin/vmapstat
+. tests/prom/lib.sh
 fail() { echo "FAIL ($arch): $*" >&2; exit 1; }
 passed=0
 pass() { echo "ok - $arch: $*"; passed=$((passed + 1)); }
@@ -42,9 +44,7 @@ python3 tests/prom/prom_vs_json.py "$T/v.prom" "$T/v.json" --min-intervals 1 ||
 pass "textfile = sum of the -j intervals of the same run"
 
 # The workload maps 2M-aligned huge vmalloc / order-9 vmap ranges: PMD
-# entries; chunk and latency histograms have observations.  (Its callers
-# show as raw addresses: vmap_test unloads itself before vmapstat
-# symbolizes them.)
+# entries; chunk and latency histograms have observations.
 grep -Eq '^vmapscope_mapped_bytes_total\{caller="[^"]*",api="vmap",granule="2M"\} [1-9]' "$T/v.prom" ||
 	fail "no 2M vmap() mappings: $(grep '^vmapscope_mapped_bytes_total' "$T/v.prom" | head)"
 grep -Eq '^vmapscope_mapped_bytes_total\{caller="[^"]*",api="vmalloc",granule="2M"\} [1-9]' "$T/v.prom" ||
@@ -62,6 +62,38 @@ n=$(grep '^vmapscope_mapped_bytes_total{' "$T/cmd.prom" | sed 's/.*caller="\([^"
 grep -q '^vmapscope_mapped_bytes_total{caller="other",' "$T/cmd.prom" || fail "--top-callers 3: no caller=\"other\""
 [ "$n" -le 4 ] || fail "--top-callers 3: $n caller values"
 pass "--top-callers 3: $n caller values including \"other\""
+
+# Live and traced bytes join on caller: a real Prometheus scrapes the
+# exposition of the snapshot_workload run (served as a file) and the
+# PromQL join returns the oracle's 4 MiB vmalloc_huge() at 2M, under the
+# caller that /proc/vmallocinfo and the tracer both spell
+# "sw_vmalloc_huge+0x../0x.. [snapshot_workload]".
+grep -q '^join rc=0$' "$T/log" || fail "vmapstat --live-bytes --prometheus -- kload: $(grep 'join rc' "$T/log"); $(section ERR)"
+mkdir -p "$T/join"
+section JOIN >"$T/join/metrics"
+hport=$(free_port)
+python3 -m http.server --bind 127.0.0.1 --directory "$T/join" "$hport" >"$T/http.log" 2>&1 &
+STARTED_PIDS+=($!)
+start_prometheus join "127.0.0.1:$hport"
+query() {
+	curl -sf "$PROM/api/v1/query" --data-urlencode "query=$1"
+}
+scraped() {
+	[ "$(query 'up{job="join"}' | python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else 0)')" = 1 ]
+}
+wait_for 30 scraped || fail "Prometheus did not scrape the exposition: $(tail -3 "$T/prometheus.log")"
+q='vmapscope_live_bytes{granule="2M"} * on(caller, api, granule) group_left() (vmapscope_mapped_bytes_total > bool 0)'
+query "$q" >"$T/join.json" || fail "PromQL query failed: $(tail -3 "$T/prometheus.log")"
+python3 - "$T/join.json" <<'EOP' || fail "join: $(grep -E '^vmapscope_(live_bytes|mapped_bytes_total)\{caller="sw_' "$T/join/metrics")"
+import json, re, sys
+res = json.load(open(sys.argv[1]))["data"]["result"]
+rows = [(r["metric"]["caller"], r["metric"]["api"], float(r["value"][1])) for r in res]
+print("join rows:", rows)
+mine = [r for r in rows
+        if re.fullmatch(r"sw_vmalloc_huge\+0x[0-9a-f]+/0x[0-9a-f]+ \[snapshot_workload\]", r[0])]
+sys.exit(not (len(mine) == 1 and mine[0][1] == "vmalloc" and mine[0][2] == 4 << 20))
+EOP
+pass "PromQL joins vmapscope_live_bytes and vmapscope_mapped_bytes_total on caller (sw_vmalloc_huge: 4 MiB at 2M)"
 
 grep -E '^vmapscope_(mapped_bytes_total|mappings_total)\{.*granule="2M"' "$T/v.prom" | head -4
 echo "$passed passed, 0 failed"

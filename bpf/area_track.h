@@ -1,31 +1,36 @@
-// SPDX-License-Identifier: GPL-2.0
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
- * PMU sample attribution: which vmap area (and so which caller) a sampled
- * data address falls in.
+ * PMU sample attribution, part of vmapstat.bpf.c: which vmap area (and so
+ * which caller) a sampled data address falls in.
  *
  * Live areas come from the stock vmalloc:alloc_vmap_area and
  * free_vmap_area_noflush tracepoints; their caller and API from the
  * series' vmalloc:vmap_chunk, which fires in the same task right after the
- * area was allocated, at its start address.  An area [start, end) is stored
- * in an LPM trie as the few aligned power-of-two blocks that tile it (at
- * most two per address bit), so one longest-prefix lookup finds the area
- * containing any address: no per-page work, one lookup per sample.
+ * area was allocated, at its start address.  vmapstat.bpf.c's programs on
+ * those tracepoints call area_add() / area_del() / area_caller() when user
+ * space set track_areas (--pmu-sample), so no tracepoint is attached
+ * twice.  An area [start, end) is stored in an LPM trie as the few aligned
+ * power-of-two blocks that tile it (at most two per address bit), so one
+ * longest-prefix lookup finds the area containing any address: no
+ * per-page work, one lookup per sample.
  *
  * A perf_event program reads each sample's data address (PERF_SAMPLE_ADDR;
  * 0 when the PMU gives none) and counts it per (caller, api), or as outside
  * every tracked area, or as carrying no address.  Every map is bounded and
- * every full map is counted.
+ * every full map is counted; without --pmu-sample user space shrinks them
+ * to one entry.
  *
  * test_feed (raw_tp, never attached) runs the same code on (op, addr, size,
  * caller, api) from BPF_PROG_TEST_RUN, so the attribution is tested with
  * known areas and addresses on any kernel.
  */
-#include "vmapscope_bpf.h"
-#include <bpf/bpf_helpers.h>
-#include <bpf/bpf_tracing.h>
+#ifndef VMAPSCOPE_AREA_TRACK_H
+#define VMAPSCOPE_AREA_TRACK_H
+
 #include "../user/pmu_sample.h"
 
-char LICENSE[] SEC("license") = "GPL";
+/* Set by user space before load: --pmu-sample tracks live areas. */
+const volatile bool track_areas = false;
 
 /* struct bpf_perf_event_data for the target arch (regs differ in size). */
 struct pe_ctx {
@@ -75,12 +80,12 @@ struct {
 	__type(value, __u64);	/* samples */
 } samples SEC(".maps");
 
-__u64 counters[PMU_SAMPLE_CNT_MAX] = {};
+__u64 sample_counters[PMU_SAMPLE_CNT_MAX] = {};
 
-static __always_inline void count(int i)
+static __always_inline void sample_count(int i)
 {
 	if (i >= 0 && i < PMU_SAMPLE_CNT_MAX)
-		__sync_fetch_and_add(&counters[i], 1);
+		__sync_fetch_and_add(&sample_counters[i], 1);
 }
 
 static __always_inline void be64(__u8 *out, __u64 v)
@@ -142,7 +147,7 @@ static long blk_step(__u32 i, void *data)
 	be64(key.data, w->s);
 	if (w->add) {
 		if (bpf_map_update_elem(&blocks, &key, &w->start, BPF_ANY)) {
-			count(PMU_SAMPLE_CNT_BLOCKS_FULL);
+			sample_count(PMU_SAMPLE_CNT_BLOCKS_FULL);
 			w->err = 1;
 			return 1;
 		}
@@ -172,7 +177,7 @@ static __always_inline void area_add(__u64 start, __u64 size)
 	if (!size || start + size < start)
 		return;
 	if (bpf_map_update_elem(&areas, &start, &a, BPF_ANY)) {
-		count(PMU_SAMPLE_CNT_AREAS_FULL);
+		sample_count(PMU_SAMPLE_CNT_AREAS_FULL);
 		return;
 	}
 	if (blocks_update(start, a.end, true) < 0) {
@@ -181,7 +186,7 @@ static __always_inline void area_add(__u64 start, __u64 size)
 		bpf_map_delete_elem(&areas, &start);
 		return;
 	}
-	count(PMU_SAMPLE_CNT_AREAS);
+	sample_count(PMU_SAMPLE_CNT_AREAS);
 	bpf_map_update_elem(&pending, &id, &start, BPF_ANY);
 }
 
@@ -213,7 +218,7 @@ static __always_inline void area_del(__u64 start)
 	end = a->end;
 	blocks_update(start, end, false);
 	bpf_map_delete_elem(&areas, &start);
-	count(PMU_SAMPLE_CNT_FREED);
+	sample_count(PMU_SAMPLE_CNT_FREED);
 }
 
 static __always_inline void attribute(__u64 addr)
@@ -223,16 +228,16 @@ static __always_inline void attribute(__u64 addr)
 	struct pmu_sample_area *a;
 	__u64 *start, one = 1, *v;
 
-	count(PMU_SAMPLE_CNT_SAMPLES);
+	sample_count(PMU_SAMPLE_CNT_SAMPLES);
 	if (!addr) {
-		count(PMU_SAMPLE_CNT_NO_ADDR);
+		sample_count(PMU_SAMPLE_CNT_NO_ADDR);
 		return;
 	}
 	be64(key.data, addr);
 	start = bpf_map_lookup_elem(&blocks, &key);
 	a = start ? bpf_map_lookup_elem(&areas, start) : NULL;
 	if (!a || addr >= a->end) {
-		count(PMU_SAMPLE_CNT_OUTSIDE);
+		sample_count(PMU_SAMPLE_CNT_OUTSIDE);
 		return;
 	}
 	k.caller = a->caller;
@@ -247,7 +252,7 @@ static __always_inline void attribute(__u64 addr)
 		if (v)
 			__sync_fetch_and_add(v, 1);
 		else
-			count(PMU_SAMPLE_CNT_CALLERS_FULL);
+			sample_count(PMU_SAMPLE_CNT_CALLERS_FULL);
 	}
 }
 
@@ -255,33 +260,6 @@ SEC("perf_event")
 int on_sample(struct pe_ctx *ctx)
 {
 	attribute(ctx->addr);
-	return 0;
-}
-
-SEC("tp_btf/alloc_vmap_area")
-int BPF_PROG(area_alloc, unsigned long addr, unsigned long size,
-	     unsigned long align, unsigned long vstart, unsigned long vend,
-	     int failed)
-{
-	if (!failed)
-		area_add(addr, size);
-	return 0;
-}
-
-SEC("tp_btf/free_vmap_area_noflush")
-int BPF_PROG(area_free, unsigned long va_start)
-{
-	area_del(va_start);
-	return 0;
-}
-
-/* raw_tp: tp_btf cannot read the "const void *caller" argument (6.12). */
-SEC("raw_tp/vmap_chunk")
-int BPF_PROG(area_chunk, unsigned long addr, unsigned long pfn,
-	     unsigned long nr_pages, unsigned int shift, const void *caller,
-	     unsigned int api)
-{
-	area_caller(addr, (__u64)caller, api);
 	return 0;
 }
 
@@ -307,3 +285,5 @@ int test_feed(__u64 *args)
 	}
 	return 0;
 }
+
+#endif /* VMAPSCOPE_AREA_TRACK_H */

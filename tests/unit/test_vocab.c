@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The one vocabulary (vocab.h, VMAPSCOPE_COUNTERS): every global counter
+ * reaches the text report, the JSON object and the Prometheus exposition
+ * under its one name, with its own value; API names round-trip through
+ * the one parser.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <errno.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "prom_metrics.h"
+#include "report.h"
+#include "vocab.h"
+
+/* Distinct, non-zero: a counter printed under another's name shows. */
+static uint64_t value(int i)
+{
+	return 1000003ULL * (i + 1);
+}
+
+static void snap(struct vmapstat_snapshot *s)
+{
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	s->rows = calloc(1, sizeof(*s->rows));
+	assert_non_null(s->rows);
+	snprintf(s->arch, sizeof(s->arch), "x86_64");
+	s->page_shift = 12;
+	s->symbols_ok = true;
+	s->stats_max_entries = 2048;
+	s->interval_s = 1;
+	for (i = 0; i < VMAPSCOPE_CNT_MAX; i++)
+		s->counters[i] = value(i);
+}
+
+static void test_every_counter_in_every_output(void **state)
+{
+	struct report_opts o = { .lat_unit = "usecs", .lat_div = 1000 };
+	struct vmapstat_snapshot s;
+	struct json_object *j, *cnt, *v;
+	struct prom_state *ps;
+	struct prom_buf b;
+	char *text = NULL, want[256];
+	size_t len = 0;
+	FILE *f;
+	int i, k;
+
+	snap(&s);
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	report_text(f, &s, &o);
+	fclose(f);
+	j = report_json(&s, &o);
+	assert_non_null(j);
+	assert_true(json_object_object_get_ex(j, "counters", &cnt));
+	ps = prom_state_new(20);
+	assert_non_null(ps);
+	assert_int_equal(prom_state_add(ps, &s), 0);
+	prom_buf_init(&b);
+	assert_int_equal(prom_render(ps, &b), 0);
+
+	for (i = 0; i < VMAPSCOPE_CNT_MAX; i++) {
+		const char *name = counter_name(i);
+
+		assert_true(strcmp(name, "?") && *counter_help(i));
+		for (k = 0; k < i; k++)
+			assert_string_not_equal(name, counter_name(k));
+		/* text: "name value" */
+		snprintf(want, sizeof(want), "%s %llu", name, (unsigned long long)value(i));
+		if (!strstr(text, want))
+			fail_msg("text report lacks '%s':\n%s", want, text);
+		/* JSON: counters.name == value */
+		assert_true(json_object_object_get_ex(cnt, name, &v));
+		assert_true((uint64_t)json_object_get_uint64(v) == value(i));
+		/* Prometheus: its family with the table's help, and the value */
+		snprintf(want, sizeof(want), "# HELP vmapscope_%s_total %s\n", name, counter_help(i));
+		if (!strstr(b.data, want))
+			fail_msg("exposition lacks '%s'", want);
+		snprintf(want, sizeof(want), "\nvmapscope_%s_total %llu\n", name,
+			 (unsigned long long)value(i));
+		if (!strstr(b.data, want))
+			fail_msg("exposition lacks '%s'", want + 1);
+	}
+	/* the JSON has nothing else but the map capacity */
+	assert_int_equal(json_object_object_length(cnt), VMAPSCOPE_CNT_MAX + 1);
+
+	prom_buf_free(&b);
+	prom_state_free(ps);
+	json_object_put(j);
+	free(text);
+	snapshot_free(&s);
+}
+
+static void test_api_names_round_trip(void **state)
+{
+	unsigned int mask;
+	int api;
+
+	for (api = 0; api < VMAPSCOPE_API_MAX; api++) {
+		assert_int_equal(api_parse_mask(api_name(api), &mask), 0);
+		assert_int_equal(mask, 1U << api);
+		assert_non_null(strstr(API_LIST_NAMES, api_name(api)));
+	}
+	assert_int_equal(api_parse_mask(API_LIST_NAMES, &mask), 0);
+	assert_int_equal(mask, (1U << VMAPSCOPE_API_MAX) - 1);
+	assert_string_equal(api_name(VMAPSCOPE_API_UNATTRIBUTED), "unattributed");
+	/* empty items and unknown names are errors, not shorthand */
+	assert_int_equal(api_parse_mask("vmalloc,,vmap", &mask), -EINVAL);
+	assert_int_equal(api_parse_mask("vmalloc,", &mask), -EINVAL);
+	assert_int_equal(api_parse_mask("", &mask), -EINVAL);
+	assert_int_equal(api_parse_mask("unattributed", &mask), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_counter_in_every_output),
+		cmocka_unit_test(test_api_names_round_trip),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

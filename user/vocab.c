@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/* API, feature and counter names (see vocab.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "vocab.h"
+
+static const char *const api_names[VMAPSCOPE_API_MAX] = {
+	[VMAPSCOPE_API_OTHER] = "other",
+	[VMAPSCOPE_API_VMALLOC] = "vmalloc",
+	[VMAPSCOPE_API_VMAP] = "vmap",
+	[VMAPSCOPE_API_IOREMAP] = "ioremap",
+	[VMAPSCOPE_API_VM_MAP_RAM] = "vm_map_ram",
+};
+
+const char *api_name(int api)
+{
+	if (api == VMAPSCOPE_API_UNATTRIBUTED)
+		return "unattributed";
+	return api >= 0 && api < VMAPSCOPE_API_MAX ? api_names[api] : "unknown";
+}
+
+int api_parse_mask(const char *list, unsigned int *mask)
+{
+	char *dup, *cur, *tok;
+	unsigned int m = 0;
+	int api, ret = 0;
+
+	if (!list || !*list)
+		return -EINVAL;
+	dup = strdup(list);
+	if (!dup)
+		return -ENOMEM;
+	cur = dup;
+	/* strsep, not strtok: "vmalloc," and "a,,b" are errors, not shorthand */
+	while (!ret && (tok = strsep(&cur, ",")) != NULL) {
+		for (api = 0; api < VMAPSCOPE_API_MAX; api++)
+			if (!strcmp(tok, api_names[api]))
+				break;
+		if (api == VMAPSCOPE_API_MAX)
+			ret = -EINVAL;
+		else
+			m |= 1U << api;
+	}
+	free(dup);
+	if (!ret)
+		*mask = m;
+	return ret;
+}
+
+const char *feature_name(enum vmapstat_feature f)
+{
+	static const char *const names[VMAPSTAT_FEAT_MAX] = {
+		[VMAPSTAT_FEAT_GRANULE] = "granule",
+		[VMAPSTAT_FEAT_CHUNK] = "chunk",
+		[VMAPSTAT_FEAT_LATENCY] = "latency",
+		[VMAPSTAT_FEAT_AREAS] = "areas",
+	};
+
+	return f < VMAPSTAT_FEAT_MAX ? names[f] : "?";
+}
+
+#define COUNTER_NAME(id, name, help) [VMAPSCOPE_CNT_##id] = name,
+#define COUNTER_HELP(id, name, help) [VMAPSCOPE_CNT_##id] = help,
+static const char *const counter_names[VMAPSCOPE_CNT_MAX] = { VMAPSCOPE_COUNTERS(COUNTER_NAME) };
+static const char *const counter_helps[VMAPSCOPE_CNT_MAX] = { VMAPSCOPE_COUNTERS(COUNTER_HELP) };
+
+const char *counter_name(int c)
+{
+	return c >= 0 && c < VMAPSCOPE_CNT_MAX ? counter_names[c] : "?";
+}
+
+const char *counter_help(int c)
+{
+	return c >= 0 && c < VMAPSCOPE_CNT_MAX ? counter_helps[c] : "";
+}
