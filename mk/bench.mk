@@ -84,7 +84,8 @@ bench-overhead: deps floor-tools perf-tools
 		$$(ls -U $(BENCH_OVH_RAW) 2>/dev/null) | tee $(BENCH_DIR)/overhead/table.md
 
 # Copy what exists (a benchmark that did not run leaves the older committed
-# files in place), stamped with the date; then the plots.
+# files in place), stamped with the date (kernel-DATE: when the kernel table
+# itself was copied, for the cover letter); then the plots.
 bench-results:
 	@mkdir -p $(BENCH_RESULTS)
 	@set -e; d=$$(date -u +%Y-%m-%dT%H:%MZ); \
@@ -92,6 +93,7 @@ bench-results:
 		if [ -f "$$f" ]; then cp "$$f" $(BENCH_RESULTS)/overhead-$$(basename $$f); fi; done; \
 	for f in $(BENCH_DIR)/kernel/*.txt $(BENCH_DIR)/kernel/table.md; do \
 		if [ -f "$$f" ]; then cp "$$f" $(BENCH_RESULTS)/kernel-$$(basename $$f); fi; done; \
+	if [ -f $(BENCH_DIR)/kernel/table.md ]; then echo "$$d" > $(BENCH_RESULTS)/kernel-DATE; fi; \
 	for t in vmaptop snapshot; do \
 		if [ -s $(BENCH_DIR)/bench-$$t.log ]; then cp $(BENCH_DIR)/bench-$$t.log $(BENCH_RESULTS)/$$t.txt; fi; done; \
 	echo "$$d" > $(BENCH_RESULTS)/DATE

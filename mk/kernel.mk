@@ -2,9 +2,11 @@
 #
 #   make check-kernel        patched x86_64 + arm64: mappings, granules, exact
 #                            events, tracefs/perf, ioremap of an ivshmem BAR,
-#                            test_vmalloc
+#                            test_vmalloc; misuses that must warn (misuse.sh,
+#                            in a run of its own with --expect-warn)
 #   make check-kernel-debug  debug x86_64 + arm64 (KASAN, DEBUG_VM): the same
-#                            mapping checks, test_vmalloc and fault injection
+#                            mapping checks, test_vmalloc, fault injection
+#                            and the misuses
 #   make check-series-build  the kernel builds after each patch, both arches
 #   make checkpatch          scripts/checkpatch.pl --strict on every patch
 #   make bench-kernel        stock vs patched timings (docs/benchmarks.md)
@@ -36,6 +38,7 @@ check-kernel-x86_64 check-kernel-arm64: check-kernel-%: deps
 	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) -- $(call kguest,tracefs.sh)
 	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) --ivshmem 64 -- $(call kguest,ioremap.sh)
 	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) -- $(call kguest,test_vmalloc.sh)
+	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) --expect-warn -- $(call kguest,misuse.sh)
 
 check-kernel-debug-x86_64 check-kernel-debug-arm64: check-kernel-debug-%: deps
 	$(LAB) build --arch $* --variant debug >/dev/null
@@ -43,6 +46,7 @@ check-kernel-debug-x86_64 check-kernel-debug-arm64: check-kernel-debug-%: deps
 	$(LAB) run --arch $* --variant debug --timeout $(KTIMEOUT) -- $(call kguest,map.sh)
 	$(LAB) run --arch $* --variant debug --timeout 1800 -- $(call kguest,test_vmalloc.sh)
 	$(LAB) run --arch $* --variant debug --timeout $(KTIMEOUT) -- $(call kguest,fault.sh)
+	$(LAB) run --arch $* --variant debug --timeout $(KTIMEOUT) --expect-warn -- $(call kguest,misuse.sh)
 
 check-kernel: check-kernel-x86_64 check-kernel-arm64
 

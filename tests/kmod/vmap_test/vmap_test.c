@@ -18,6 +18,28 @@
  *	  api, caller inside this module).
  * mode=ioremap: the same for ioremap() of BAR2 of a QEMU ivshmem-plain
  *	device (1af4:1110): the whole BAR, and a 1M window 64K-aligned in it.
+ *	Also: the arithmetic of vmap_small_run_end() at the 32-bit limits
+ *	(the kernel exports it to KUnit-enabled modules), and the area size
+ *	and page order that vmalloc_huge(68K) and kvmalloc()'s vmalloc
+ *	fallback get (the arm64 contiguous-PTE size policy); on arm64, the
+ *	barrier pairs (vmap_pte_range_publish() calls, counted with a
+ *	kprobe) of a vmap() of 100 MiB of order-4 pages: one per PTE table.
+ * mode=misuse: misuses of the internal mapping API, each of which must
+ *	warn, in a guest run that expects warnings (lab run --expect-warn).
+ *	Each step prints "vmap_test: step NAME expect-warn N" before and
+ *	"vmap_test: step NAME end" after, and the guest script counts the
+ *	WARNINGs in between:
+ *	- cut-block: vunmap_range() of the middle of a vmalloc_huge(128K)
+ *	  (two 64K contiguous-PTE blocks on arm64) clears both blocks whole,
+ *	  leaving no valid PTE_CONT entry next to an invalid one, and warns
+ *	  once; on x86_64 (4K PTEs) it is a plain partial unmap;
+ *	- busy-block: vmap_page_range() of a 64K-aligned 64K block over a
+ *	  range whose third page is mapped fails with -EBUSY and leaves that
+ *	  page mapped as it was (arm64 used to write the block over it);
+ *	- pmd-broken-chunk: vmap_pages_range_noflush() at PMD_SHIFT of an
+ *	  order-9 chunk with one foreign page warns under CONFIG_DEBUG_VM.
+ *	These use unexported functions, found through kallsyms_lookup_name()
+ *	(itself found with a kprobe).
  * mode=fault: iters rounds of vmap()/vmalloc() with this task marked
  *	make-it-fail (CONFIG_FAULT_INJECTION; the guest script arms
  *	fail_page_alloc with task-filter): every call either fails cleanly
@@ -41,11 +63,13 @@
 #include <linux/log2.h>
 #include <linux/sched.h>
 #include <linux/tracepoint.h>
+#include <linux/kprobes.h>
+#include <linux/slab.h>
 #include <asm/pgtable.h>
 
 static char *mode = "map";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "map | ioremap | fault");
+MODULE_PARM_DESC(mode, "map | ioremap | fault | misuse");
 static bool events = true;
 module_param(events, bool, 0444);
 MODULE_PARM_DESC(events, "check the exact tracepoint events of each mapping");
@@ -142,6 +166,24 @@ static int granule_at(unsigned long addr, unsigned long *pfn)
 		return CONT_PTE_SHIFT;
 #endif
 	return PAGE_SHIFT;
+}
+
+/* ---- unexported kernel functions ---------------------------------------- */
+
+static unsigned long (*lookup_name)(const char *name);
+
+/* The address of a kernel symbol, or NULL. */
+static void *ksym(const char *name)
+{
+	if (!lookup_name) {
+		struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
+
+		if (register_kprobe(&kp))
+			return NULL;
+		lookup_name = (void *)kp.addr;
+		unregister_kprobe(&kp);
+	}
+	return (void *)lookup_name(name);
 }
 
 /* ---- event recording ---------------------------------------------- */
@@ -693,10 +735,252 @@ out:
 	free_blocks(&c);
 }
 
+/* ---- vmap_small_run_end() at its limits --------------------------------- */
+
+/* mm/vmalloc.c: visible to modules when the kernel is built with KUnit. */
+unsigned int vmap_small_run_end(unsigned int idx, unsigned int count,
+				unsigned int max_shift);
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+/*
+ * Where a run of small pages that starts at page idx of a vmap() of count
+ * pages ends: at count when the area allows no block (max_shift ==
+ * PAGE_SHIFT), else at the next multiple of the smallest block (arm64:
+ * 16 pages, a contiguous-PTE block; x86_64: 512, a PMD), at most count.
+ * Counts and indexes above 2^31 are where 32-bit arithmetic gives 0 (and
+ * a vmap() loop that never ends); no real vmap() gets there.
+ */
+static void run_small_run_end_checks(void)
+{
+	const unsigned int blk = ON_ARM64 ? 16 : PMD_SIZE >> PAGE_SHIFT;
+	static const unsigned int big = 0xffffffffU;
+	const struct {
+		unsigned int idx, count, max_shift, want;
+	} t[] = {
+		{ 0, 1, PAGE_SHIFT, 1 },
+		{ 0, 1000, PAGE_SHIFT, 1000 },
+		{ 0, 0x80000000U, PAGE_SHIFT, 0x80000000U },
+		{ 0, 0x80000001U, PAGE_SHIFT, 0x80000001U },
+		{ 0x80000000U, big, PAGE_SHIFT, big },
+		{ 0, 100000, PMD_SHIFT, blk },
+		{ 1, 100000, PMD_SHIFT, blk },
+		{ blk - 1, 100000, PMD_SHIFT, blk },
+		{ blk, 100000, PMD_SHIFT, 2 * blk },
+		{ 0, blk / 2, PMD_SHIFT, blk / 2 },
+		{ 0x7fffffffU, 0x80000001U, PMD_SHIFT, 0x80000000U },
+		{ 0x80000000U, big, PMD_SHIFT, 0x80000000U + blk },
+		{ big - blk + 1, big, PMD_SHIFT, big },
+		{ big - 1, big, PMD_SHIFT, big },
+	};
+	unsigned int i, got;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		got = vmap_small_run_end(t[i].idx, t[i].count, t[i].max_shift);
+		check(got == t[i].want,
+		      "vmap_small_run_end(idx=0x%x, count=0x%x, max_shift=%u) = 0x%x, want 0x%x",
+		      t[i].idx, t[i].count, t[i].max_shift, got, t[i].want);
+	}
+}
+
+/* ---- huge vmalloc sizes: area size and page order ------------------------ */
+
+/*
+ * vmalloc_huge(size), or the vmalloc fallback of kvmalloc(size) (called as
+ * kvmalloc_node() calls it: a kmalloc() of 68K does not fail in a test
+ * guest): the area's size (guard page included), its page order, and the
+ * granule of every page.
+ */
+static void *(*range_alloc)(unsigned long size, unsigned long align,
+			    unsigned long start, unsigned long end, gfp_t gfp,
+			    pgprot_t prot, unsigned long vm_flags, int node,
+			    const void *caller);
+static struct vm_struct *(*find_area)(const void *addr);
+
+static void run_area_case(const char *name, unsigned long size, bool kv,
+			  unsigned long want_size, unsigned int want_order)
+{
+	int gran = want_order ? G64K : G4K;
+	unsigned long va, i, pfn;
+	unsigned int bad = 0;
+	struct vm_struct *area;
+	void *p;
+
+	if (!check(range_alloc && find_area, "%s: kernel symbols found", name))
+		return;
+	/* Record the events, unchecked, so that tracefs.sh's count holds. */
+	if (events)
+		rec_start();
+	if (kv)
+		p = range_alloc(size, 1, VMALLOC_START, VMALLOC_END, GFP_KERNEL,
+				PAGE_KERNEL, VM_ALLOW_HUGE_VMAP, NUMA_NO_NODE,
+				__builtin_return_address(0));
+	else
+		p = vmalloc_huge(size, GFP_KERNEL);
+	rec_stop();
+	if (!check(p, "%s: allocation", name))
+		return;
+	area = find_area(p);
+	check(area && area->size == want_size && area->page_order == want_order,
+	      "%s: area of %lu bytes (want %lu), page order %u (want %u)", name,
+	      area ? area->size : 0, want_size, area ? area->page_order : 0,
+	      want_order);
+	va = (unsigned long)p;
+	for (i = 0; i < size; i += PAGE_SIZE) {
+		*(u64 *)(va + i) = va + i;
+		if (granule_at(va + i, &pfn) != gran ||
+		    *(u64 *)page_address(vmalloc_to_page((void *)(va + i))) != va + i)
+			bad++;
+	}
+	check(!bad, "%s: granule shift %d and data on every page (%u wrong)",
+	      name, gran, bad);
+	vfree(p);
+}
+
+/* ---- barriers: one per PTE table ------------------------------------------- */
+
+static unsigned long nr_publish, nr_set_huge;
+static bool barrier_probes;
+
+static int count_publish(struct kprobe *kp, struct pt_regs *regs)
+{
+	nr_publish++;
+	return 0;
+}
+
+static int count_set_huge(struct kprobe *kp, struct pt_regs *regs)
+{
+	nr_set_huge++;
+	return 0;
+}
+
+/*
+ * arm64: vmap() of 100 MiB of order-4 pages must publish its contiguous-PTE
+ * blocks with one barrier pair per PTE table that got blocks
+ * (vmap_pte_range_publish() calls, counted with a kprobe), not one per 64K
+ * chunk.  The spans that vmap_pte_set_huge() wrote are counted too, for
+ * the log.  Consecutive allocations may happen to be physically adjacent
+ * and form a PMD block somewhere: the PTE tables are counted from the
+ * granules the mapping got.
+ */
+static void run_barrier_case(void)
+{
+	const unsigned int order = 4;
+	const unsigned int nr_chunks = (100 * SZ_1M) / (PAGE_SIZE << order);
+	struct page **pages = NULL, **chunks = NULL;
+	unsigned int i, j, n = 0, bad = 0;
+	unsigned long va, tables = 0, last_table = 0, pfn;
+	void *addr;
+	int g;
+
+	if (!ON_ARM64) {
+		pr_info("skip barriers: no PTE-level blocks on this arch\n");
+		return;
+	}
+	pages = kvcalloc(nr_chunks << order, sizeof(*pages), GFP_KERNEL);
+	chunks = kvcalloc(nr_chunks, sizeof(*chunks), GFP_KERNEL);
+	if (!check(pages && chunks, "barriers: page arrays"))
+		goto out;
+	for (i = 0; i < nr_chunks; i++) {
+		chunks[i] = alloc_pages(GFP_KERNEL | __GFP_COMP | __GFP_NOWARN,
+					order);
+		if (!chunks[i])
+			break;
+		for (j = 0; j < 1U << order; j++)
+			pages[n++] = chunks[i] + j;
+	}
+	if (!check(i == nr_chunks, "barriers: %u order-%u pages", nr_chunks, order))
+		goto out;
+	if (!check(barrier_probes,
+		   "barriers: kprobes on vmap_pte_range_publish() and vmap_pte_set_huge()"))
+		goto out;
+	nr_publish = nr_set_huge = 0;
+	/* Record the events, unchecked, so that tracefs.sh's count holds. */
+	if (events)
+		rec_start();
+	addr = vmap(pages, n, VM_MAP, PAGE_KERNEL);
+	rec_stop();
+	if (!check(addr, "barriers: vmap of 100 MiB"))
+		goto out;
+	va = (unsigned long)addr;
+	for (i = 0; i < n; i++) {
+		unsigned long a = va + i * PAGE_SIZE;
+
+		g = granule_at(a, &pfn);
+		if ((g != G64K && g != G2M) || pfn != page_to_pfn(pages[i]))
+			bad++;
+		if (g == G64K && (!tables || a >> PMD_SHIFT != last_table)) {
+			tables++;
+			last_table = a >> PMD_SHIFT;
+		}
+	}
+	check(!bad, "barriers: 64K or 2M granule and PFN on all %u pages (%u wrong)",
+	      n, bad);
+	check(tables && nr_publish == tables,
+	      "barriers: vmap of 100 MiB of order-%u pages: %lu barrier pairs for %lu PTE tables with blocks (%lu contiguous-PTE spans)",
+	      order, nr_publish, tables, nr_set_huge);
+	vunmap(addr);
+out:
+	if (chunks)
+		for (i = 0; i < nr_chunks && chunks[i]; i++)
+			__free_pages(chunks[i], order);
+	kvfree(chunks);
+	kvfree(pages);
+}
+
+static struct kprobe kp_publish = { .symbol_name = "vmap_pte_range_publish",
+				    .pre_handler = count_publish };
+static struct kprobe kp_set_huge = { .symbol_name = "vmap_pte_set_huge",
+				     .pre_handler = count_set_huge };
+
+/*
+ * Find the kernel symbols and place the kprobes before the first recorded
+ * mapping: kallsyms lookups and kprobes may allocate executable memory
+ * (kprobe instruction slots, ftrace trampolines), whose mapping events
+ * in this task would otherwise mix with the module's own.
+ */
+static void map_setup(void)
+{
+	range_alloc = ksym("__vmalloc_node_range_noprof");
+	find_area = ksym("find_vm_area");
+	if (!ON_ARM64)
+		return;
+	if (register_kprobe(&kp_publish))
+		return;
+	if (register_kprobe(&kp_set_huge)) {
+		unregister_kprobe(&kp_publish);
+		return;
+	}
+	barrier_probes = true;
+}
+
+static void map_teardown(void)
+{
+	if (!barrier_probes)
+		return;
+	unregister_kprobe(&kp_set_huge);
+	unregister_kprobe(&kp_publish);
+	barrier_probes = false;
+}
+
 static int mode_map(void)
 {
 	char name[64];
 	unsigned int k;
+
+	map_setup();
+	run_small_run_end_checks();
+	/*
+	 * Huge vmalloc only gets 64K blocks (arm64) for multiples of 64K:
+	 * 68K keeps 4K pages and is not rounded up.
+	 */
+	run_area_case("vmalloc_huge 68K", SZ_64K + SZ_4K, false,
+		      SZ_64K + SZ_4K + PAGE_SIZE, 0);
+	run_area_case("kvmalloc fallback 68K", SZ_64K + SZ_4K, true,
+		      SZ_64K + SZ_4K + PAGE_SIZE, 0);
+	run_area_case("vmalloc_huge 128K area", SZ_128K, false,
+		      SZ_128K + PAGE_SIZE, ON_ARM64 ? 4 : 0);
+	run_area_case("kvmalloc fallback 128K", SZ_128K, true,
+		      SZ_128K + PAGE_SIZE, ON_ARM64 ? 4 : 0);
 
 	/* Single pieces of every order: aligned, so the largest granule. */
 	for (k = 0; k <= 10; k++) {
@@ -761,6 +1045,8 @@ static int mode_map(void)
 	run_vmalloc_case("vmalloc_huge 128K", SZ_128K, true, G4K, G64K);
 	run_vmalloc_case("vmalloc_huge 2M", SZ_2M, true, G2M, G2M);
 	run_vm_map_ram_case();
+	run_barrier_case();
+	map_teardown();
 	return 0;
 }
 
@@ -842,6 +1128,183 @@ static int mode_ioremap(void)
 	return 0;
 }
 
+/* ---- misuse of the internal mapping API ------------------------------------ */
+
+static void (*p_vunmap_range)(unsigned long addr, unsigned long end);
+static int (*p_vmap_page_range)(unsigned long addr, unsigned long end,
+				phys_addr_t phys_addr, pgprot_t prot);
+static struct vm_struct *(*p_get_vm_area)(unsigned long size,
+					  unsigned long flags);
+static int (*p_vmap_pages_range_noflush)(unsigned long addr,
+					 unsigned long end, pgprot_t prot,
+					 struct page **pages,
+					 unsigned int page_shift);
+
+static void step_begin(const char *name, int warnings)
+{
+	pr_info("step %s expect-warn %d\n", name, warnings);
+}
+
+static void step_end(const char *name)
+{
+	pr_info("step %s end\n", name);
+}
+
+/*
+ * vunmap_range() of [p + 32K, p + 96K) of a vmalloc_huge(128K): on arm64
+ * the range starts inside one contiguous-PTE block and ends inside the
+ * next.  Both blocks must be cleared whole (no entry left valid with the
+ * contiguous hint next to an invalid one), with one warning.
+ */
+static void misuse_cut_block(void)
+{
+	unsigned long va, pfn, i, b;
+	unsigned int mapped = 0, bad_gran = 0, half = 0, wrong = 0;
+	void *p;
+	int g;
+
+	step_begin("cut-block", ON_ARM64 ? 1 : 0);
+	p = vmalloc_huge(SZ_128K, GFP_KERNEL);
+	if (!check(p, "cut-block: vmalloc_huge(128K)"))
+		goto out;
+	va = (unsigned long)p;
+	for (i = 0; i < SZ_128K; i += PAGE_SIZE)
+		if (granule_at(va + i, &pfn) != EXP(G4K, G64K))
+			bad_gran++;
+	check(!bad_gran, "cut-block: 128K mapped with shift %d before (%u wrong)",
+	      EXP(G4K, G64K), bad_gran);
+
+	p_vunmap_range(va + SZ_32K, va + SZ_64K + SZ_32K);
+
+	for (b = 0; b < SZ_128K; b += SZ_64K) {
+		unsigned int cont = 0, invalid = 0;
+
+		for (i = b; i < b + SZ_64K; i += PAGE_SIZE) {
+			g = granule_at(va + i, &pfn);
+			if (g < 0)
+				invalid++;
+			else
+				mapped++;
+			if (g == G64K)
+				cont++;
+			/* x86_64: only the middle 64K is unmapped. */
+			if ((g >= 0) != (!ON_ARM64 && (i < SZ_32K || i >= SZ_64K + SZ_32K)))
+				wrong++;
+		}
+		if (cont && invalid)
+			half++;
+	}
+	check(!half, "cut-block: %u of 2 blocks left valid with the contiguous bit next to invalid entries",
+	      half);
+	check(!wrong, "cut-block: %u pages mapped after the unmap, want %u (%u wrong)",
+	      mapped, ON_ARM64 ? 0 : 16, wrong);
+	vfree(p);
+out:
+	step_end("cut-block");
+}
+
+/*
+ * One 4K page mapped at a + 8K, then vmap_page_range() of a 64K block at
+ * a (VA and PA 64K-aligned): -EBUSY, one warning, and the page at a + 8K
+ * still mapped to its own PFN, with no contiguous entry in the block.
+ */
+static void misuse_busy_block(void)
+{
+	struct page *single = NULL, *block = NULL;
+	struct vm_struct *area;
+	unsigned long a, pfn = 0, i;
+	unsigned int cont = 0;
+	int ret, g;
+
+	step_begin("busy-block", 1);
+	area = p_get_vm_area(SZ_128K, VM_MAP);
+	single = alloc_page(GFP_KERNEL);
+	block = alloc_pages(GFP_KERNEL, 4);
+	if (!check(area && single && block, "busy-block: area and pages"))
+		goto out;
+	a = ALIGN((unsigned long)area->addr, SZ_64K);
+	ret = p_vmap_page_range(a + SZ_8K, a + SZ_8K + PAGE_SIZE,
+				page_to_phys(single), PAGE_KERNEL);
+	if (!check(!ret, "busy-block: map one page at a + 8K (%d)", ret))
+		goto out;
+	ret = p_vmap_page_range(a, a + SZ_64K, page_to_phys(block), PAGE_KERNEL);
+	check(ret == -EBUSY, "busy-block: a 64K block over a mapped page fails with -EBUSY (got %d)",
+	      ret);
+	g = granule_at(a + SZ_8K, &pfn);
+	check(g == G4K && pfn == page_to_pfn(single),
+	      "busy-block: the page at a + 8K still maps its PFN 0x%lx at 4K (shift %d, PFN 0x%lx)",
+	      page_to_pfn(single), g, pfn);
+	for (i = 0; i < SZ_64K; i += PAGE_SIZE)
+		if (granule_at(a + i, &pfn) == G64K)
+			cont++;
+	check(!cont, "busy-block: no contiguous entry in the block (%u)", cont);
+	p_vunmap_range(a, a + SZ_64K);
+out:
+	if (area)
+		free_vm_area(area);
+	if (single)
+		__free_page(single);
+	if (block)
+		__free_pages(block, 4);
+	step_end("busy-block");
+}
+
+/*
+ * vmap_pages_range_noflush() at PMD_SHIFT of 512 pages that are an
+ * order-9 block except for one: the walker's contract is broken, and
+ * CONFIG_DEBUG_VM must say so on the PMD branch (one warning).  Without
+ * DEBUG_VM nothing is checked: no warning.
+ */
+static void misuse_pmd_broken_chunk(void)
+{
+	struct page *big = NULL, *other = NULL, **pages = NULL;
+	struct vm_struct *area;
+	unsigned long a, pfn = 0, i;
+	int ret, g;
+
+	step_begin("pmd-broken-chunk", IS_ENABLED(CONFIG_DEBUG_VM) ? 1 : 0);
+	area = p_get_vm_area(SZ_4M, VM_MAP);
+	big = alloc_pages(GFP_KERNEL | __GFP_NOWARN, PMD_SHIFT - PAGE_SHIFT);
+	other = alloc_page(GFP_KERNEL);
+	pages = kvcalloc(PMD_SIZE >> PAGE_SHIFT, sizeof(*pages), GFP_KERNEL);
+	if (!check(area && big && other && pages, "pmd-broken-chunk: area and pages"))
+		goto out;
+	for (i = 0; i < PMD_SIZE >> PAGE_SHIFT; i++)
+		pages[i] = big + i;
+	pages[5] = other;
+	a = ALIGN((unsigned long)area->addr, PMD_SIZE);
+	ret = p_vmap_pages_range_noflush(a, a + PMD_SIZE, PAGE_KERNEL, pages,
+					 PMD_SHIFT);
+	g = granule_at(a, &pfn);
+	check(!ret && g == G2M && pfn == page_to_pfn(big),
+	      "pmd-broken-chunk: mapped with a PMD block (%d, shift %d)", ret, g);
+	p_vunmap_range(a, a + PMD_SIZE);
+out:
+	if (area)
+		free_vm_area(area);
+	if (big)
+		__free_pages(big, PMD_SHIFT - PAGE_SHIFT);
+	if (other)
+		__free_page(other);
+	kvfree(pages);
+	step_end("pmd-broken-chunk");
+}
+
+static int mode_misuse(void)
+{
+	p_vunmap_range = ksym("vunmap_range");
+	p_vmap_page_range = ksym("vmap_page_range");
+	p_get_vm_area = ksym("get_vm_area");
+	p_vmap_pages_range_noflush = ksym("vmap_pages_range_noflush");
+	if (!check(p_vunmap_range && p_vmap_page_range && p_get_vm_area &&
+		   p_vmap_pages_range_noflush, "misuse: kernel symbols found"))
+		return -ENOENT;
+	misuse_cut_block();
+	misuse_busy_block();
+	misuse_pmd_broken_chunk();
+	return 0;
+}
+
 /* ---- fault injection ------------------------------------------------------ */
 
 static int mode_fault(void)
@@ -913,6 +1376,8 @@ static int __init vmap_test_init(void)
 	int ret = 0;
 
 	nr_pass = nr_fail = 0;
+	if (!strcmp(mode, "misuse"))
+		events = false;
 	if (strcmp(mode, "fault")) {
 		if (events && events_attach())
 			return -EINVAL;
@@ -923,6 +1388,8 @@ static int __init vmap_test_init(void)
 		ret = mode_ioremap();
 	else if (!strcmp(mode, "fault"))
 		ret = mode_fault();
+	else if (!strcmp(mode, "misuse"))
+		ret = mode_misuse();
 	else
 		check(false, "unknown mode '%s'", mode);
 	if (strcmp(mode, "fault") && events)

@@ -1,0 +1,40 @@
+#!/bin/sh
+# Misuse of the internal mapping API (vmap_test mode=misuse), in a guest
+# run of its own with "lab run --expect-warn": each step must produce
+# exactly the number of WARNINGs it announces ("vmap_test: step NAME
+# expect-warn N" ... "vmap_test: step NAME end"), no WARNING may appear
+# outside a step, and no other kernel report (BUG, Oops, KASAN, UBSAN)
+# anywhere.  The module's own checks (mappings after each misuse) must
+# all pass.
+. "$(dirname "$0")/lib.sh"
+dmesg -c >/dev/null
+kload -e 11 "$KMOD" mode=misuse
+krc=$?
+dmesg >/tmp/misuse.dmesg
+grep 'vmap_test: ' /tmp/misuse.dmesg | sed 's/^\[[^]]*\] //' >/tmp/vmap_test.misuse.log
+grep -v '^vmap_test: ok  ' /tmp/vmap_test.misuse.log
+echo "($(grep -c '^vmap_test: ok  ' /tmp/vmap_test.misuse.log) checks passed)"
+summary=$(grep 'vmap_test: summary' /tmp/vmap_test.misuse.log)
+case "$summary" in
+*" fail=0") [ $krc = 0 ] && pass "vmap_test mode=misuse: $summary" ||
+	fail "vmap_test mode=misuse: kload failed ($krc)" ;;
+*) fail "vmap_test mode=misuse: ${summary:-no summary line}" ;;
+esac
+
+awk '
+/vmap_test: step [a-z-]+ expect-warn [0-9]+$/ { step = $(NF - 2); want = $NF; n = 0; steps++; next }
+/vmap_test: step [a-z-]+ end$/ {
+	print (n == want ? "PASS" : "FAIL") ": step " step ": " n " WARNING(s), want " want
+	step = ""; next
+}
+/WARNING:/ {
+	if (step == "") print "FAIL: WARNING outside a step: " $0
+	else { n++; print "  " $0 }
+	next
+}
+/BUG:|kernel BUG|KASAN:|UBSAN:|Oops|Unable to handle|general protection/ { print "FAIL: kernel report: " $0 }
+END { if (steps != 3) print "FAIL: " steps + 0 " steps ran, want 3" }
+' /tmp/misuse.dmesg >/tmp/misuse.steps
+cat /tmp/misuse.steps
+fails=$((fails + $(grep -c '^FAIL' /tmp/misuse.steps)))
+finish
