@@ -117,6 +117,7 @@ struct collector {
 
 	char arch[16];
 	unsigned int page_shift;
+	size_t ncpus;			/* possible CPUs: per-CPU value count */
 	char release[65];
 };
 
@@ -511,6 +512,11 @@ static int open_and_load(struct collector *c, const struct plan *p,
 		s->rodata->lat_caller_arg[i] = i < NR_LAT_TARGETS ? lat_targets[i].caller_arg : -1;
 	}
 	bpf_map__set_max_entries(s->maps.stats, c->opts.max_callers);
+	bpf_map__set_max_entries(s->maps.callers, c->opts.max_callers);
+	s->rodata->max_slots = c->opts.max_callers;
+	s->rodata->want_latency = false;
+	for (i = 0; i < VMAPSCOPE_NR_LAT_SLOTS; i++)
+		s->rodata->want_latency |= p->func[i] != NULL;
 	/* area tracking: its programs and full-size maps only when asked for */
 	s->rodata->track_areas = c->opts.track_areas;
 	bpf_program__set_autoload(s->progs.on_sample, c->opts.track_areas);
@@ -546,6 +552,18 @@ static int open_and_load(struct collector *c, const struct plan *p,
 			 last_libbpf_msg[0] ? ": " : "", last_libbpf_msg);
 		vmapstat_bpf__destroy(s);
 		return err;
+	}
+	/* slot 0 of "stats": the unattributed bucket, known before any event */
+	{
+		struct vmapscope_key k = { .caller = 0, .api = VMAPSCOPE_API_UNATTRIBUTED };
+		__u32 slot = 0;
+
+		err = bpf_map__update_elem(s->maps.callers, &k, sizeof(k), &slot, sizeof(slot), BPF_NOEXIST);
+		if (err) {
+			snprintf(errbuf, errlen, "cannot set up the callers map: %s", strerror(-err));
+			vmapstat_bpf__destroy(s);
+			return err;
+		}
 	}
 	c->skel = s;
 	return 0;
@@ -721,6 +739,12 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 	snprintf(c->arch, sizeof(c->arch), "%.15s", strcmp(u.machine, "aarch64") ? u.machine : "arm64");
 	snprintf(c->release, sizeof(c->release), "%s", u.release);
 	c->page_shift = __builtin_ctzl(sysconf(_SC_PAGESIZE));
+	err = libbpf_num_possible_cpus();
+	if (err <= 0) {
+		snprintf(errbuf, errlen, "cannot count the possible CPUs: %s", strerror(-err));
+		goto fail;
+	}
+	c->ncpus = err;
 
 	verbose_libbpf = opts->verbose;
 	libbpf_set_print(libbpf_print);
@@ -973,22 +997,47 @@ void collector_symbolize(struct collector *c, uint64_t addr, char *buf, size_t l
 	pthread_mutex_unlock(&c->lock);
 }
 
+/* The global counters: per-CPU in BPF, summed here. */
+static int read_counters(struct collector *c, uint64_t out[VMAPSCOPE_CNT_MAX])
+{
+	size_t ncpu = c->ncpus, sz = sizeof(struct vmapscope_cpu_state), i, k;
+	uint32_t zero = 0;
+	char *vals;
+	int err;
+
+	memset(out, 0, sizeof(uint64_t) * VMAPSCOPE_CNT_MAX);
+	vals = calloc(ncpu, sz);
+	if (!vals)
+		return -ENOMEM;
+	err = bpf_map__lookup_elem(c->skel->maps.cpu, &zero, sizeof(zero), vals, ncpu * sz, 0);
+	for (i = 0; !err && i < ncpu; i++) {
+		const struct vmapscope_cpu_state *cs = (const void *)(vals + i * sz);
+
+		for (k = 0; k < VMAPSCOPE_CNT_MAX; k++)
+			out[k] += cs->cnt[k];
+	}
+	free(vals);
+	return err;
+}
+
 int collector_read(struct collector *c, struct vmapstat_snapshot *snap)
 {
 	struct vmapscope_key key, next, *keys = NULL;
 	size_t nkeys = 0, cap = 0, i;
-	int fd, err = 0;
+	int fd, sfd, err = 0;
 
 	memset(snap, 0, sizeof(*snap));
 	pthread_mutex_lock(&c->lock);
 	clock_gettime(CLOCK_MONOTONIC, &snap->mono);
 	clock_gettime(CLOCK_REALTIME, &snap->wall);
 	fill_meta(c, snap);
-	for (i = 0; i < VMAPSCOPE_CNT_MAX; i++)
-		snap->counters[i] = __atomic_load_n(&c->skel->bss->counters[i], __ATOMIC_RELAXED);
+	err = read_counters(c, snap->counters);
+	if (err)
+		goto out;
 	snap->stats_map_full = snap->counters[VMAPSCOPE_CNT_STATS_FULL] > 0;
 
-	fd = bpf_map__fd(c->skel->maps.stats);
+	fd = bpf_map__fd(c->skel->maps.callers);
+	sfd = bpf_map__fd(c->skel->maps.stats);
 	/* collect keys first: the map may grow while we walk it */
 	if (bpf_map_get_next_key(fd, NULL, &next) == 0) {
 		do {
@@ -1019,7 +1068,10 @@ int collector_read(struct collector *c, struct vmapstat_snapshot *snap)
 		struct vmapstat_row *r = &snap->rows[snap->nr_rows];
 		const char *sym;
 
-		if (bpf_map_lookup_elem(fd, &keys[i], &r->st))
+		__u32 slot;
+
+		if (bpf_map_lookup_elem(fd, &keys[i], &slot) ||
+		    bpf_map_lookup_elem(sfd, &slot, &r->st))
 			continue;
 		r->caller = keys[i].caller;
 		r->api = keys[i].api;
