@@ -884,7 +884,7 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 				 c->nr_probes ? c->probes[0].func : "", c->nr_probes ? ": " : "", why);
 		}
 	} else if (!opts->want_latency) {
-		set_feat(c, VMAPSTAT_FEAT_LATENCY, false, NULL, "latency: not requested");
+		set_feat(c, VMAPSTAT_FEAT_LATENCY, false, NULL, "latency: not requested (--no-latency)");
 	}
 
 	if (c->tp_attached[TP_SET_PTES] && c->tp_attached[TP_HUGE])
