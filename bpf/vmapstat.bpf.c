@@ -367,11 +367,91 @@ int BPF_PROG(huge_raw, unsigned long addr, unsigned long pfn,
 
 /* ---- stock vmalloc tracepoints --------------------------------------- */
 
-static __always_inline int on_area(__u64 addr, __u64 size, int failed)
+/*
+ * The stack method (vmapscope.h): set by user space after attach, when
+ * nothing else names the callers.  Writable data rather than a load-time
+ * constant: whether the latency probes attached is known only then.
+ */
+bool stack_callers = false;
+__u32 nr_internals = 0;
+struct vmapscope_internal internals[VMAPSCOPE_MAX_INTERNALS] = {};
+
+/* Index of the internals range holding ip, or -1: a binary search. */
+static __always_inline int internal_of(__u64 ip)
+{
+	__u32 lo = 0, hi = nr_internals, mid, i;
+
+	for (i = 0; i < 8; i++) {	/* 2^8 > VMAPSCOPE_MAX_INTERNALS */
+		if (lo >= hi)
+			break;
+		mid = (lo + hi) / 2;
+		if (mid >= VMAPSCOPE_MAX_INTERNALS)
+			break;
+		if (ip < internals[mid].start)
+			hi = mid;
+		else if (ip >= internals[mid].end)
+			lo = mid + 1;
+		else
+			return mid;
+	}
+	return -1;
+}
+
+struct frame_walk {
+	struct vmapscope_cpu_state *cs;
+	__u32 nr;
+	__u32 api;
+	bool seen;		/* inside the internals already */
+	__u64 caller;
+};
+
+static long frame_step(__u32 i, void *data)
+{
+	struct frame_walk *w = data;
+	__u64 ip;
+	int idx;
+
+	if (i >= w->nr)		/* nr <= VMAPSCOPE_STACK_DEPTH; the mask tells the verifier */
+		return 1;
+	ip = w->cs->stack[i & (VMAPSCOPE_STACK_DEPTH - 1)];
+	idx = internal_of(ip);
+	if (idx >= 0 && idx < VMAPSCOPE_MAX_INTERNALS) {
+		w->seen = true;
+		if (internals[idx].api != VMAPSCOPE_API_NONE)
+			w->api = internals[idx].api;
+		return 0;
+	}
+	if (!w->seen)
+		return 0;	/* still the tracing machinery */
+	w->caller = ip;
+	return 1;
+}
+
+/* The area's caller from the kernel stack; false if none was found. */
+static __always_inline bool stack_caller(void *ctx, struct vmapscope_cpu_state *cs,
+					 __u64 *caller, __u32 *api)
+{
+	struct frame_walk w = { .cs = cs, .api = VMAPSCOPE_API_OTHER };
+	long n;
+
+	n = bpf_get_stack(ctx, cs->stack, sizeof(cs->stack), 0);
+	if (n <= 0)
+		return false;
+	w.nr = n / sizeof(__u64);
+	bpf_loop(VMAPSCOPE_STACK_DEPTH, frame_step, &w, 0);
+	if (!w.caller)
+		return false;
+	*caller = w.caller;
+	*api = w.api;
+	return true;
+}
+
+static __always_inline int on_area(void *ctx, __u64 addr, __u64 size, int failed)
 {
 	struct vmapscope_cpu_state *cs = cpu_state();
 	struct vmapscope_stats *s;
 	struct task_ctx *tc;
+	__u32 slot = 0;		/* unattributed */
 
 	if (!cs)
 		return 0;
@@ -393,9 +473,21 @@ static __always_inline int on_area(__u64 addr, __u64 size, int failed)
 			return 0;
 		}
 	}
-	if (!pass_key(cs, 0, VMAPSCOPE_API_UNATTRIBUTED))
+	if (stack_callers) {
+		__u64 caller;
+		__u32 api;
+
+		if (stack_caller(ctx, cs, &caller, &api)) {
+			if (!pass_key(cs, caller, api))
+				return 0;
+			slot = slot_of(cs, caller, api);
+		} else {
+			count(cs, VMAPSCOPE_CNT_STACK_UNNAMED, 1);
+		}
+	}
+	if (!slot && !pass_key(cs, 0, VMAPSCOPE_API_UNATTRIBUTED))
 		return 0;
-	s = row(cs, 0);
+	s = row(cs, slot);
 	if (!s)
 		return 0;
 	__sync_fetch_and_add(&s->areas, 1);
@@ -408,7 +500,7 @@ int BPF_PROG(area_btf, unsigned long addr, unsigned long size,
 	     unsigned long align, unsigned long vstart, unsigned long vend,
 	     int failed)
 {
-	return on_area(addr, size, failed);
+	return on_area(ctx, addr, size, failed);
 }
 
 SEC("raw_tp/alloc_vmap_area")
@@ -416,7 +508,7 @@ int BPF_PROG(area_raw, unsigned long addr, unsigned long size,
 	     unsigned long align, unsigned long vstart, unsigned long vend,
 	     int failed)
 {
-	return on_area(addr, size, failed);
+	return on_area(ctx, addr, size, failed);
 }
 
 static __always_inline int on_purge(__u32 npurged)

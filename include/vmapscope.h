@@ -147,7 +147,9 @@ struct vmapscope_stats {
 	X(LAT_STALE, "latency_stale_calls",					\
 	  "Probed calls whose exit was never seen (missed return probe), dropped.") \
 	X(TASK_STATE_LOST, "task_state_lost",					\
-	  "Events whose task-local state could not be created (out of memory): their mappings count as unattributed.")
+	  "Events whose task-local state could not be created (out of memory): their mappings count as unattributed.") \
+	X(STACK_UNNAMED, "stack_unnamed_areas",					\
+	  "Areas whose kernel stack named no caller outside the vmalloc/vmap/ioremap internals, counted as unattributed.")
 
 #define VMAPSCOPE_CNT_ENUM(id, name, help) VMAPSCOPE_CNT_##id,
 enum vmapscope_counter {
@@ -170,9 +172,32 @@ struct vmapscope_slot_cache_ent {
 	__u32 slot1;		/* slot + 1; 0 = empty */
 };
 
+/*
+ * Callers named by kernel stack, where neither vmalloc:vmap_chunk nor an
+ * entry-point probe names them (stock kernels without kprobes, or forced):
+ * at vmalloc:alloc_vmap_area the BPF program reads up to
+ * VMAPSCOPE_STACK_DEPTH return addresses and takes the first one outside
+ * the vmalloc/vmap/ioremap internals, after at least one inside them (the
+ * frames before are the tracing machinery's).  The internals are text
+ * ranges sorted by address, given by user space from kallsyms; each says
+ * which API its functions serve (VMAPSCOPE_API_NONE: generic, e.g.
+ * alloc_vmap_area); the outermost tagged range names the row's API.
+ */
+#define VMAPSCOPE_STACK_DEPTH		16	/* a power of two: the frame index is masked */
+#define VMAPSCOPE_MAX_INTERNALS		128
+#define VMAPSCOPE_API_NONE		0xffu
+
+struct vmapscope_internal {
+	__u64 start;
+	__u64 end;
+	__u32 api;		/* enum vmapscope_api or VMAPSCOPE_API_NONE */
+	__u32 pad;
+};
+
 struct vmapscope_cpu_state {
 	__u64 cnt[VMAPSCOPE_CNT_MAX];
 	struct vmapscope_slot_cache_ent cache[1 << VMAPSCOPE_SLOT_CACHE_BITS];
+	__u64 stack[VMAPSCOPE_STACK_DEPTH];	/* scratch for the stack method */
 };
 
 /*

@@ -28,6 +28,7 @@
 
 #include "collector.h"
 #include "ksyms.h"
+#include "stack_callers.h"
 #include "vmapstat.skel.h"
 
 #define DEFAULT_MAX_CALLERS 2048
@@ -705,6 +706,41 @@ static void attach_latency(struct collector *c, const struct plan *p, bool kprob
 			 "latency: %d of %d entry points attached (see -v)", n_ok, n_want);
 }
 
+/*
+ * What names the callers: vmap_chunk (the series), else the entry-point
+ * probes, else the kernel stack at alloc_vmap_area (or when asked for).
+ */
+static void decide_callers(struct collector *c)
+{
+	char why[200];
+	int n;
+
+	if (!c->opts.stack_callers && c->tp_attached[TP_CHUNK]) {
+		set_feat(c, VMAPSTAT_FEAT_CALLERS, true, "vmap_chunk", NULL);
+		return;
+	}
+	if (!c->opts.stack_callers && c->feat[VMAPSTAT_FEAT_LATENCY].available) {
+		set_feat(c, VMAPSTAT_FEAT_CALLERS, true, "entry probes", NULL);
+		return;
+	}
+	if (!c->tp_attached[TP_AREA]) {
+		set_feat(c, VMAPSTAT_FEAT_CALLERS, false, NULL,
+			 "callers: no vmap_chunk, no entry-point probe, and no vmalloc:alloc_vmap_area "
+			 "for the stack method");
+		return;
+	}
+	n = stack_internals(c->ksyms, c->skel->bss->internals, VMAPSCOPE_MAX_INTERNALS,
+			    why, sizeof(why));
+	if (n < 0) {
+		set_feat(c, VMAPSTAT_FEAT_CALLERS, false, NULL,
+			 "callers: no vmap_chunk, no entry-point probe, no stack method (%s)", why);
+		return;
+	}
+	c->skel->bss->nr_internals = n;
+	__atomic_store_n(&c->skel->bss->stack_callers, true, __ATOMIC_RELEASE);
+	set_feat(c, VMAPSTAT_FEAT_CALLERS, true, "stack", NULL);
+}
+
 int collector_open(const struct collector_opts *opts, struct collector **out,
 		   char *errbuf, size_t errlen)
 {
@@ -905,6 +941,8 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 	else
 		set_feat(c, VMAPSTAT_FEAT_AREAS, false, NULL,
 			 "areas: kernel lacks vmalloc:alloc_vmap_area");
+	if (!opts->load_only)
+		decide_callers(c);
 
 	btf__free(vmlinux_btf);
 	*out = c;

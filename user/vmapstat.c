@@ -33,6 +33,7 @@ static struct env {
 	bool verbose;
 	bool latency_all;
 	bool no_latency;
+	bool stack_callers;
 	const char *caller;
 	unsigned int api_mask;
 	pid_t pid;
@@ -69,6 +70,7 @@ enum {
 	OPT_MAX_CALLERS,
 	OPT_LATENCY_ALL,
 	OPT_NO_LATENCY,
+	OPT_STACK_CALLERS,
 };
 
 static const struct argp_option opts[] = {
@@ -87,6 +89,9 @@ static const struct argp_option opts[] = {
 	{ "no-latency", OPT_NO_LATENCY, NULL, 0, "Do not probe entry points: no latency columns and "
 	  "two probe hits less per call (cheaper for the traced system); on a kernel without the "
 	  "series the vmalloc callers are then [unattributed]", 0 },
+	{ "stack-callers", OPT_STACK_CALLERS, NULL, 0, "Name the callers of areas by kernel stack "
+	  "(first frame outside the vmalloc/vmap/ioremap functions), as on kernels where nothing else "
+	  "names them; implies --no-latency", 0 },
 	{ "max-callers", OPT_MAX_CALLERS, "N", 0, "Size of the (caller, api) map (default 2048)", 0 },
 	{ "help", 'h', NULL, 0, "Show this help", -1 },
 	{ 0 },
@@ -160,6 +165,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_NO_LATENCY:
 		env.no_latency = true;
+		break;
+	case OPT_STACK_CALLERS:
+		env.stack_callers = true;
 		break;
 	case OPT_MAX_CALLERS:
 		if (parse_ulong(arg, 1 << 20, &v) || v < 16)
@@ -440,9 +448,9 @@ int main(int argc, char **argv)
 		return live_snapshot_main(env.json, env.per_caller, env.caller,
 					  env.api_mask, env.verbose);
 	}
-	if (env.no_latency && env.latency_all) {
-		fprintf(stderr, "vmapstat: --no-latency and --latency-all exclude each other "
-			"(see vmapstat --help)\n");
+	if ((env.no_latency || env.stack_callers) && env.latency_all) {
+		fprintf(stderr, "vmapstat: %s and --latency-all exclude each other "
+			"(see vmapstat --help)\n", env.stack_callers ? "--stack-callers" : "--no-latency");
 		return EXIT_USAGE;
 	}
 	if (env.command && env.nr_pos) {
@@ -467,7 +475,8 @@ int main(int argc, char **argv)
 	copts.pid = env.pid;
 	copts.api_mask = env.api_mask;
 	copts.caller_filter = env.caller;
-	copts.want_latency = !env.no_latency;
+	copts.want_latency = !env.no_latency && !env.stack_callers;
+	copts.stack_callers = env.stack_callers;
 	copts.latency_all = env.latency_all;
 	copts.verbose = env.verbose;
 	copts.max_callers = env.max_callers;
@@ -492,6 +501,9 @@ int main(int argc, char **argv)
 		for (k = 0; k < n; k++)
 			fprintf(stderr, "vmapstat: latency %-10s %-28s %s%s\n", api_name(ps[k].api),
 				ps[k].func, ps[k].how[0] ? ps[k].how : "not attached: ", ps[k].why);
+		if (start.feat[VMAPSTAT_FEAT_CALLERS].available)
+			fprintf(stderr, "vmapstat: callers named by %s\n",
+				start.feat[VMAPSTAT_FEAT_CALLERS].how);
 	}
 
 	signal(SIGINT, sig_handler);
