@@ -25,6 +25,9 @@
 #   floor-nolat, vmapstat-nolat
 #             the same two with vmapstat --no-latency: the tracepoints
 #             only, no entry-point probe
+#   vmapstat-stack
+#             vmapstat --stack-callers: no entry-point probe, each
+#             alloc_vmap_area names its caller from the kernel stack
 # then, once per repetition, vmapstat's time to attach (see below).
 # Afterwards vmapstat and vmaptop run in the background for a while and
 # their peak RSS (VmHWM) is read from /proc/PID/status.
@@ -118,6 +121,7 @@ while [ $r -le "$RUNS" ]; do
 	o=$(( $(jnum alloc_vmap_area_events /tmp/vs.json) + $(jnum purge_events /tmp/vs.json) + \
 		$(jnum lazy_free_events /tmp/vs.json) + $(jnum calls /tmp/vs.json) ))
 	echo "@@OVH cfg=vmapstat rep=$r rounds=$ROUNDS ns=$ns events=$((s + o)) series_events=$s"
+	cp /tmp/vs.json /tmp/vs-default.json
 
 	# shellcheck disable=SC2086
 	vmapscope-floor $FLOOR_TP_ARGS -- sh -c "echo $ROUNDS >$P/run" >/tmp/fl.out 2>/tmp/fl.err ||
@@ -133,6 +137,15 @@ while [ $r -le "$RUNS" ]; do
 		$(jnum lazy_free_events /tmp/vs.json) ))
 	echo "@@OVH cfg=vmapstat-nolat rep=$r rounds=$ROUNDS ns=$ns events=$((s + o)) series_events=$s"
 
+	vmapstat -j --stack-callers -- sh -c "echo $ROUNDS >$P/run" >/tmp/vs.json 2>/tmp/vs.err ||
+		{ echo "vmapstat --stack-callers failed:"; cat /tmp/vs.err; exit 1; }
+	ns=$(cat $P/last_ns)
+	s=$(( $(jnum chunk_events /tmp/vs.json) + $(jnum set_ptes_events /tmp/vs.json) + \
+		$(jnum huge_block_events /tmp/vs.json) ))
+	a=$(jnum alloc_vmap_area_events /tmp/vs.json)
+	o=$(( a + $(jnum purge_events /tmp/vs.json) + $(jnum lazy_free_events /tmp/vs.json) ))
+	echo "@@OVH cfg=vmapstat-stack rep=$r rounds=$ROUNDS ns=$ns events=$((s + o)) series_events=$s area_events=$a"
+
 	# Time to attach: from a clock read just before the shell starts
 	# vmapstat to the clock read by the command vmapstat starts, which it
 	# does once every probe is attached.  base_ns is the same sequence
@@ -146,7 +159,7 @@ while [ $r -le "$RUNS" ]; do
 	echo "@@ATTACH rep=$r ns=$((t1 - t0)) base_ns=$((b1 - b0))"
 	r=$((r + 1))
 done
-grep -o '"latency":{[^}]*}' /tmp/vs.json | sed "s/^/@@FEATURE /"
+grep -o '"latency":{[^}]*}' /tmp/vs-default.json | sed "s/^/@@FEATURE /"
 # One per-caller record of the workload, for the latency histogram plot.
 vmapstat -p -j -- sh -c "echo $ROUNDS >$P/run" >/tmp/vsp.json 2>/tmp/vs.err &&
 	echo "@@VSJSON $(cat /tmp/vsp.json)"
