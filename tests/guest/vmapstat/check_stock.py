@@ -44,11 +44,12 @@ def check_stack(s):
     check(f["callers"]["available"] and f["callers"]["how"] == "stack",
           f"--stack-callers: JSON features.callers {f['callers']}")
     check(not f["latency"]["available"], "--stack-callers: no entry-point probe attached")
-    vi = defaultdict(list)
+    vi, vi_caller = defaultdict(list), defaultdict(set)
     for l in s["VS2-VMALLOCINFO"]:
         p = l.split()
         if len(p) > 2 and p[2].startswith("vswl_"):
             vi[func(p[2])].append(int(p[1]))
+            vi_caller[func(p[2])].add(p[2])
     check(set(VMALLOC_CALLERS) <= set(vi), f"--stack-callers: vmallocinfo lists {sorted(vi)}")
     rows = defaultdict(list)
     for r in o["rows"]:
@@ -59,8 +60,12 @@ def check_stack(s):
         if len(rs) != 1:
             continue
         r = rs[0]
-        if c in VMALLOC_CALLERS:
-            check(r["api"] == "vmalloc", f"--stack-callers: {c}: api {r['api']}")
+        # the stack's frame is the return address vmallocinfo records
+        check({r["caller"].split()[0]} == vi_caller[c],
+              f"--stack-callers: {c}: caller {r['caller'].split()[0]} == vmallocinfo {sorted(vi_caller[c])}")
+        want_api = "vmalloc" if c in VMALLOC_CALLERS else "vmap" if c.startswith("vswl_vmap_") else None
+        if want_api:
+            check(r["api"] == want_api, f"--stack-callers: {c}: api {r['api']} == {want_api}")
         check(r["calls"] == 0, f"--stack-callers: {c}: no timed calls ({r['calls']})")
         check(r["areas"] == len(vi[c]) and r["area_bytes"] == sum(vi[c]),
               f"--stack-callers: {c}: areas {r['areas']} / {r['area_bytes']} B == "
