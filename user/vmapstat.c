@@ -88,7 +88,7 @@ static const struct argp_option opts[] = {
 	  "the kernel then records the probe as their areas' caller", 0 },
 	{ "no-latency", OPT_NO_LATENCY, NULL, 0, "Do not probe entry points: no latency columns and "
 	  "two probe hits less per call (cheaper for the traced system); on a kernel without the "
-	  "series the vmalloc callers are then [unattributed]", 0 },
+	  "series the callers are then named by kernel stack (see --stack-callers)", 0 },
 	{ "stack-callers", OPT_STACK_CALLERS, NULL, 0, "Name the callers of areas by kernel stack "
 	  "(first frame outside the vmalloc/vmap/ioremap functions), as on kernels where nothing else "
 	  "names them; implies --no-latency", 0 },
