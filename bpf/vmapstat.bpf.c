@@ -37,6 +37,12 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
+/* The current task's context-switch counts (struct vmapscope_chunk_copy). */
+struct task_struct {
+	unsigned long nvcsw;
+	unsigned long nivcsw;
+} __attribute__((preserve_access_index));
+
 /* Set by user space before load (filters and machine facts). */
 const volatile __u32 targ_tgid = 0;		/* 0 = all */
 const volatile __u32 targ_api_mask = 0;		/* 0 = all */
@@ -248,10 +254,16 @@ static __always_inline struct task_ctx *task_ctx(struct vmapscope_cpu_state *cs,
 
 /* ---- the series' tracepoints ---------------------------------------- */
 
+static __always_inline __u64 switches(const struct task_struct *t)
+{
+	return t->nvcsw + t->nivcsw;
+}
+
 static __always_inline int on_chunk(__u64 addr, __u64 nr_pages, __u64 caller, __u32 api)
 {
 	struct vmapscope_cpu_state *cs = cpu_state();
 	struct vmapscope_stats *s;
+	struct task_struct *t;
 	struct task_ctx *tc;
 	__u32 slot;
 
@@ -263,6 +275,12 @@ static __always_inline int on_chunk(__u64 addr, __u64 nr_pages, __u64 caller, __
 	if (!pass_tgid())
 		return 0;
 	slot = pass_key(cs, caller, api) ? slot_of(cs, caller, api) : SLOT_FILTERED;
+	t = bpf_get_current_task_btf();
+	cs->chunk.task = (__u64)t;
+	cs->chunk.switches = switches(t);
+	cs->chunk.lo = addr;
+	cs->chunk.hi = addr + (nr_pages << page_shift);
+	cs->chunk.slot = slot;
 	tc = task_ctx(cs, true);
 	if (tc) {
 		tc->chunk_lo = addr;
@@ -288,18 +306,32 @@ static __always_inline int on_mapped(enum vmapscope_counter event, __u64 addr, _
 				     __u32 shift)
 {
 	struct vmapscope_cpu_state *cs = cpu_state();
+	struct task_struct *t = bpf_get_current_task_btf();
+	__u64 lo = 0, hi = 0;
 	struct vmapscope_stats *s;
 	struct task_ctx *tc;
 	__u32 slot = 0;		/* unattributed */
+	__u32 cslot = 0;
 
 	if (!cs)
 		return 0;
 	count(cs, event, 1);
 	if (!pass_tgid())
 		return 0;
-	tc = task_ctx(cs, false);
-	if (tc && addr >= tc->chunk_lo && addr < tc->chunk_hi) {
-		slot = tc->chunk_slot;
+	if (cs->chunk.task == (__u64)t && cs->chunk.switches == switches(t)) {
+		lo = cs->chunk.lo;
+		hi = cs->chunk.hi;
+		cslot = cs->chunk.slot;
+	} else {
+		tc = task_ctx(cs, false);	/* switched out since its chunk */
+		if (tc) {
+			lo = tc->chunk_lo;
+			hi = tc->chunk_hi;
+			cslot = tc->chunk_slot;
+		}
+	}
+	if (addr >= lo && addr < hi) {
+		slot = cslot;
 		if (slot == SLOT_FILTERED) {
 			count(cs, VMAPSCOPE_CNT_FILTERED, 1);
 			return 0;

@@ -194,8 +194,25 @@ struct vmapscope_internal {
 	__u32 pad;
 };
 
+/*
+ * The last vmap_chunk seen on this CPU, and the task that made it with
+ * that task's context-switch count then: while the same task runs on, it
+ * has not been switched out, so no chunk of its own can have gone
+ * elsewhere, and its mapping events can use this copy instead of reading
+ * task local storage.
+ */
+struct vmapscope_chunk_copy {
+	__u64 task;
+	__u64 switches;
+	__u64 lo;
+	__u64 hi;
+	__u32 slot;
+	__u32 pad;
+};
+
 struct vmapscope_cpu_state {
 	__u64 cnt[VMAPSCOPE_CNT_MAX];
+	struct vmapscope_chunk_copy chunk;
 	struct vmapscope_slot_cache_ent cache[1 << VMAPSCOPE_SLOT_CACHE_BITS];
 	__u64 stack[VMAPSCOPE_STACK_DEPTH];	/* scratch for the stack method */
 };
