@@ -2,7 +2,8 @@
 /*
  * vmapstat collector: aggregates vmalloc/vmap/ioremap page-table mapping
  * activity in the kernel, per (caller, api).  No per-event traffic to
- * user space: user space reads the "stats" hash and the counters array.
+ * user space: user space reads the "callers" hash, the "stats" array and
+ * the per-CPU counters.
  *
  * Sources:
  *  - the series' tracepoints vmalloc:vmap_chunk / vmap_set_ptes /
@@ -15,9 +16,16 @@
  *
  * Attribution: vmap_chunk carries (caller, api) and fires before the
  * set_ptes / huge_block events of its range in the same task, so the
- * chunk is remembered per task (bounded LRU hash) and later events whose
+ * chunk is remembered in task local storage and later events whose
  * address lies inside it are charged to its (caller, api); anything else
  * goes to the "unattributed" bucket and is counted.
+ *
+ * Cost: these programs run inside every mapping of the observed system,
+ * so each event does as little as it can and leaves the rest to read
+ * time.  A (caller, api) is resolved once per chunk to a slot of the
+ * "stats" array (a per-CPU direct-mapped cache in front of the "callers"
+ * hash), and the chunk's events index that array; the global counters
+ * are per-CPU and summed by user space.
  */
 #include "vmapscope_bpf.h"
 #include <bpf/bpf_helpers.h>
@@ -29,6 +37,12 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
+/* The current task's context-switch counts (struct vmapscope_chunk_copy). */
+struct task_struct {
+	unsigned long nvcsw;
+	unsigned long nivcsw;
+} __attribute__((preserve_access_index));
+
 /* Set by user space before load (filters and machine facts). */
 const volatile __u32 targ_tgid = 0;		/* 0 = all */
 const volatile __u32 targ_api_mask = 0;		/* 0 = all */
@@ -36,46 +50,70 @@ const volatile __u32 nr_caller_ranges = 0;	/* 0 = no caller filter */
 const volatile __u64 caller_lo[VMAPSCOPE_MAX_CALLER_RANGES] = {};
 const volatile __u64 caller_hi[VMAPSCOPE_MAX_CALLER_RANGES] = {};
 const volatile __u32 page_shift = 12;
+/* Entries of "callers" and "stats" (--max-callers). */
+const volatile __u32 max_slots = 2048;
+/* Latency probes attached: areas inside a probed call go to its row. */
+const volatile bool want_latency = false;
 /* Per latency slot: api and the argument index holding "caller" (or -1). */
 const volatile __u32 lat_api[VMAPSCOPE_NR_LAT_SLOTS] = {};
 const volatile __s32 lat_caller_arg[VMAPSCOPE_NR_LAT_SLOTS] = {};
 
-__u64 counters[VMAPSCOPE_CNT_MAX] = {};
-/* All-zero initial value for new stats entries (too big for the stack). */
-struct vmapscope_stats zero_stats = {};
+/*
+ * Slots of the "stats" array: 0 is the unattributed bucket (user space
+ * enters its key in "callers" before attaching); the rest are handed out
+ * in order of first sight.  A slot lost to two CPUs racing for the same
+ * new key only costs capacity.
+ */
+#define SLOT_FILTERED	0xffffffffu	/* chunk of a filtered-out (caller, api) */
+#define SLOT_NONE	0xfffffffeu	/* "stats" was full for this (caller, api) */
+__u64 next_slot = 1;
 
 struct task_ctx {
 	/* last vmap_chunk of this task */
 	__u64 chunk_lo;
 	__u64 chunk_hi;
-	__u64 chunk_caller;
-	__u32 chunk_api;
+	__u32 chunk_slot;
 	/* probed entry point in flight: slot + 1, 0 = none */
 	__u32 in_call;
 	/* probed calls nested inside it (e.g. vmalloc of its page array) */
 	__u32 depth;
+	__u32 call_chunk_slot;		/* from a vmap_chunk seen during the call */
+	__u32 call_saw_chunk;
 	__u64 call_start_ns;
 	__u64 call_caller;		/* from the probe (argument / return address) */
-	__u64 call_chunk_caller;	/* from a vmap_chunk seen during the call */
-	__u32 call_chunk_api;
-	__u32 call_saw_chunk;
 	__u64 call_areas;		/* alloc_vmap_area during the call */
 	__u64 call_area_bytes;
 };
 
+/* One per task, freed with the task: no eviction, no thread-id hash. */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 8192);
-	__type(key, __u32);		/* tid */
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
 	__type(value, struct task_ctx);
 } tasks SEC(".maps");
 
+/* (caller, api) -> slot of "stats"; sized like "stats" by user space. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 2048);	/* resized by user space (--max-callers) */
 	__type(key, struct vmapscope_key);
+	__type(value, __u32);
+} callers SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2048);	/* resized by user space (--max-callers) */
+	__type(key, __u32);
 	__type(value, struct vmapscope_stats);
 } stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct vmapscope_cpu_state);
+} cpu SEC(".maps");
 
 /*
  * Module placement (vmapscope.h), written at each module load: a few
@@ -94,10 +132,18 @@ struct {
 /* Module loads seen: user space re-reads "modules" when it changes. */
 __u64 module_loads = 0;
 
-static __always_inline void count(enum vmapscope_counter c, __u64 n)
+static __always_inline struct vmapscope_cpu_state *cpu_state(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&cpu, &zero);
+}
+
+/* Per-CPU: a program runs on one CPU to its end, no atomics needed. */
+static __always_inline void count(struct vmapscope_cpu_state *cs, enum vmapscope_counter c, __u64 n)
 {
 	if (c < VMAPSCOPE_CNT_MAX)
-		__sync_fetch_and_add(&counters[c], n);
+		cs->cnt[c] += n;
 }
 
 static __always_inline __u32 hist_slot(__u64 v)
@@ -134,73 +180,120 @@ static __always_inline bool pass_caller(__u64 caller)
 	return false;
 }
 
-static __always_inline bool pass_key(const struct vmapscope_key *k)
+static __always_inline bool pass_key(struct vmapscope_cpu_state *cs, __u64 caller, __u32 api)
 {
-	if (pass_api(k->api) && pass_caller(k->caller))
+	if (pass_api(api) && pass_caller(caller))
 		return true;
-	count(VMAPSCOPE_CNT_FILTERED, 1);
+	count(cs, VMAPSCOPE_CNT_FILTERED, 1);
 	return false;
 }
 
-static __always_inline struct vmapscope_stats *get_stats(const struct vmapscope_key *k)
+/* The (caller, api)'s slot of "stats", entered on first sight. */
+static __noinline __u32 slot_insert(__u64 caller, __u32 api)
 {
-	struct vmapscope_stats *s;
-	long err;
+	struct vmapscope_key k = { .caller = caller, .api = api };
+	__u32 *v, slot;
+	__u64 n;
 
-	s = bpf_map_lookup_elem(&stats, k);
-	if (s)
-		return s;
-	err = bpf_map_update_elem(&stats, k, &zero_stats, BPF_NOEXIST);
-	if (err && err != -17 /* EEXIST: another CPU created it */) {
-		count(VMAPSCOPE_CNT_STATS_FULL, 1);
-		return NULL;
-	}
-	s = bpf_map_lookup_elem(&stats, k);
+	v = bpf_map_lookup_elem(&callers, &k);
+	if (v)
+		return *v;
+	/* full: stop handing out slots, so that next_slot never wraps */
+	if (next_slot >= max_slots)
+		return SLOT_NONE;
+	n = __sync_fetch_and_add(&next_slot, 1);
+	if (n >= max_slots)
+		return SLOT_NONE;
+	slot = n;
+	if (!bpf_map_update_elem(&callers, &k, &slot, BPF_NOEXIST))
+		return slot;
+	/* another CPU entered it first (or "callers" is full) */
+	v = bpf_map_lookup_elem(&callers, &k);
+	return v ? *v : SLOT_NONE;
+}
+
+static __always_inline __u32 slot_of(struct vmapscope_cpu_state *cs, __u64 caller, __u32 api)
+{
+	__u32 h = ((caller ^ api) * 0x9E3779B97F4A7C15ULL) >> (64 - VMAPSCOPE_SLOT_CACHE_BITS);
+	struct vmapscope_slot_cache_ent *e = &cs->cache[h & ((1 << VMAPSCOPE_SLOT_CACHE_BITS) - 1)];
+	__u32 slot;
+
+	if (e->slot1 && e->caller == caller && e->api == api)
+		return e->slot1 - 1;
+	slot = slot_insert(caller, api);
+	if (slot == SLOT_NONE)
+		return slot;
+	e->caller = caller;
+	e->api = api;
+	e->slot1 = slot + 1;
+	return slot;
+}
+
+/* The row of a slot, or NULL with the loss counted. */
+static __always_inline struct vmapscope_stats *row(struct vmapscope_cpu_state *cs, __u32 slot)
+{
+	struct vmapscope_stats *s = NULL;
+
+	if (slot != SLOT_NONE)
+		s = bpf_map_lookup_elem(&stats, &slot);
 	if (!s)
-		count(VMAPSCOPE_CNT_STATS_FULL, 1);
+		count(cs, VMAPSCOPE_CNT_STATS_FULL, 1);
 	return s;
 }
 
-static __always_inline struct task_ctx *task_ctx(bool create)
+static __always_inline struct task_ctx *task_ctx(struct vmapscope_cpu_state *cs, bool create)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct task_ctx *tc, zero = {};
+	struct task_ctx *tc;
 
-	tc = bpf_map_lookup_elem(&tasks, &tid);
-	if (tc || !create)
-		return tc;
-	bpf_map_update_elem(&tasks, &tid, &zero, BPF_ANY);
-	return bpf_map_lookup_elem(&tasks, &tid);
+	tc = bpf_task_storage_get(&tasks, bpf_get_current_task_btf(), 0,
+				  create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	if (!tc && create)
+		count(cs, VMAPSCOPE_CNT_TASK_STATE_LOST, 1);
+	return tc;
 }
 
 /* ---- the series' tracepoints ---------------------------------------- */
 
+static __always_inline __u64 switches(const struct task_struct *t)
+{
+	return t->nvcsw + t->nivcsw;
+}
+
 static __always_inline int on_chunk(__u64 addr, __u64 nr_pages, __u64 caller, __u32 api)
 {
-	struct vmapscope_key k = { .caller = caller, .api = api };
+	struct vmapscope_cpu_state *cs = cpu_state();
 	struct vmapscope_stats *s;
+	struct task_struct *t;
 	struct task_ctx *tc;
+	__u32 slot;
 
-	count(VMAPSCOPE_CNT_CHUNKS, 1);
+	if (!cs)
+		return 0;
+	count(cs, VMAPSCOPE_CNT_CHUNKS, 1);
 	if (track_areas)
 		area_caller(addr, caller, api);
 	if (!pass_tgid())
 		return 0;
-	tc = task_ctx(true);
+	slot = pass_key(cs, caller, api) ? slot_of(cs, caller, api) : SLOT_FILTERED;
+	t = bpf_get_current_task_btf();
+	cs->chunk.task = (__u64)t;
+	cs->chunk.switches = switches(t);
+	cs->chunk.lo = addr;
+	cs->chunk.hi = addr + (nr_pages << page_shift);
+	cs->chunk.slot = slot;
+	tc = task_ctx(cs, true);
 	if (tc) {
 		tc->chunk_lo = addr;
 		tc->chunk_hi = addr + (nr_pages << page_shift);
-		tc->chunk_caller = caller;
-		tc->chunk_api = api;
-		if (tc->in_call) {
-			tc->call_chunk_caller = caller;
-			tc->call_chunk_api = api;
+		tc->chunk_slot = slot;
+		if (want_latency && tc->in_call) {
+			tc->call_chunk_slot = slot;
 			tc->call_saw_chunk = 1;
 		}
 	}
-	if (!pass_key(&k))
+	if (slot == SLOT_FILTERED)
 		return 0;
-	s = get_stats(&k);
+	s = row(cs, slot);
 	if (!s)
 		return 0;
 	__sync_fetch_and_add(&s->chunks, 1);
@@ -209,28 +302,50 @@ static __always_inline int on_chunk(__u64 addr, __u64 nr_pages, __u64 caller, __
 	return 0;
 }
 
-static __always_inline int on_mapped(__u64 addr, __u64 size, __u32 shift)
+static __always_inline int on_mapped(enum vmapscope_counter event, __u64 addr, __u64 size,
+				     __u32 shift)
 {
-	struct vmapscope_key k = { .caller = 0, .api = VMAPSCOPE_API_UNATTRIBUTED };
+	struct vmapscope_cpu_state *cs = cpu_state();
+	struct task_struct *t = bpf_get_current_task_btf();
+	__u64 lo = 0, hi = 0;
 	struct vmapscope_stats *s;
 	struct task_ctx *tc;
+	__u32 slot = 0;		/* unattributed */
+	__u32 cslot = 0;
 
+	if (!cs)
+		return 0;
+	count(cs, event, 1);
 	if (!pass_tgid())
 		return 0;
-	tc = task_ctx(false);
-	if (tc && addr >= tc->chunk_lo && addr < tc->chunk_hi) {
-		k.caller = tc->chunk_caller;
-		k.api = tc->chunk_api;
+	if (cs->chunk.task == (__u64)t && cs->chunk.switches == switches(t)) {
+		lo = cs->chunk.lo;
+		hi = cs->chunk.hi;
+		cslot = cs->chunk.slot;
 	} else {
-		count(VMAPSCOPE_CNT_UNATTRIBUTED, 1);
+		tc = task_ctx(cs, false);	/* switched out since its chunk */
+		if (tc) {
+			lo = tc->chunk_lo;
+			hi = tc->chunk_hi;
+			cslot = tc->chunk_slot;
+		}
 	}
-	if (!pass_key(&k))
-		return 0;
+	if (addr >= lo && addr < hi) {
+		slot = cslot;
+		if (slot == SLOT_FILTERED) {
+			count(cs, VMAPSCOPE_CNT_FILTERED, 1);
+			return 0;
+		}
+	} else {
+		count(cs, VMAPSCOPE_CNT_UNATTRIBUTED, 1);
+		if (!pass_key(cs, 0, VMAPSCOPE_API_UNATTRIBUTED))
+			return 0;
+	}
 	if (shift >= VMAPSCOPE_NR_SHIFTS) {
-		count(VMAPSCOPE_CNT_BAD_SHIFT, 1);
+		count(cs, VMAPSCOPE_CNT_BAD_SHIFT, 1);
 		shift = VMAPSCOPE_NR_SHIFTS - 1;
 	}
-	s = get_stats(&k);
+	s = row(cs, slot);
 	if (!s)
 		return 0;
 	__sync_fetch_and_add(&s->runs[shift], 1);
@@ -258,45 +373,123 @@ SEC("tp_btf/vmap_set_ptes")
 int BPF_PROG(set_ptes_btf, unsigned long addr, unsigned long pfn,
 	     unsigned long size, unsigned int nr_ptes, unsigned int shift)
 {
-	count(VMAPSCOPE_CNT_SET_PTES, 1);
-	return on_mapped(addr, size, shift);
+	return on_mapped(VMAPSCOPE_CNT_SET_PTES, addr, size, shift);
 }
 
 SEC("raw_tp/vmap_set_ptes")
 int BPF_PROG(set_ptes_raw, unsigned long addr, unsigned long pfn,
 	     unsigned long size, unsigned int nr_ptes, unsigned int shift)
 {
-	count(VMAPSCOPE_CNT_SET_PTES, 1);
-	return on_mapped(addr, size, shift);
+	return on_mapped(VMAPSCOPE_CNT_SET_PTES, addr, size, shift);
 }
 
 SEC("tp_btf/vmap_huge_block")
 int BPF_PROG(huge_btf, unsigned long addr, unsigned long pfn,
 	     unsigned long size, unsigned int shift)
 {
-	count(VMAPSCOPE_CNT_HUGE_BLOCKS, 1);
-	return on_mapped(addr, size, shift);
+	return on_mapped(VMAPSCOPE_CNT_HUGE_BLOCKS, addr, size, shift);
 }
 
 SEC("raw_tp/vmap_huge_block")
 int BPF_PROG(huge_raw, unsigned long addr, unsigned long pfn,
 	     unsigned long size, unsigned int shift)
 {
-	count(VMAPSCOPE_CNT_HUGE_BLOCKS, 1);
-	return on_mapped(addr, size, shift);
+	return on_mapped(VMAPSCOPE_CNT_HUGE_BLOCKS, addr, size, shift);
 }
 
 /* ---- stock vmalloc tracepoints --------------------------------------- */
 
-static __always_inline int on_area(__u64 addr, __u64 size, int failed)
+/*
+ * The stack method (vmapscope.h): set by user space after attach, when
+ * nothing else names the callers.  Writable data rather than a load-time
+ * constant: whether the latency probes attached is known only then.
+ */
+bool stack_callers = false;
+__u32 nr_internals = 0;
+struct vmapscope_internal internals[VMAPSCOPE_MAX_INTERNALS] = {};
+
+/* Index of the internals range holding ip, or -1: a binary search. */
+static __always_inline int internal_of(__u64 ip)
 {
-	struct vmapscope_key k = { .caller = 0, .api = VMAPSCOPE_API_UNATTRIBUTED };
+	__u32 lo = 0, hi = nr_internals, mid, i;
+
+	for (i = 0; i < 8; i++) {	/* 2^8 > VMAPSCOPE_MAX_INTERNALS */
+		if (lo >= hi)
+			break;
+		mid = (lo + hi) / 2;
+		if (mid >= VMAPSCOPE_MAX_INTERNALS)
+			break;
+		if (ip < internals[mid].start)
+			hi = mid;
+		else if (ip >= internals[mid].end)
+			lo = mid + 1;
+		else
+			return mid;
+	}
+	return -1;
+}
+
+struct frame_walk {
+	struct vmapscope_cpu_state *cs;
+	__u32 nr;
+	__u32 api;
+	bool seen;		/* inside the internals already */
+	__u64 caller;
+};
+
+static long frame_step(__u32 i, void *data)
+{
+	struct frame_walk *w = data;
+	__u64 ip;
+	int idx;
+
+	if (i >= w->nr)		/* nr <= VMAPSCOPE_STACK_DEPTH; the mask tells the verifier */
+		return 1;
+	ip = w->cs->stack[i & (VMAPSCOPE_STACK_DEPTH - 1)];
+	idx = internal_of(ip);
+	if (idx >= 0 && idx < VMAPSCOPE_MAX_INTERNALS) {
+		w->seen = true;
+		if (internals[idx].api != VMAPSCOPE_API_NONE)
+			w->api = internals[idx].api;
+		return 0;
+	}
+	if (!w->seen)
+		return 0;	/* still the tracing machinery */
+	w->caller = ip;
+	return 1;
+}
+
+/* The area's caller from the kernel stack; false if none was found. */
+static __always_inline bool stack_caller(void *ctx, struct vmapscope_cpu_state *cs,
+					 __u64 *caller, __u32 *api)
+{
+	struct frame_walk w = { .cs = cs, .api = VMAPSCOPE_API_OTHER };
+	long n;
+
+	n = bpf_get_stack(ctx, cs->stack, sizeof(cs->stack), 0);
+	if (n <= 0)
+		return false;
+	w.nr = n / sizeof(__u64);
+	bpf_loop(VMAPSCOPE_STACK_DEPTH, frame_step, &w, 0);
+	if (!w.caller)
+		return false;
+	*caller = w.caller;
+	*api = w.api;
+	return true;
+}
+
+static __always_inline int on_area(void *ctx, __u64 addr, __u64 size, int failed)
+{
+	struct vmapscope_cpu_state *cs = cpu_state();
 	struct vmapscope_stats *s;
 	struct task_ctx *tc;
+	__u32 slot = 0;		/* unattributed */
 
-	count(VMAPSCOPE_CNT_AREAS, 1);
+	if (!cs)
+		return 0;
+	count(cs, VMAPSCOPE_CNT_AREAS, 1);
 	if (failed) {
-		count(VMAPSCOPE_CNT_AREAS_FAILED, 1);
+		count(cs, VMAPSCOPE_CNT_AREAS_FAILED, 1);
 		return 0;
 	}
 	if (track_areas)
@@ -304,15 +497,29 @@ static __always_inline int on_area(__u64 addr, __u64 size, int failed)
 	if (!pass_tgid())
 		return 0;
 	/* Inside a probed call: charge it to that call's row at its exit. */
-	tc = task_ctx(false);
-	if (tc && tc->in_call) {
-		tc->call_areas++;
-		tc->call_area_bytes += size;
-		return 0;
+	if (want_latency) {
+		tc = task_ctx(cs, false);
+		if (tc && tc->in_call) {
+			tc->call_areas++;
+			tc->call_area_bytes += size;
+			return 0;
+		}
 	}
-	if (!pass_key(&k))
+	if (stack_callers) {
+		__u64 caller;
+		__u32 api;
+
+		if (stack_caller(ctx, cs, &caller, &api)) {
+			if (!pass_key(cs, caller, api))
+				return 0;
+			slot = slot_of(cs, caller, api);
+		} else {
+			count(cs, VMAPSCOPE_CNT_STACK_UNNAMED, 1);
+		}
+	}
+	if (!slot && !pass_key(cs, 0, VMAPSCOPE_API_UNATTRIBUTED))
 		return 0;
-	s = get_stats(&k);
+	s = row(cs, slot);
 	if (!s)
 		return 0;
 	__sync_fetch_and_add(&s->areas, 1);
@@ -325,7 +532,7 @@ int BPF_PROG(area_btf, unsigned long addr, unsigned long size,
 	     unsigned long align, unsigned long vstart, unsigned long vend,
 	     int failed)
 {
-	return on_area(addr, size, failed);
+	return on_area(ctx, addr, size, failed);
 }
 
 SEC("raw_tp/alloc_vmap_area")
@@ -333,43 +540,55 @@ int BPF_PROG(area_raw, unsigned long addr, unsigned long size,
 	     unsigned long align, unsigned long vstart, unsigned long vend,
 	     int failed)
 {
-	return on_area(addr, size, failed);
+	return on_area(ctx, addr, size, failed);
+}
+
+static __always_inline int on_purge(__u32 npurged)
+{
+	struct vmapscope_cpu_state *cs = cpu_state();
+
+	if (cs) {
+		count(cs, VMAPSCOPE_CNT_PURGES, 1);
+		count(cs, VMAPSCOPE_CNT_PURGED_AREAS, npurged);
+	}
+	return 0;
 }
 
 SEC("tp_btf/purge_vmap_area_lazy")
 int BPF_PROG(purge_btf, unsigned long start, unsigned long end,
 	     unsigned int npurged)
 {
-	count(VMAPSCOPE_CNT_PURGES, 1);
-	count(VMAPSCOPE_CNT_PURGED_AREAS, npurged);
-	return 0;
+	return on_purge(npurged);
 }
 
 SEC("raw_tp/purge_vmap_area_lazy")
 int BPF_PROG(purge_raw, unsigned long start, unsigned long end,
 	     unsigned int npurged)
 {
-	count(VMAPSCOPE_CNT_PURGES, 1);
-	count(VMAPSCOPE_CNT_PURGED_AREAS, npurged);
+	return on_purge(npurged);
+}
+
+static __always_inline int on_lazy_free(__u64 va_start)
+{
+	struct vmapscope_cpu_state *cs = cpu_state();
+
+	if (cs)
+		count(cs, VMAPSCOPE_CNT_LAZY_FREES, 1);
+	if (track_areas)
+		area_del(va_start);
 	return 0;
 }
 
 SEC("tp_btf/free_vmap_area_noflush")
 int BPF_PROG(lazy_free_btf, unsigned long va_start)
 {
-	count(VMAPSCOPE_CNT_LAZY_FREES, 1);
-	if (track_areas)
-		area_del(va_start);
-	return 0;
+	return on_lazy_free(va_start);
 }
 
 SEC("raw_tp/free_vmap_area_noflush")
 int BPF_PROG(lazy_free_raw, unsigned long va_start)
 {
-	count(VMAPSCOPE_CNT_LAZY_FREES, 1);
-	if (track_areas)
-		area_del(va_start);
-	return 0;
+	return on_lazy_free(va_start);
 }
 
 /* ---- entry-point latency --------------------------------------------- */
@@ -379,18 +598,19 @@ int BPF_PROG(lazy_free_raw, unsigned long va_start)
 
 static __always_inline int lat_enter(__u32 slot, __u64 caller)
 {
+	struct vmapscope_cpu_state *cs = cpu_state();
 	struct task_ctx *tc;
 	__u64 now;
 
-	if (!pass_tgid())
+	if (!cs || !pass_tgid())
 		return 0;
-	tc = task_ctx(true);
+	tc = task_ctx(cs, true);
 	if (!tc)
 		return 0;
 	now = bpf_ktime_get_ns();
 	if (tc->in_call && now - tc->call_start_ns > LAT_STALE_NS) {
 		/* its return probe was missed: forget it rather than nest forever */
-		count(VMAPSCOPE_CNT_LAT_STALE, 1);
+		count(cs, VMAPSCOPE_CNT_LAT_STALE, 1);
 		tc->in_call = 0;
 	}
 	if (tc->in_call) {
@@ -399,7 +619,7 @@ static __always_inline int lat_enter(__u32 slot, __u64 caller)
 		 * its page array): time the outer one only; depth pairs the exits.
 		 */
 		tc->depth++;
-		count(VMAPSCOPE_CNT_LAT_NESTED, 1);
+		count(cs, VMAPSCOPE_CNT_LAT_NESTED, 1);
 		return 0;
 	}
 	tc->in_call = slot + 1;
@@ -412,42 +632,48 @@ static __always_inline int lat_enter(__u32 slot, __u64 caller)
 	return 0;
 }
 
-static __always_inline int lat_exit(__u32 slot, __u64 ret)
+static __always_inline int lat_exit(__u32 lslot, __u64 ret)
 {
-	struct vmapscope_key k = {};
+	struct vmapscope_cpu_state *cs = cpu_state();
 	struct vmapscope_stats *s;
 	struct task_ctx *tc;
 	__u64 delta;
+	__u32 slot;
 
-	if (!pass_tgid())
+	if (!cs || !pass_tgid())
 		return 0;
-	tc = task_ctx(false);
+	tc = task_ctx(cs, false);
 	if (!tc || !tc->in_call) {
-		count(VMAPSCOPE_CNT_LAT_NO_ENTRY, 1);
+		count(cs, VMAPSCOPE_CNT_LAT_NO_ENTRY, 1);
 		return 0;
 	}
 	if (tc->depth) {
 		tc->depth--;		/* a nested call returned */
 		return 0;
 	}
-	if (tc->in_call != slot + 1) {
-		count(VMAPSCOPE_CNT_LAT_NO_ENTRY, 1);
+	if (tc->in_call != lslot + 1) {
+		count(cs, VMAPSCOPE_CNT_LAT_NO_ENTRY, 1);
 		tc->in_call = 0;
 		return 0;
 	}
 	delta = bpf_ktime_get_ns() - tc->call_start_ns;
 	tc->in_call = 0;
 	if (tc->call_saw_chunk) {
-		/* the tracepoint knows the vmallocinfo caller and the api */
-		k.caller = tc->call_chunk_caller;
-		k.api = tc->call_chunk_api;
+		/* the tracepoint knew the vmallocinfo caller and the api */
+		slot = tc->call_chunk_slot;
+		if (slot == SLOT_FILTERED) {
+			count(cs, VMAPSCOPE_CNT_FILTERED, 1);
+			return 0;
+		}
 	} else {
-		k.caller = tc->call_caller;
-		k.api = slot < VMAPSCOPE_NR_LAT_SLOTS ? lat_api[slot & (VMAPSCOPE_NR_LAT_SLOTS - 1)] : 0;
+		__u32 api = lslot < VMAPSCOPE_NR_LAT_SLOTS ?
+			    lat_api[lslot & (VMAPSCOPE_NR_LAT_SLOTS - 1)] : 0;
+
+		if (!pass_key(cs, tc->call_caller, api))
+			return 0;
+		slot = slot_of(cs, tc->call_caller, api);
 	}
-	if (!pass_key(&k))
-		return 0;
-	s = get_stats(&k);
+	s = row(cs, slot);
 	if (!s)
 		return 0;
 	__sync_fetch_and_add(&s->calls, 1);

@@ -83,7 +83,7 @@ enum vmapscope_api {
 /* "api" of mappings no vmap_chunk context explains (see bpf/). */
 #define VMAPSCOPE_API_UNATTRIBUTED 15
 
-/* Key of the per-(caller, api) statistics hash map. */
+/* Key of the (caller, api) -> statistics slot hash map ("callers"). */
 struct vmapscope_key {
 	__u64 caller;		/* return address as /proc/vmallocinfo shows; 0 = unknown */
 	__u32 api;		/* enum vmapscope_api or VMAPSCOPE_API_UNATTRIBUTED */
@@ -110,7 +110,7 @@ struct vmapscope_stats {
 };
 
 /*
- * Global counters (BPF .bss array "counters"), defined once: the enum, the
+ * Global counters (per-CPU, summed by user space), defined once: the enum, the
  * JSON "counters" keys, the text report and the Prometheus families
  * (vmapscope_<name>_total, with the help text) are all generated from this
  * list.  X(ID, name, help): VMAPSCOPE_CNT_<ID> indexes the array.
@@ -145,7 +145,11 @@ struct vmapscope_stats {
 	X(FILTERED, "filtered_events",						\
 	  "Events dropped by --pid, --api or -c.")				\
 	X(LAT_STALE, "latency_stale_calls",					\
-	  "Probed calls whose exit was never seen (missed return probe), dropped.")
+	  "Probed calls whose exit was never seen (missed return probe), dropped.") \
+	X(TASK_STATE_LOST, "task_state_lost",					\
+	  "Events whose task-local state could not be created (out of memory): their mappings count as unattributed.") \
+	X(STACK_UNNAMED, "stack_unnamed_areas",					\
+	  "Areas whose kernel stack named no caller outside the vmalloc/vmap/ioremap internals, counted as unattributed.")
 
 #define VMAPSCOPE_CNT_ENUM(id, name, help) VMAPSCOPE_CNT_##id,
 enum vmapscope_counter {
@@ -153,6 +157,65 @@ enum vmapscope_counter {
 	VMAPSCOPE_CNT_MAX,
 };
 #undef VMAPSCOPE_CNT_ENUM
+
+/*
+ * Per-CPU state of the collector (BPF per-CPU array "cpu", one entry):
+ * the global counters, summed over CPUs by user space, and a small
+ * direct-mapped cache of recently seen (caller, api) -> slot of the
+ * "stats" array, so that most events skip the "callers" hash.
+ */
+#define VMAPSCOPE_SLOT_CACHE_BITS	6
+
+struct vmapscope_slot_cache_ent {
+	__u64 caller;
+	__u32 api;
+	__u32 slot1;		/* slot + 1; 0 = empty */
+};
+
+/*
+ * Callers named by kernel stack, where neither vmalloc:vmap_chunk nor an
+ * entry-point probe names them (stock kernels without kprobes, or forced):
+ * at vmalloc:alloc_vmap_area the BPF program reads up to
+ * VMAPSCOPE_STACK_DEPTH return addresses and takes the first one outside
+ * the vmalloc/vmap/ioremap internals, after at least one inside them (the
+ * frames before are the tracing machinery's).  The internals are text
+ * ranges sorted by address, given by user space from kallsyms; each says
+ * which API its functions serve (VMAPSCOPE_API_NONE: generic, e.g.
+ * alloc_vmap_area); the outermost tagged range names the row's API.
+ */
+#define VMAPSCOPE_STACK_DEPTH		16	/* a power of two: the frame index is masked */
+#define VMAPSCOPE_MAX_INTERNALS		128
+#define VMAPSCOPE_API_NONE		0xffu
+
+struct vmapscope_internal {
+	__u64 start;
+	__u64 end;
+	__u32 api;		/* enum vmapscope_api or VMAPSCOPE_API_NONE */
+	__u32 pad;
+};
+
+/*
+ * The last vmap_chunk seen on this CPU, and the task that made it with
+ * that task's context-switch count then: while the same task runs on, it
+ * has not been switched out, so no chunk of its own can have gone
+ * elsewhere, and its mapping events can use this copy instead of reading
+ * task local storage.
+ */
+struct vmapscope_chunk_copy {
+	__u64 task;
+	__u64 switches;
+	__u64 lo;
+	__u64 hi;
+	__u32 slot;
+	__u32 pad;
+};
+
+struct vmapscope_cpu_state {
+	__u64 cnt[VMAPSCOPE_CNT_MAX];
+	struct vmapscope_chunk_copy chunk;
+	struct vmapscope_slot_cache_ent cache[1 << VMAPSCOPE_SLOT_CACHE_BITS];
+	__u64 stack[VMAPSCOPE_STACK_DEPTH];	/* scratch for the stack method */
+};
 
 /*
  * Module placement, recorded at module:module_load (hash "modules"), so

@@ -28,6 +28,7 @@
 
 #include "collector.h"
 #include "ksyms.h"
+#include "stack_callers.h"
 #include "vmapstat.skel.h"
 
 #define DEFAULT_MAX_CALLERS 2048
@@ -117,6 +118,7 @@ struct collector {
 
 	char arch[16];
 	unsigned int page_shift;
+	size_t ncpus;			/* possible CPUs: per-CPU value count */
 	char release[65];
 };
 
@@ -511,6 +513,11 @@ static int open_and_load(struct collector *c, const struct plan *p,
 		s->rodata->lat_caller_arg[i] = i < NR_LAT_TARGETS ? lat_targets[i].caller_arg : -1;
 	}
 	bpf_map__set_max_entries(s->maps.stats, c->opts.max_callers);
+	bpf_map__set_max_entries(s->maps.callers, c->opts.max_callers);
+	s->rodata->max_slots = c->opts.max_callers;
+	s->rodata->want_latency = false;
+	for (i = 0; i < VMAPSCOPE_NR_LAT_SLOTS; i++)
+		s->rodata->want_latency |= p->func[i] != NULL;
 	/* area tracking: its programs and full-size maps only when asked for */
 	s->rodata->track_areas = c->opts.track_areas;
 	bpf_program__set_autoload(s->progs.on_sample, c->opts.track_areas);
@@ -546,6 +553,18 @@ static int open_and_load(struct collector *c, const struct plan *p,
 			 last_libbpf_msg[0] ? ": " : "", last_libbpf_msg);
 		vmapstat_bpf__destroy(s);
 		return err;
+	}
+	/* slot 0 of "stats": the unattributed bucket, known before any event */
+	{
+		struct vmapscope_key k = { .caller = 0, .api = VMAPSCOPE_API_UNATTRIBUTED };
+		__u32 slot = 0;
+
+		err = bpf_map__update_elem(s->maps.callers, &k, sizeof(k), &slot, sizeof(slot), BPF_NOEXIST);
+		if (err) {
+			snprintf(errbuf, errlen, "cannot set up the callers map: %s", strerror(-err));
+			vmapstat_bpf__destroy(s);
+			return err;
+		}
 	}
 	c->skel = s;
 	return 0;
@@ -687,6 +706,41 @@ static void attach_latency(struct collector *c, const struct plan *p, bool kprob
 			 "latency: %d of %d entry points attached (see -v)", n_ok, n_want);
 }
 
+/*
+ * What names the callers: vmap_chunk (the series), else the entry-point
+ * probes, else the kernel stack at alloc_vmap_area (or when asked for).
+ */
+static void decide_callers(struct collector *c)
+{
+	char why[200];
+	int n;
+
+	if (!c->opts.stack_callers && c->tp_attached[TP_CHUNK]) {
+		set_feat(c, VMAPSTAT_FEAT_CALLERS, true, "vmap_chunk", NULL);
+		return;
+	}
+	if (!c->opts.stack_callers && c->feat[VMAPSTAT_FEAT_LATENCY].available) {
+		set_feat(c, VMAPSTAT_FEAT_CALLERS, true, "entry probes", NULL);
+		return;
+	}
+	if (!c->tp_attached[TP_AREA]) {
+		set_feat(c, VMAPSTAT_FEAT_CALLERS, false, NULL,
+			 "callers: no vmap_chunk, no entry-point probe, and no vmalloc:alloc_vmap_area "
+			 "for the stack method");
+		return;
+	}
+	n = stack_internals(c->ksyms, c->skel->bss->internals, VMAPSCOPE_MAX_INTERNALS,
+			    why, sizeof(why));
+	if (n < 0) {
+		set_feat(c, VMAPSTAT_FEAT_CALLERS, false, NULL,
+			 "callers: no vmap_chunk, no entry-point probe, no stack method (%s)", why);
+		return;
+	}
+	c->skel->bss->nr_internals = n;
+	__atomic_store_n(&c->skel->bss->stack_callers, true, __ATOMIC_RELEASE);
+	set_feat(c, VMAPSTAT_FEAT_CALLERS, true, "stack", NULL);
+}
+
 int collector_open(const struct collector_opts *opts, struct collector **out,
 		   char *errbuf, size_t errlen)
 {
@@ -721,6 +775,12 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 	snprintf(c->arch, sizeof(c->arch), "%.15s", strcmp(u.machine, "aarch64") ? u.machine : "arm64");
 	snprintf(c->release, sizeof(c->release), "%s", u.release);
 	c->page_shift = __builtin_ctzl(sysconf(_SC_PAGESIZE));
+	err = libbpf_num_possible_cpus();
+	if (err <= 0) {
+		snprintf(errbuf, errlen, "cannot count the possible CPUs: %s", strerror(-err));
+		goto fail;
+	}
+	c->ncpus = err;
 
 	verbose_libbpf = opts->verbose;
 	libbpf_set_print(libbpf_print);
@@ -860,7 +920,7 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 				 c->nr_probes ? c->probes[0].func : "", c->nr_probes ? ": " : "", why);
 		}
 	} else if (!opts->want_latency) {
-		set_feat(c, VMAPSTAT_FEAT_LATENCY, false, NULL, "latency: not requested");
+		set_feat(c, VMAPSTAT_FEAT_LATENCY, false, NULL, "latency: not requested (--no-latency)");
 	}
 
 	if (c->tp_attached[TP_SET_PTES] && c->tp_attached[TP_HUGE])
@@ -881,6 +941,8 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 	else
 		set_feat(c, VMAPSTAT_FEAT_AREAS, false, NULL,
 			 "areas: kernel lacks vmalloc:alloc_vmap_area");
+	if (!opts->load_only)
+		decide_callers(c);
 
 	btf__free(vmlinux_btf);
 	*out = c;
@@ -973,22 +1035,47 @@ void collector_symbolize(struct collector *c, uint64_t addr, char *buf, size_t l
 	pthread_mutex_unlock(&c->lock);
 }
 
+/* The global counters: per-CPU in BPF, summed here. */
+static int read_counters(struct collector *c, uint64_t out[VMAPSCOPE_CNT_MAX])
+{
+	size_t ncpu = c->ncpus, sz = sizeof(struct vmapscope_cpu_state), i, k;
+	uint32_t zero = 0;
+	char *vals;
+	int err;
+
+	memset(out, 0, sizeof(uint64_t) * VMAPSCOPE_CNT_MAX);
+	vals = calloc(ncpu, sz);
+	if (!vals)
+		return -ENOMEM;
+	err = bpf_map__lookup_elem(c->skel->maps.cpu, &zero, sizeof(zero), vals, ncpu * sz, 0);
+	for (i = 0; !err && i < ncpu; i++) {
+		const struct vmapscope_cpu_state *cs = (const void *)(vals + i * sz);
+
+		for (k = 0; k < VMAPSCOPE_CNT_MAX; k++)
+			out[k] += cs->cnt[k];
+	}
+	free(vals);
+	return err;
+}
+
 int collector_read(struct collector *c, struct vmapstat_snapshot *snap)
 {
 	struct vmapscope_key key, next, *keys = NULL;
 	size_t nkeys = 0, cap = 0, i;
-	int fd, err = 0;
+	int fd, sfd, err = 0;
 
 	memset(snap, 0, sizeof(*snap));
 	pthread_mutex_lock(&c->lock);
 	clock_gettime(CLOCK_MONOTONIC, &snap->mono);
 	clock_gettime(CLOCK_REALTIME, &snap->wall);
 	fill_meta(c, snap);
-	for (i = 0; i < VMAPSCOPE_CNT_MAX; i++)
-		snap->counters[i] = __atomic_load_n(&c->skel->bss->counters[i], __ATOMIC_RELAXED);
+	err = read_counters(c, snap->counters);
+	if (err)
+		goto out;
 	snap->stats_map_full = snap->counters[VMAPSCOPE_CNT_STATS_FULL] > 0;
 
-	fd = bpf_map__fd(c->skel->maps.stats);
+	fd = bpf_map__fd(c->skel->maps.callers);
+	sfd = bpf_map__fd(c->skel->maps.stats);
 	/* collect keys first: the map may grow while we walk it */
 	if (bpf_map_get_next_key(fd, NULL, &next) == 0) {
 		do {
@@ -1019,7 +1106,10 @@ int collector_read(struct collector *c, struct vmapstat_snapshot *snap)
 		struct vmapstat_row *r = &snap->rows[snap->nr_rows];
 		const char *sym;
 
-		if (bpf_map_lookup_elem(fd, &keys[i], &r->st))
+		__u32 slot;
+
+		if (bpf_map_lookup_elem(fd, &keys[i], &slot) ||
+		    bpf_map_lookup_elem(sfd, &slot, &r->st))
 			continue;
 		r->caller = keys[i].caller;
 		r->api = keys[i].api;

@@ -91,6 +91,12 @@ struct collector_opts {
 	bool latency_all;
 	bool verbose;			/* libbpf debug output on stderr */
 	uint32_t max_callers;		/* stats map size; 0 = default (2048) */
+	/*
+	 * Name the callers of areas by kernel stack (stack_callers.h) even
+	 * where vmap_chunk or an entry-point probe could; without it the
+	 * stack method is used only where neither is available.
+	 */
+	bool stack_callers;
 	/* Track live vmap areas for PMU sample attribution (bpf/area_track.h). */
 	bool track_areas;
 	/* Load the BPF object, attach nothing: tests feed it (BPF_PROG_TEST_RUN). */

@@ -32,6 +32,8 @@ static struct env {
 	bool json;
 	bool verbose;
 	bool latency_all;
+	bool no_latency;
+	bool stack_callers;
 	const char *caller;
 	unsigned int api_mask;
 	pid_t pid;
@@ -67,6 +69,8 @@ enum {
 	OPT_PID,
 	OPT_MAX_CALLERS,
 	OPT_LATENCY_ALL,
+	OPT_NO_LATENCY,
+	OPT_STACK_CALLERS,
 };
 
 static const struct argp_option opts[] = {
@@ -82,6 +86,12 @@ static const struct argp_option opts[] = {
 	{ "verbose", 'v', NULL, 0, "Verbose libbpf and attach output", 0 },
 	{ "latency-all", OPT_LATENCY_ALL, NULL, 0, "Also time vmap/vm_map_ram/vmap_pfn (and x86 ioremap): "
 	  "the kernel then records the probe as their areas' caller", 0 },
+	{ "no-latency", OPT_NO_LATENCY, NULL, 0, "Do not probe entry points: no latency columns and "
+	  "two probe hits less per call (cheaper for the traced system); on a kernel without the "
+	  "series the callers are then named by kernel stack (see --stack-callers)", 0 },
+	{ "stack-callers", OPT_STACK_CALLERS, NULL, 0, "Name the callers of areas by kernel stack "
+	  "(first frame outside the vmalloc/vmap/ioremap functions), as on kernels where nothing else "
+	  "names them; implies --no-latency", 0 },
 	{ "max-callers", OPT_MAX_CALLERS, "N", 0, "Size of the (caller, api) map (default 2048)", 0 },
 	{ "help", 'h', NULL, 0, "Show this help", -1 },
 	{ 0 },
@@ -152,6 +162,12 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_LATENCY_ALL:
 		env.latency_all = true;
+		break;
+	case OPT_NO_LATENCY:
+		env.no_latency = true;
+		break;
+	case OPT_STACK_CALLERS:
+		env.stack_callers = true;
 		break;
 	case OPT_MAX_CALLERS:
 		if (parse_ulong(arg, 1 << 20, &v) || v < 16)
@@ -432,6 +448,11 @@ int main(int argc, char **argv)
 		return live_snapshot_main(env.json, env.per_caller, env.caller,
 					  env.api_mask, env.verbose);
 	}
+	if ((env.no_latency || env.stack_callers) && env.latency_all) {
+		fprintf(stderr, "vmapstat: %s and --latency-all exclude each other "
+			"(see vmapstat --help)\n", env.stack_callers ? "--stack-callers" : "--no-latency");
+		return EXIT_USAGE;
+	}
 	if (env.command && env.nr_pos) {
 		fprintf(stderr, "vmapstat: INTERVAL/COUNT and -- COMMAND exclude each other "
 			"(see vmapstat --help)\n");
@@ -454,7 +475,8 @@ int main(int argc, char **argv)
 	copts.pid = env.pid;
 	copts.api_mask = env.api_mask;
 	copts.caller_filter = env.caller;
-	copts.want_latency = true;
+	copts.want_latency = !env.no_latency && !env.stack_callers;
+	copts.stack_callers = env.stack_callers;
 	copts.latency_all = env.latency_all;
 	copts.verbose = env.verbose;
 	copts.max_callers = env.max_callers;
@@ -479,6 +501,9 @@ int main(int argc, char **argv)
 		for (k = 0; k < n; k++)
 			fprintf(stderr, "vmapstat: latency %-10s %-28s %s%s\n", api_name(ps[k].api),
 				ps[k].func, ps[k].how[0] ? ps[k].how : "not attached: ", ps[k].why);
+		if (start.feat[VMAPSTAT_FEAT_CALLERS].available)
+			fprintf(stderr, "vmapstat: callers named by %s\n",
+				start.feat[VMAPSTAT_FEAT_CALLERS].how);
 	}
 
 	signal(SIGINT, sig_handler);

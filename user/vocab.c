@@ -55,6 +55,7 @@ const char *feature_name(enum vmapstat_feature f)
 		[VMAPSTAT_FEAT_CHUNK] = "chunk",
 		[VMAPSTAT_FEAT_LATENCY] = "latency",
 		[VMAPSTAT_FEAT_AREAS] = "areas",
+		[VMAPSTAT_FEAT_CALLERS] = "callers",
 	};
 
 	return f < VMAPSTAT_FEAT_MAX ? names[f] : "?";

@@ -16,6 +16,7 @@ enum vmapstat_feature {
 	VMAPSTAT_FEAT_CHUNK,		/* vmalloc:vmap_chunk (also: caller attribution) */
 	VMAPSTAT_FEAT_LATENCY,		/* entry-point fentry/fexit or kprobes */
 	VMAPSTAT_FEAT_AREAS,		/* stock vmalloc:alloc_vmap_area & co */
+	VMAPSTAT_FEAT_CALLERS,		/* what names the callers: vmap_chunk, entry probes, stack */
 	VMAPSTAT_FEAT_MAX,
 };
 

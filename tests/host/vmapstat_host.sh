@@ -88,6 +88,36 @@ assert b["counters"]["alloc_vmap_area_events"] > 0, "kernel saw no events during
 print(f"ok: --pid: {na} areas for the forker, 0 of {b['counters']['alloc_vmap_area_events']} for an idle pid")
 PY
 
+# 2c. Callers named by kernel stack: without vmap_chunk and without an
+#     entry-point probe (this host: stock kernel, no kprobes, fentry
+#     refused) vmapstat names them by stack by itself; --stack-callers
+#     forces it anywhere.  The fork burst's thread stacks must be charged to
+#     the fork path's caller (copy_process / kernel_clone / dup_task_struct
+#     / alloc_thread_stack_node, as inlining left it), not [unattributed].
+for mode in auto forced; do
+	opt=; [ $mode = forced ] && opt=--stack-callers
+	# shellcheck disable=SC2086
+	"$V" -j -p $opt -- sh -c 'for i in $(seq 100); do /bin/true & done; wait' \
+		>"$tmp/s" 2>"$tmp/err" || fail "$mode stack run exited $?: $(cat "$tmp/err")"
+	python3 - "$tmp/s" $mode <<'PY' || fail "stack callers ($mode)"
+import json, re, sys
+o = json.loads(open(sys.argv[1]).read())
+mode, f = sys.argv[2], o["features"]
+if mode == "auto" and (f["chunk"]["available"] or f["latency"]["available"]):
+    print(f"ok: stack callers (auto): not needed here, callers named by {f['callers']['how']}")
+    sys.exit(0)
+assert f["callers"] == {"available": True, "how": "stack", "why": ""}, f["callers"]
+fork = re.compile(r"^(copy_process|kernel_clone|dup_task_struct|alloc_thread_stack_node)\+")
+named = sum(r["areas"] for r in o["rows"] if fork.match(r["caller"]) and r["api"] == "vmalloc")
+unattr = sum(r["areas"] for r in o["rows"] if r["caller"] == "[unattributed]")
+assert named >= 50, f"fork burst: {named} areas under the fork path; rows: " + \
+    str([(r["caller"], r["api"], r["areas"]) for r in o["rows"]])
+assert unattr < named, f"{unattr} unattributed areas vs {named} named"
+assert o["counters"]["stack_unnamed_areas"] == unattr, o["counters"]
+print(f"ok: stack callers ({mode}): fork burst {named} areas under the fork path, {unattr} unattributed")
+PY
+done
+
 # 3. Exit status of the command is vmapstat's.
 set +e
 "$V" -- sh -c 'exit 7' >/dev/null 2>&1; rc=$?

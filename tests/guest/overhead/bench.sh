@@ -22,6 +22,12 @@
 #   vmapstat  "vmapstat -j -- sh -c 'echo ROUNDS > run'": the BPF
 #             collector with its default probes (series events, stock
 #             vmalloc events, latency probe) attached
+#   floor-nolat, vmapstat-nolat
+#             the same two with vmapstat --no-latency: the tracepoints
+#             only, no entry-point probe
+#   vmapstat-stack
+#             vmapstat --stack-callers: no entry-point probe, each
+#             alloc_vmap_area names its caller from the kernel stack
 # then, once per repetition, vmapstat's time to attach (see below).
 # Afterwards vmapstat and vmaptop run in the background for a while and
 # their peak RSS (VmHWM) is read from /proc/PID/status.
@@ -66,9 +72,11 @@ vmapstat -v -j -- true >/dev/null 2>/tmp/vsv.err ||
 	{ echo "vmapstat -v failed:"; cat /tmp/vsv.err; exit 1; }
 FLOOR_ARGS=$(awk '$1 == "vmapstat:" && $2 == "latency" {
 	if ($5 == "fentry") printf "-f %s ", $4; else if ($5 == "kprobe") printf "-k %s ", $4 }' /tmp/vsv.err)
+FLOOR_TP_ARGS=
 for e in $EVENTS alloc_vmap_area purge_vmap_area_lazy free_vmap_area_noflush; do
-	[ ! -d $T/events/vmalloc/$e ] || FLOOR_ARGS="$FLOOR_ARGS -t $e"
+	[ ! -d $T/events/vmalloc/$e ] || FLOOR_TP_ARGS="$FLOOR_TP_ARGS -t $e"
 done
+FLOOR_ARGS="$FLOOR_ARGS$FLOOR_TP_ARGS"
 echo "@@FLOOR $FLOOR_ARGS"
 HAVE_PERF=0
 command -v perf >/dev/null && HAVE_PERF=1
@@ -113,6 +121,30 @@ while [ $r -le "$RUNS" ]; do
 	o=$(( $(jnum alloc_vmap_area_events /tmp/vs.json) + $(jnum purge_events /tmp/vs.json) + \
 		$(jnum lazy_free_events /tmp/vs.json) + $(jnum calls /tmp/vs.json) ))
 	echo "@@OVH cfg=vmapstat rep=$r rounds=$ROUNDS ns=$ns events=$((s + o)) series_events=$s"
+	cp /tmp/vs.json /tmp/vs-default.json
+
+	# shellcheck disable=SC2086
+	vmapscope-floor $FLOOR_TP_ARGS -- sh -c "echo $ROUNDS >$P/run" >/tmp/fl.out 2>/tmp/fl.err ||
+		{ echo "vmapscope-floor failed:"; cat /tmp/fl.err; exit 1; }
+	echo "@@OVH cfg=floor-nolat rep=$r rounds=$ROUNDS ns=$(cat $P/last_ns) $(cat /tmp/fl.out)"
+
+	vmapstat -j --no-latency -- sh -c "echo $ROUNDS >$P/run" >/tmp/vs.json 2>/tmp/vs.err ||
+		{ echo "vmapstat --no-latency failed:"; cat /tmp/vs.err; exit 1; }
+	ns=$(cat $P/last_ns)
+	s=$(( $(jnum chunk_events /tmp/vs.json) + $(jnum set_ptes_events /tmp/vs.json) + \
+		$(jnum huge_block_events /tmp/vs.json) ))
+	o=$(( $(jnum alloc_vmap_area_events /tmp/vs.json) + $(jnum purge_events /tmp/vs.json) + \
+		$(jnum lazy_free_events /tmp/vs.json) ))
+	echo "@@OVH cfg=vmapstat-nolat rep=$r rounds=$ROUNDS ns=$ns events=$((s + o)) series_events=$s"
+
+	vmapstat -j --stack-callers -- sh -c "echo $ROUNDS >$P/run" >/tmp/vs.json 2>/tmp/vs.err ||
+		{ echo "vmapstat --stack-callers failed:"; cat /tmp/vs.err; exit 1; }
+	ns=$(cat $P/last_ns)
+	s=$(( $(jnum chunk_events /tmp/vs.json) + $(jnum set_ptes_events /tmp/vs.json) + \
+		$(jnum huge_block_events /tmp/vs.json) ))
+	a=$(jnum alloc_vmap_area_events /tmp/vs.json)
+	o=$(( a + $(jnum purge_events /tmp/vs.json) + $(jnum lazy_free_events /tmp/vs.json) ))
+	echo "@@OVH cfg=vmapstat-stack rep=$r rounds=$ROUNDS ns=$ns events=$((s + o)) series_events=$s area_events=$a"
 
 	# Time to attach: from a clock read just before the shell starts
 	# vmapstat to the clock read by the command vmapstat starts, which it
@@ -127,7 +159,7 @@ while [ $r -le "$RUNS" ]; do
 	echo "@@ATTACH rep=$r ns=$((t1 - t0)) base_ns=$((b1 - b0))"
 	r=$((r + 1))
 done
-grep -o '"latency":{[^}]*}' /tmp/vs.json | sed "s/^/@@FEATURE /"
+grep -o '"latency":{[^}]*}' /tmp/vs-default.json | sed "s/^/@@FEATURE /"
 # One per-caller record of the workload, for the latency histogram plot.
 vmapstat -p -j -- sh -c "echo $ROUNDS >$P/run" >/tmp/vsp.json 2>/tmp/vs.err &&
 	echo "@@VSJSON $(cat /tmp/vsp.json)"

@@ -27,6 +27,51 @@ def check(cond, msg):
         failures.append(msg)
 
 
+def check_stack(s):
+    """--stack-callers: every caller of the workload named from the kernel
+    stack, with the areas /proc/vmallocinfo lists for it (one per call)."""
+    for key in ("VS2-RC", "VS2-JSON", "VS2-VMALLOCINFO"):
+        if key not in s:
+            check(False, f"guest output lacks @@{key}")
+            return
+    check(s["VS2-RC"][0].strip() == "0", f"--stack-callers: vmapstat exited {s['VS2-RC'][0].strip()}")
+    jl = [l for l in s["VS2-JSON"] if l.startswith("{")]
+    check(len(jl) == 1, f"--stack-callers: {len(jl)} JSON line(s)")
+    if len(jl) != 1:
+        return
+    o = json.loads(jl[0])
+    f = o["features"]
+    check(f["callers"]["available"] and f["callers"]["how"] == "stack",
+          f"--stack-callers: JSON features.callers {f['callers']}")
+    check(not f["latency"]["available"], "--stack-callers: no entry-point probe attached")
+    vi, vi_caller = defaultdict(list), defaultdict(set)
+    for l in s["VS2-VMALLOCINFO"]:
+        p = l.split()
+        if len(p) > 2 and p[2].startswith("vswl_"):
+            vi[func(p[2])].append(int(p[1]))
+            vi_caller[func(p[2])].add(p[2])
+    check(set(VMALLOC_CALLERS) <= set(vi), f"--stack-callers: vmallocinfo lists {sorted(vi)}")
+    rows = defaultdict(list)
+    for r in o["rows"]:
+        rows[func(r["caller"])].append(r)
+    for c in sorted(vi):
+        rs = rows.get(c, [])
+        check(len(rs) == 1, f"--stack-callers: {c}: one row ({[r['caller'] for r in rs]})")
+        if len(rs) != 1:
+            continue
+        r = rs[0]
+        # the stack's frame is the return address vmallocinfo records
+        check({r["caller"].split()[0]} == vi_caller[c],
+              f"--stack-callers: {c}: caller {r['caller'].split()[0]} == vmallocinfo {sorted(vi_caller[c])}")
+        want_api = "vmalloc" if c in VMALLOC_CALLERS else "vmap" if c.startswith("vswl_vmap_") else None
+        if want_api:
+            check(r["api"] == want_api, f"--stack-callers: {c}: api {r['api']} == {want_api}")
+        check(r["calls"] == 0, f"--stack-callers: {c}: no timed calls ({r['calls']})")
+        check(r["areas"] == len(vi[c]) and r["area_bytes"] == sum(vi[c]),
+              f"--stack-callers: {c}: areas {r['areas']} / {r['area_bytes']} B == "
+              f"vmallocinfo {len(vi[c])} / {sum(vi[c])} B")
+
+
 def main():
     arch, log = sys.argv[1], sys.argv[2]
     s = sections(open(log, errors="replace").read())
@@ -68,6 +113,7 @@ def main():
         check(r["granules"] == [] and r["chunks"] == 0, f"{c}: no granule/chunk figures invented")
         check(r["areas"] == len(vi[c]) and r["area_bytes"] == sum(vi[c]),
               f"{c}: areas {r['areas']} / {r['area_bytes']} B == vmallocinfo {len(vi[c])} / {sum(vi[c])} B")
+    check_stack(s)
     print(f"{arch} stock: {len(failures)} failure(s)")
     return 1 if failures else 0
 
