@@ -62,6 +62,23 @@ run() { echo "$ROUNDS" >$P/run || exit 1; cat $P/last_ns; }
 # jnum KEY FILE: sum of every "KEY": N in the JSON of FILE
 jnum() { grep -o "\"$1\": *[0-9]*" "$2" | awk -F: '{ s += $2 } END { print s + 0 }'; }
 
+# One vmapstat configuration: the workload under "vmapstat -j ARGS", and
+# every event its programs counted (series events, the stock vmalloc
+# events, timed calls; the area events apart for the stack method's cost).
+vmapstat_row() {
+	cfg=$1
+	shift
+	vmapstat -j "$@" -- sh -c "echo $ROUNDS >$P/run" >/tmp/vs.json 2>/tmp/vs.err ||
+		{ echo "vmapstat $* failed:"; cat /tmp/vs.err; exit 1; }
+	ns=$(cat $P/last_ns)
+	s=$(( $(jnum chunk_events /tmp/vs.json) + $(jnum set_ptes_events /tmp/vs.json) + \
+		$(jnum huge_block_events /tmp/vs.json) ))
+	a=$(jnum alloc_vmap_area_events /tmp/vs.json)
+	o=$(( a + $(jnum purge_events /tmp/vs.json) + $(jnum lazy_free_events /tmp/vs.json) + \
+		$(jnum calls /tmp/vs.json) ))
+	echo "@@OVH cfg=$cfg rep=$r rounds=$ROUNDS ns=$ns events=$((s + o)) series_events=$s area_events=$a"
+}
+
 events 0
 run >/dev/null			# warm-up: first-touch costs, lazy purge state
 
@@ -113,14 +130,7 @@ while [ $r -le "$RUNS" ]; do
 		{ echo "vmapscope-floor failed:"; cat /tmp/fl.err; exit 1; }
 	echo "@@OVH cfg=floor rep=$r rounds=$ROUNDS ns=$(cat $P/last_ns) $(cat /tmp/fl.out)"
 
-	vmapstat -j -- sh -c "echo $ROUNDS >$P/run" >/tmp/vs.json 2>/tmp/vs.err ||
-		{ echo "vmapstat failed:"; cat /tmp/vs.err; exit 1; }
-	ns=$(cat $P/last_ns)
-	s=$(( $(jnum chunk_events /tmp/vs.json) + $(jnum set_ptes_events /tmp/vs.json) + \
-		$(jnum huge_block_events /tmp/vs.json) ))
-	o=$(( $(jnum alloc_vmap_area_events /tmp/vs.json) + $(jnum purge_events /tmp/vs.json) + \
-		$(jnum lazy_free_events /tmp/vs.json) + $(jnum calls /tmp/vs.json) ))
-	echo "@@OVH cfg=vmapstat rep=$r rounds=$ROUNDS ns=$ns events=$((s + o)) series_events=$s"
+	vmapstat_row vmapstat
 	cp /tmp/vs.json /tmp/vs-default.json
 
 	# shellcheck disable=SC2086
@@ -128,23 +138,8 @@ while [ $r -le "$RUNS" ]; do
 		{ echo "vmapscope-floor failed:"; cat /tmp/fl.err; exit 1; }
 	echo "@@OVH cfg=floor-nolat rep=$r rounds=$ROUNDS ns=$(cat $P/last_ns) $(cat /tmp/fl.out)"
 
-	vmapstat -j --no-latency -- sh -c "echo $ROUNDS >$P/run" >/tmp/vs.json 2>/tmp/vs.err ||
-		{ echo "vmapstat --no-latency failed:"; cat /tmp/vs.err; exit 1; }
-	ns=$(cat $P/last_ns)
-	s=$(( $(jnum chunk_events /tmp/vs.json) + $(jnum set_ptes_events /tmp/vs.json) + \
-		$(jnum huge_block_events /tmp/vs.json) ))
-	o=$(( $(jnum alloc_vmap_area_events /tmp/vs.json) + $(jnum purge_events /tmp/vs.json) + \
-		$(jnum lazy_free_events /tmp/vs.json) ))
-	echo "@@OVH cfg=vmapstat-nolat rep=$r rounds=$ROUNDS ns=$ns events=$((s + o)) series_events=$s"
-
-	vmapstat -j --stack-callers -- sh -c "echo $ROUNDS >$P/run" >/tmp/vs.json 2>/tmp/vs.err ||
-		{ echo "vmapstat --stack-callers failed:"; cat /tmp/vs.err; exit 1; }
-	ns=$(cat $P/last_ns)
-	s=$(( $(jnum chunk_events /tmp/vs.json) + $(jnum set_ptes_events /tmp/vs.json) + \
-		$(jnum huge_block_events /tmp/vs.json) ))
-	a=$(jnum alloc_vmap_area_events /tmp/vs.json)
-	o=$(( a + $(jnum purge_events /tmp/vs.json) + $(jnum lazy_free_events /tmp/vs.json) ))
-	echo "@@OVH cfg=vmapstat-stack rep=$r rounds=$ROUNDS ns=$ns events=$((s + o)) series_events=$s area_events=$a"
+	vmapstat_row vmapstat-nolat --no-latency
+	vmapstat_row vmapstat-stack --stack-callers
 
 	# Time to attach: from a clock read just before the shell starts
 	# vmapstat to the clock read by the command vmapstat starts, which it
