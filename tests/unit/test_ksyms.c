@@ -14,18 +14,10 @@
 #include <fcntl.h>
 #include <errno.h>
 #include "ksyms.h"
+#include "unit_files.h"
 
 static char dir[] = "/tmp/vmapscope-ksyms-XXXXXX";
 static char path_ok[256], path_zero[256], path_kr[256], path_empty[256];
-
-static void write_file(const char *p, const char *s)
-{
-	FILE *f = fopen(p, "w");
-
-	assert_non_null(f);
-	fputs(s, f);
-	fclose(f);
-}
 
 static int setup(void **state)
 {

@@ -10,18 +10,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "stack_callers.h"
+#include "unit_files.h"
 
 static char dir[] = "/tmp/vmapscope-stack-XXXXXX";
 static char path_ok[256], path_zero[256], path_kr[256];
-
-static void write_file(const char *p, const char *s)
-{
-	FILE *f = fopen(p, "w");
-
-	assert_non_null(f);
-	fputs(s, f);
-	fclose(f);
-}
 
 static int setup(void **state)
 {
