@@ -3,16 +3,17 @@
  * vmap_bench - time vmap(), vmalloc() and ioremap() in the kernel, for
  * comparing a stock and a patched kernel (make bench-kernel).
  *
- * Cases (each run "iters" times, medians reported):
- *   vmap_o8_100M, vmap_o9_100M   vmap() of 100 MiB made of order-8 / order-9
- *                                compound pages (vunmap() is not timed)
+ * Cases (each run "iters" times, medians reported), in the order they run
+ * (the vmap() cases last: see vmap_first below):
+ *   ioremap_1M, ioremap_64M      ioremap() of the BAR2 of a QEMU ivshmem-plain
+ *                                device (lab run --ivshmem 64), if present
  *   vmalloc_huge_1M, _2M         vmalloc_huge(): the whole call, and the
  *                                mapping part alone: from the first entry
  *                                into the page-array mapping code (kprobes on
  *                                the functions either kernel uses) to the
  *                                return, i.e. after the pages were allocated
- *   ioremap_1M, ioremap_64M      ioremap() of the BAR2 of a QEMU ivshmem-plain
- *                                device (lab run --ivshmem 64), if present
+ *   vmap_o8_100M, vmap_o9_100M   vmap() of 100 MiB made of order-8 / order-9
+ *                                compound pages (vunmap() is not timed)
  *
  * Output: one line per case and metric,
  *   vmap_bench: RESULT case=NAME metric=ns|inst median=N p10=N p90=N iters=N
@@ -35,14 +36,15 @@
 static unsigned int iters = 30;
 module_param(iters, uint, 0444);
 /*
- * The ioremap cases run first, on the page tables the kernel booted with:
- * run after the vmap cases, they would inherit what those left behind, and
- * that differs between kernels (a PMD block mapping frees the PTE table
- * under it, which a kernel mapping 4K PTEs keeps), so one kernel would pay
- * a PTE-table allocation in calls where the other reuses a table.
+ * The cases that map with the same granule on both kernels run first, the
+ * vmap() cases last: run after those, a case inherits the page tables they
+ * left, and that differs between kernels (a PMD block mapping frees the PTE
+ * table under it, which a kernel mapping 4K PTEs keeps), so one kernel would
+ * pay a PTE-table allocation in calls where the other reuses a table.
+ * vmap_first=1 runs the vmap() cases first, to see the difference.
  */
-static bool ioremap_first = true;
-module_param(ioremap_first, bool, 0444);
+static bool vmap_first;
+module_param(vmap_first, bool, 0444);
 MODULE_PARM_DESC(iters, "iterations per case (vmap 100M cases use iters/3, at least 5)");
 
 #define MAX_ITERS 1000
@@ -269,6 +271,12 @@ static void bench_ioremap(const char *name, resource_size_t phys,
 		report(name, "inst", t_inst, n);
 }
 
+static void bench_vmap_cases(unsigned int n)
+{
+	bench_vmap("vmap_o8_100M", 8, max(n / 3, 5U));
+	bench_vmap("vmap_o9_100M", 9, max(n / 3, 5U));
+}
+
 /* ioremap() of the BAR2 of a QEMU ivshmem-plain device (lab run --ivshmem 64). */
 static void bench_ioremap_cases(unsigned int n)
 {
@@ -293,18 +301,16 @@ static int __init vmap_bench_init(void)
 	unsigned int n = clamp(iters, 5U, (unsigned int)MAX_ITERS);
 
 	inst_open();
-	if (ioremap_first)
-		bench_ioremap_cases(n);
-	bench_vmap("vmap_o8_100M", 8, max(n / 3, 5U));
-	bench_vmap("vmap_o9_100M", 9, max(n / 3, 5U));
-
+	if (vmap_first)
+		bench_vmap_cases(n);
+	bench_ioremap_cases(n);
 	if (!probes_on())
 		pr_info("no mapping-start probe could be placed: map_ns not reported\n");
 	bench_vmalloc("vmalloc_huge_1M", SZ_1M, n);
 	bench_vmalloc("vmalloc_huge_2M", SZ_2M, n);
 	probes_off();
-	if (!ioremap_first)
-		bench_ioremap_cases(n);
+	if (!vmap_first)
+		bench_vmap_cases(n);
 
 	if (inst_ev)
 		perf_event_release_kernel(inst_ev);
