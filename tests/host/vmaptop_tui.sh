@@ -40,6 +40,20 @@ wait_for() {
 alive() { [ ! -e "$tmp/rc" ] || fail "vmaptop exited (rc $(cat "$tmp/rc")) after $1"; }
 # rows: the lines under the column header (first field = caller)
 rows() { awk '/^CALLER /{f=1; next} f && NF' "$tmp/screen"; }
+# settled_names: the rows' callers once two captures 0.2 s apart agree.  A
+# capture can land while vmaptop is still redrawing a frame (the status
+# line already new, some rows still from the frame before).
+settled_names() {
+	local prev=x cur i
+	for ((i = 0; i < 50; i++)); do
+		screen >"$tmp/screen" 2>/dev/null || true
+		cur=$(rows | awk '{print $1}')
+		[ -n "$cur" ] && [ "$cur" = "$prev" ] && break
+		prev=$cur
+		sleep 0.2
+	done
+	printf '%s\n' "$cur"
+}
 
 start() {
 	rm -f "$tmp/rc"
@@ -58,11 +72,11 @@ pass "full screen up: $(rows | wc -l) rows"
 # c: sort by caller, ascending; r: reversed.  Compare first fields in C order.
 tm send-keys -t vt c
 wait_for 'sort caller$|sort caller  '
-rows | awk '{print $1}' >"$tmp/names"
+settled_names >"$tmp/names"
 LC_ALL=C sort -c "$tmp/names" || fail "rows not sorted by caller after 'c'"
 tm send-keys -t vt r
 wait_for 'sort caller \(reversed\)'
-rows | awk '{print $1}' >"$tmp/names"
+settled_names >"$tmp/names"
 LC_ALL=C sort -c -r "$tmp/names" || fail "rows not reverse-sorted after 'r'"
 pass "keys c and r sort by caller, both ways"
 
