@@ -59,6 +59,10 @@ start() {
 	rm -f "$tmp/rc"
 	tm new-session -d -s vt -x "$1" -y "$2" \
 		"TERM=tmux-256color $T $3; echo \$? >$tmp/rc; sleep 600"
+	# The server outlives each session: with the default, killing the
+	# last session ends it, and the next start can reach it while it is
+	# going away ("server exited unexpectedly").
+	tm set-option -s exit-empty off
 }
 
 # -a: callers with live areas make rows even on a quiet kernel.
