@@ -6,8 +6,10 @@
 #                            in a run of its own with --expect-warn)
 #   make check-kernel-debug  debug x86_64 + arm64 (KASAN, DEBUG_VM): the same
 #                            mapping checks, test_vmalloc, fault injection
-#                            and the misuses
+#                            and the misuses ("make check" runs the arm64
+#                            half, "make check-full" both)
 #   make check-series-build  the kernel builds after each patch, both arches
+#                            ("make check-full")
 #   make checkpatch          scripts/checkpatch.pl --strict on every patch
 #   make bench-kernel        stock vs patched timings (docs/benchmarks.md)
 #
@@ -51,13 +53,17 @@ check-kernel-debug-x86_64 check-kernel-debug-arm64: check-kernel-debug-%: deps
 check-kernel: check-kernel-x86_64 check-kernel-arm64
 
 # The debug kernels are the only ones no other suite needs: "make check"
-# runs this suite last, so on a cold cache every other suite has run
-# before their two KASAN builds start.
+# runs them last, so on a cold cache every other suite has run before a
+# KASAN build starts.  Each costs a cold build of its own; "make check"
+# keeps the arm64 one, which runs every path of the series (contiguous
+# PTEs, PMDs, the generic walker) under KASAN, and leaves x86_64's to
+# "make check-full" (docs/lab.md, "What make check leaves out").
 check-kernel-debug: check-kernel-debug-x86_64 check-kernel-debug-arm64
 
 # Every prefix of the series builds, on both arches (scripts/lab
 # series-build: incremental, cached by the patched key; it leaves the
-# patched kernels built).
+# patched kernels built).  "make check" builds the whole series only
+# (lab-kernels); this adds the per-patch steps.
 check-series-build: deps
 	$(LAB) series-build --arch x86_64
 	$(LAB) series-build --arch arm64
@@ -67,7 +73,8 @@ checkpatch: deps
 	$(LAB) build --arch x86_64 --variant patched >/dev/null
 	$(KSERIES) checkpatch
 
-CHECK_TARGETS += check-kernel check-series-build checkpatch check-kernel-debug
+CHECK_TARGETS += check-kernel checkpatch check-kernel-debug-arm64
+CHECK_FULL_TARGETS += check-series-build check-kernel-debug-x86_64
 
 # Stock vs patched, both arches, in one run: the in-kernel benchmark module
 # under TCG, and again with -icount, where virtual time advances with the

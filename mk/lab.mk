@@ -5,11 +5,15 @@ DEMO_ARCH	?= x86_64
 
 .PHONY: demo lab-kernels check-lab
 
-# Build (or find cached) the kernels "make check" needs, one at a time:
-# there are two cores and each build uses both.
+# Build (or find cached) the stock and patched kernels "make check" needs,
+# one at a time: there are two cores and each build uses both.  Per arch,
+# the patched kernel is the stock build plus the whole series, incremental
+# in one tree (scripts/lab series-build --whole).
 lab-kernels: deps
-	$(LAB) build --arch x86_64 --variant patched
-	$(LAB) build --arch arm64 --variant patched
+	$(LAB) series-build --arch x86_64 --whole
+	$(LAB) build --arch x86_64 --variant patched >/dev/null
+	$(LAB) series-build --arch arm64 --whole
+	$(LAB) build --arch arm64 --variant patched >/dev/null
 
 # The README's main job: the patched x86_64 guest, a workload, and what
 # vmapscope (or, before the tools exist, the kernel's tracepoints) saw.

@@ -92,8 +92,9 @@ k4=$("$LAB" key --arch x86_64 --variant stock)
 expect_rc 0 "an unchanged input is a cache hit" "$LAB" build --arch x86_64 --variant patched
 expect_err "cached" "the cache hit says so"
 # series-build's base step is the stock kernel: "make check" runs
-# series-build first, so the stock kernel must now be cached, built from
-# the same fragments as the patched one, and really without the series.
+# series-build --whole first (lab-kernels), so the stock kernel must now be
+# cached, built from the same fragments as the patched one, and really
+# without the series.
 for arch in x86_64 arm64; do
 	expect_rc 0 "$arch stock kernel cached after series-build" "$LAB" build --arch $arch --variant stock
 	expect_err "cached" "$arch stock: the cache hit says so"
@@ -176,6 +177,11 @@ else
 	bad "building the lab_warn module after the rebuild: $(tail -n 3 "$tmp/kmod")"
 fi
 expect_rc 2 "series-build of another variant" "$LAB" series-build --arch x86_64 --variant stock
+expect_rc 2 "series-build --whole of another variant" "$LAB" series-build --arch x86_64 --variant stock --whole
+expect_rc 2 "series-build with an unknown option" "$LAB" series-build --arch x86_64 --all
+expect_err "series-build: unexpected '--all'" "the unknown option is named"
+expect_rc 0 "series-build --whole of a cached series builds nothing" "$LAB" series-build --arch x86_64 --whole
+expect_err "cached" "the whole-series cache hit says so"
 
 # Bad input.
 expect_rc 2 "unknown arch" "$LAB" build --arch riscv64 --variant patched
