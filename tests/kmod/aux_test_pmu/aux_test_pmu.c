@@ -31,6 +31,8 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
+#include "kpt_walk.h"
+
 #define AUX_TEST_MAGIC	0x5a5a0000a5a50000ULL
 
 static bool prefer_large = true;
@@ -59,56 +61,6 @@ struct aux_test_cpu {
 static DEFINE_PER_CPU(struct aux_test_cpu, aux_test_cpus);
 static struct pmu aux_test_pmu;
 
-/*
- * Kernel page tables: TTBR1 on arm64 (init_mm is not exported); on x86_64
- * every page table shares the kernel half, so the active mm's will do.
- */
-static pgd_t *kernel_pgd(unsigned long addr)
-{
-#ifdef CONFIG_ARM64
-	u64 ttbr = read_sysreg(ttbr1_el1);
-	pgd_t *base = phys_to_virt(ttbr & GENMASK_ULL(47, PAGE_SHIFT));
-
-	return base + pgd_index(addr);
-#else
-	return pgd_offset(current->active_mm, addr);
-#endif
-}
-
-/* Shift of the page-table entry mapping @addr, -1 if unmapped. */
-static int granule_at(unsigned long addr)
-{
-	pgd_t *pgd = kernel_pgd(addr);
-	p4d_t *p4d;
-	pud_t *pud;
-	pmd_t *pmd;
-	pte_t pte;
-
-	if (pgd_none(READ_ONCE(*pgd)))
-		return -1;
-	p4d = p4d_offset(pgd, addr);
-	if (p4d_none(READ_ONCE(*p4d)))
-		return -1;
-	pud = pud_offset(p4d, addr);
-	if (pud_none(READ_ONCE(*pud)))
-		return -1;
-	if (pud_leaf(READ_ONCE(*pud)))
-		return PUD_SHIFT;
-	pmd = pmd_offset(pud, addr);
-	if (pmd_none(READ_ONCE(*pmd)))
-		return -1;
-	if (pmd_leaf(READ_ONCE(*pmd)))
-		return PMD_SHIFT;
-	pte = READ_ONCE(*pte_offset_kernel(pmd, addr));
-	if (!pte_present(pte))
-		return -1;
-#ifdef CONFIG_ARM64
-	if (pte_cont(pte))
-		return CONT_PTE_SHIFT;
-#endif
-	return PAGE_SHIFT;
-}
-
 /* The setup_aux report line: chunk orders and page-table granules. */
 static void report_setup(struct aux_test_buf *buf, void **pages, int nr_pages)
 {
@@ -125,7 +77,7 @@ static void report_setup(struct aux_test_buf *buf, void **pages, int nr_pages)
 		i += 1U << order;
 	}
 	for (i = 0; i < nr_pages; i++) {
-		s = granule_at((unsigned long)buf->base + i * PAGE_SIZE);
+		s = kpt_granule_at((unsigned long)buf->base + i * PAGE_SIZE, NULL);
 		gran[s < 0 ? 0 : s] += PAGE_SIZE;
 	}
 	len = scnprintf(line, sizeof(line), "pages=%d chunks=%u orders=", nr_pages, chunks);

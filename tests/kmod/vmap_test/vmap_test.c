@@ -67,6 +67,8 @@
 #include <linux/slab.h>
 #include <asm/pgtable.h>
 
+#include "kpt_walk.h"
+
 static char *mode = "map";
 module_param(mode, charp, 0444);
 MODULE_PARM_DESC(mode, "map | ioremap | fault | misuse");
@@ -103,70 +105,6 @@ static unsigned int nr_pass, nr_fail;
 #endif
 /* Expected granule: x86_64 value, arm64 value. */
 #define EXP(x86, arm64) (ON_ARM64 ? (arm64) : (x86))
-
-/* ---- page table inspection ------------------------------------------ */
-
-/*
- * init_mm is not exported.  Kernel mappings are reached through the
- * kernel's top-level table: TTBR1 on arm64; on x86_64 every page table
- * shares the kernel half (vmalloc space is pre-populated down to the
- * level below the PGD), so the current task's active_mm works.
- */
-static pgd_t *kernel_pgd(unsigned long addr)
-{
-#ifdef CONFIG_ARM64
-	u64 ttbr = read_sysreg(ttbr1_el1);
-	pgd_t *base = phys_to_virt(ttbr & GENMASK_ULL(47, PAGE_SHIFT));
-
-	return base + pgd_index(addr);
-#else
-	return pgd_offset(current->active_mm, addr);
-#endif
-}
-
-/*
- * The granule mapping @addr (a mapping shift), or -1 when unmapped; *pfn
- * gets the PFN mapped at @addr.
- */
-static int granule_at(unsigned long addr, unsigned long *pfn)
-{
-	pgd_t *pgd = kernel_pgd(addr);
-	p4d_t *p4d;
-	pud_t *pud;
-	pmd_t *pmd, pmdv;
-	pte_t *ptep, pte;
-
-	if (pgd_none(READ_ONCE(*pgd)))
-		return -1;
-	p4d = p4d_offset(pgd, addr);
-	if (p4d_none(READ_ONCE(*p4d)))
-		return -1;
-	pud = pud_offset(p4d, addr);
-	if (pud_none(READ_ONCE(*pud)))
-		return -1;
-	if (pud_leaf(READ_ONCE(*pud))) {
-		*pfn = pud_pfn(READ_ONCE(*pud)) + ((addr & ~PUD_MASK) >> PAGE_SHIFT);
-		return PUD_SHIFT;
-	}
-	pmd = pmd_offset(pud, addr);
-	pmdv = READ_ONCE(*pmd);
-	if (pmd_none(pmdv))
-		return -1;
-	if (pmd_leaf(pmdv)) {
-		*pfn = pmd_pfn(pmdv) + ((addr & ~PMD_MASK) >> PAGE_SHIFT);
-		return PMD_SHIFT;
-	}
-	ptep = pte_offset_kernel(pmd, addr);
-	pte = READ_ONCE(*ptep);
-	if (!pte_present(pte))
-		return -1;
-	*pfn = pte_pfn(pte);
-#ifdef CONFIG_ARM64
-	if (pte_cont(pte))
-		return CONT_PTE_SHIFT;
-#endif
-	return PAGE_SHIFT;
-}
 
 /* ---- unexported kernel functions ---------------------------------------- */
 
@@ -564,7 +502,7 @@ static void check_mapping(const char *name, void *addr,
 			bad_data++;
 
 		max_gran = max(max_gran, c->gran[i]);
-		g = granule_at(a, &pfn);
+		g = kpt_granule_at(a, &pfn);
 		if (g != c->gran[i] || pfn != page_to_pfn(c->pages[i])) {
 			if (!bad_gran++) {
 				first_bad_gran = g;
@@ -594,7 +532,7 @@ static void check_unmapped(const char *name, unsigned long va,
 	unsigned int i, still = 0;
 
 	for (i = 0; i < nr; i++)
-		if (granule_at(va + i * PAGE_SIZE, &pfn) >= 0)
+		if (kpt_granule_at(va + i * PAGE_SIZE, &pfn) >= 0)
 			still++;
 	check(!still, "%s: all %u pages unmapped after unmap (%u still mapped)",
 	      name, nr, still);
@@ -674,7 +612,7 @@ static void run_vmalloc_case(const char *name, unsigned long size, bool huge,
 		unsigned long a = va + i * PAGE_SIZE;
 
 		*(u64 *)a = a;
-		if (granule_at(a, &pfn) != gran ||
+		if (kpt_granule_at(a, &pfn) != gran ||
 		    pfn != page_to_pfn(vmalloc_to_page((void *)a)) ||
 		    *(u64 *)page_address(vmalloc_to_page((void *)a)) != a)
 			bad++;
@@ -827,7 +765,7 @@ static void run_area_case(const char *name, unsigned long size, bool kv,
 	va = (unsigned long)p;
 	for (i = 0; i < size; i += PAGE_SIZE) {
 		*(u64 *)(va + i) = va + i;
-		if (granule_at(va + i, &pfn) != gran ||
+		if (kpt_granule_at(va + i, &pfn) != gran ||
 		    *(u64 *)page_address(vmalloc_to_page((void *)(va + i))) != va + i)
 			bad++;
 	}
@@ -905,7 +843,7 @@ static void run_barrier_case(void)
 	for (i = 0; i < n; i++) {
 		unsigned long a = va + i * PAGE_SIZE;
 
-		g = granule_at(a, &pfn);
+		g = kpt_granule_at(a, &pfn);
 		if ((g != G64K && g != G2M) || pfn != page_to_pfn(pages[i]))
 			bad++;
 		if (g == G64K && (!tables || a >> PMD_SHIFT != last_table)) {
@@ -1072,7 +1010,7 @@ static void run_ioremap_case(const char *name, resource_size_t phys,
 		return;
 	va = (unsigned long)p;
 	for (off = 0; off < size; off += PAGE_SIZE) {
-		g = granule_at(va + off, &pfn);
+		g = kpt_granule_at(va + off, &pfn);
 		if (g != gran || pfn != PHYS_PFN(phys + off))
 			bad++;
 	}
@@ -1169,7 +1107,7 @@ static void misuse_cut_block(void)
 		goto out;
 	va = (unsigned long)p;
 	for (i = 0; i < SZ_128K; i += PAGE_SIZE)
-		if (granule_at(va + i, &pfn) != EXP(G4K, G64K))
+		if (kpt_granule_at(va + i, &pfn) != EXP(G4K, G64K))
 			bad_gran++;
 	check(!bad_gran, "cut-block: 128K mapped with shift %d before (%u wrong)",
 	      EXP(G4K, G64K), bad_gran);
@@ -1180,7 +1118,7 @@ static void misuse_cut_block(void)
 		unsigned int cont = 0, invalid = 0;
 
 		for (i = b; i < b + SZ_64K; i += PAGE_SIZE) {
-			g = granule_at(va + i, &pfn);
+			g = kpt_granule_at(va + i, &pfn);
 			if (g < 0)
 				invalid++;
 			else
@@ -1230,12 +1168,12 @@ static void misuse_busy_block(void)
 	ret = p_vmap_page_range(a, a + SZ_64K, page_to_phys(block), PAGE_KERNEL);
 	check(ret == -EBUSY, "busy-block: a 64K block over a mapped page fails with -EBUSY (got %d)",
 	      ret);
-	g = granule_at(a + SZ_8K, &pfn);
+	g = kpt_granule_at(a + SZ_8K, &pfn);
 	check(g == G4K && pfn == page_to_pfn(single),
 	      "busy-block: the page at a + 8K still maps its PFN 0x%lx at 4K (shift %d, PFN 0x%lx)",
 	      page_to_pfn(single), g, pfn);
 	for (i = 0; i < SZ_64K; i += PAGE_SIZE)
-		if (granule_at(a + i, &pfn) == G64K)
+		if (kpt_granule_at(a + i, &pfn) == G64K)
 			cont++;
 	check(!cont, "busy-block: no contiguous entry in the block (%u)", cont);
 	p_vunmap_range(a, a + SZ_64K);
@@ -1275,7 +1213,7 @@ static void misuse_pmd_broken_chunk(void)
 	a = ALIGN((unsigned long)area->addr, PMD_SIZE);
 	ret = p_vmap_pages_range_noflush(a, a + PMD_SIZE, PAGE_KERNEL, pages,
 					 PMD_SHIFT);
-	g = granule_at(a, &pfn);
+	g = kpt_granule_at(a, &pfn);
 	check(!ret && g == G2M && pfn == page_to_pfn(big),
 	      "pmd-broken-chunk: mapped with a PMD block (%d, shift %d)", ret, g);
 	p_vunmap_range(a, a + PMD_SIZE);
