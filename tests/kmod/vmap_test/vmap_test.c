@@ -16,6 +16,10 @@
  *	  vmap_huge_block events the call produced in this task are exactly
  *	  the expected ones (count, order, addresses, PFNs, sizes, shifts,
  *	  api, caller inside this module).
+ *	Also: vfree() of vmalloc_huge() areas gives every block of the
+ *	area's page order back to the page allocator whole (a kprobe on
+ *	free_unref_page() counts the calls and their orders), and a block
+ *	with a page still referenced elsewhere page by page.
  * mode=ioremap: the same for ioremap() of BAR2 of a QEMU ivshmem-plain
  *	device (1af4:1110): the whole BAR, and a 1M window 64K-aligned in it.
  *	Also: the arithmetic of vmap_small_run_end() at the 32-bit limits
@@ -865,6 +869,72 @@ out:
 	kvfree(pages);
 }
 
+/*
+ * vfree() of a huge vmalloc() gives each block of the area's page order
+ * back to the page allocator whole (one free_unref_page() call at that
+ * order, counted with a kprobe in this task), unless a page of the block
+ * is still referenced: that block goes back page by page.
+ */
+static struct task_struct *vfree_task;
+static unsigned int vfree_order;
+static unsigned long nr_vfree_whole, nr_vfree_single;
+static bool vfree_probe;
+
+static int count_vfree(struct kprobe *kp, struct pt_regs *regs)
+{
+	unsigned long order = regs_get_kernel_argument(regs, 1);
+
+	if (current != vfree_task)
+		return 0;
+	if (order == vfree_order)
+		nr_vfree_whole++;
+	else if (!order)
+		nr_vfree_single++;
+	return 0;
+}
+
+static struct kprobe kp_vfree = { .symbol_name = "free_unref_page",
+				 .pre_handler = count_vfree };
+
+static void run_vfree_case(const char *name, unsigned long size,
+			   unsigned int order, bool hold)
+{
+	unsigned long blocks = size >> (PAGE_SHIFT + order);
+	struct page *held = NULL;
+	void *p;
+
+	if (!check(vfree_probe, "%s: kprobe on free_unref_page()", name))
+		return;
+	/* Record the events, unchecked, so that tracefs.sh's count holds. */
+	if (events)
+		rec_start();
+	p = vmalloc_huge(size, GFP_KERNEL);
+	rec_stop();
+	if (!check(p, "%s: allocation", name))
+		return;
+	if (hold) {
+		/* A page inside the first block, referenced elsewhere. */
+		held = vmalloc_to_page(p + 5 * PAGE_SIZE);
+		get_page(held);
+	}
+	nr_vfree_whole = nr_vfree_single = 0;
+	vfree_order = order;
+	vfree_task = current;
+	vfree(p);
+	vfree_task = NULL;
+	check(nr_vfree_whole == blocks - hold &&
+	      nr_vfree_single == (hold ? (1UL << order) - 1 : 0),
+	      "%s: vfree() freed %lu order-%u blocks whole (want %lu) and %lu single pages (want %lu)",
+	      name, nr_vfree_whole, order, blocks - hold, nr_vfree_single,
+	      hold ? (1UL << order) - 1 : 0);
+	if (held) {
+		check(page_ref_count(held) == 1,
+		      "%s: the held page keeps its reference (%d)", name,
+		      page_ref_count(held));
+		put_page(held);
+	}
+}
+
 static struct kprobe kp_publish = { .symbol_name = "vmap_pte_range_publish",
 				    .pre_handler = count_publish };
 static struct kprobe kp_set_huge = { .symbol_name = "vmap_pte_set_huge",
@@ -880,6 +950,7 @@ static void map_setup(void)
 {
 	range_alloc = ksym("__vmalloc_node_range_noprof");
 	find_area = ksym("find_vm_area");
+	vfree_probe = !register_kprobe(&kp_vfree);
 	if (!ON_ARM64)
 		return;
 	if (register_kprobe(&kp_publish))
@@ -893,6 +964,9 @@ static void map_setup(void)
 
 static void map_teardown(void)
 {
+	if (vfree_probe)
+		unregister_kprobe(&kp_vfree);
+	vfree_probe = false;
 	if (!barrier_probes)
 		return;
 	unregister_kprobe(&kp_set_huge);
@@ -983,6 +1057,13 @@ static int mode_map(void)
 	run_vmalloc_case("vmalloc_huge 128K", SZ_128K, true, G4K, G64K);
 	run_vmalloc_case("vmalloc_huge 2M", SZ_2M, true, G2M, G2M);
 	run_vm_map_ram_case();
+	if (ON_ARM64) {
+		run_vfree_case("vfree vmalloc_huge 1M", SZ_1M, 4, false);
+		run_vfree_case("vfree vmalloc_huge 1M, a page held", SZ_1M, 4,
+			       true);
+	}
+	run_vfree_case("vfree vmalloc_huge 2M", SZ_2M, PMD_SHIFT - PAGE_SHIFT,
+		       false);
 	run_barrier_case();
 	map_teardown();
 	return 0;
