@@ -64,25 +64,7 @@ static const struct argp_option pmu_options[] = {
 	{ 0 },
 };
 
-static int pmu_start(const struct vmapstat_run *run);
-static int pmu_run_start(const struct vmapstat_run *run, int idx);
-static int pmu_run_end(const struct vmapstat_run *run, int idx, int status,
-		       const struct vmapstat_snapshot *delta);
-static int pmu_interval(const struct vmapstat_run *run,
-			const struct vmapstat_snapshot *cum,
-			const struct vmapstat_snapshot *delta);
-static int pmu_end(const struct vmapstat_run *run,
-		   const struct vmapstat_snapshot *cum);
-
 int vmapstat_cmd_repeat = 1;
-
-static const struct vmapstat_hooks pmu_hooks = {
-	.start = pmu_start,
-	.run_start = pmu_run_start,
-	.run_end = pmu_run_end,
-	.interval = pmu_interval,
-	.end = pmu_end,
-};
 
 static error_t pmu_parse(int key, char *arg, struct argp_state *st)
 {
@@ -140,13 +122,6 @@ static error_t pmu_parse(int key, char *arg, struct argp_state *st)
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
-}
-
-const struct vmapstat_hooks *pmu_cli_hooks(void)
-{
-	if (pmu.events || pmu.sampling || vmapstat_cmd_repeat > 1)
-		return &pmu_hooks;
-	return NULL;
 }
 
 bool pmu_sampling_requested(void)
@@ -209,8 +184,6 @@ static int pmu_start(const struct vmapstat_run *run)
 
 static int pmu_run_start(const struct vmapstat_run *run, int idx)
 {
-	(void)run;
-	(void)idx;
 	if (pmu.session)
 		pmu_session_start(pmu.session);
 	return 0;
@@ -255,7 +228,6 @@ static int pmu_run_end(const struct vmapstat_run *run, int idx, int status,
 	struct pmu_results res;
 	int r;
 
-	(void)run;
 	r = pmu_runs_add_run(&pmu.runs, status);
 	if (r < 0) {
 		fprintf(stderr, "vmapstat: out of memory\n");
@@ -282,7 +254,6 @@ static int pmu_run_end(const struct vmapstat_run *run, int idx, int status,
 	}
 	if (delta)
 		record_vmap_metrics(r, delta);
-	(void)idx;
 	return 0;
 }
 
@@ -318,8 +289,6 @@ static int pmu_interval(const struct vmapstat_run *run,
 	FILE *out = vmapstat_report_stream();
 	struct pmu_results res;
 
-	(void)cum;
-	(void)delta;
 	/* command mode reports at the end, over the runs */
 	if (run->command || !pmu.session)
 		return 0;
@@ -341,7 +310,6 @@ static int pmu_end(const struct vmapstat_run *run,
 	FILE *out = vmapstat_report_stream();
 	int failed = 0, ret = 0;
 
-	(void)cum;
 	if (run->command) {
 		if (pmu.have_last)
 			prom_pmu_results(&pmu.last);
@@ -391,6 +359,21 @@ static int pmu_end(const struct vmapstat_run *run,
 	return ret;
 }
 
+static const struct vmapstat_hooks pmu_hooks = {
+	.start = pmu_start,
+	.run_start = pmu_run_start,
+	.run_end = pmu_run_end,
+	.interval = pmu_interval,
+	.end = pmu_end,
+};
+
+const struct vmapstat_hooks *pmu_cli_hooks(void)
+{
+	if (pmu.events || pmu.sampling || vmapstat_cmd_repeat > 1)
+		return &pmu_hooks;
+	return NULL;
+}
+
 /* ------------------------------------------------------------------ */
 /* vmapstat compare                                                    */
 
@@ -408,7 +391,6 @@ static const struct argp_option cmp_options[] = {
 
 static error_t cmp_parse(int key, char *arg, struct argp_state *st)
 {
-	(void)st;
 	switch (key) {
 	case 'j':
 		cmp.json = true;

@@ -23,7 +23,7 @@ int cpuset_count(const struct cpuset *s)
 	return n;
 }
 
-void cpuset_and(struct cpuset *dst, const struct cpuset *other)
+static void cpuset_and(struct cpuset *dst, const struct cpuset *other)
 {
 	for (size_t i = 0; i < PMU_MAX_CPUS / 64; i++)
 		dst->bits[i] &= other->bits[i];
@@ -171,7 +171,7 @@ static void sys_close(int fd)
 	close(fd);
 }
 
-const struct pmu_sys_ops pmu_sys_real = {
+static const struct pmu_sys_ops pmu_sys_real = {
 	.open = sys_open,
 	.ioctl = sys_ioctl,
 	.read = sys_read,

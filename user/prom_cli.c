@@ -178,7 +178,6 @@ static void refresh(void *arg)
 {
 	struct vmapstat_snapshot cur, delta;
 
-	(void)arg;
 	pthread_mutex_lock(&lock);
 	if (collector_read(scrape_collector, &cur)) {
 		pthread_mutex_unlock(&lock);
@@ -265,8 +264,6 @@ static int prom_interval(const struct vmapstat_run *run,
 {
 	int ret = 0;
 
-	(void)run;
-	(void)cum;
 	pthread_mutex_lock(&lock);
 	/* scrape mode: the counters are added at each scrape, and once more now */
 	if (scrape_collector) {
@@ -291,8 +288,6 @@ static int prom_end(const struct vmapstat_run *run,
 {
 	int ret = 0;
 
-	(void)run;
-	(void)cum;
 	/* no scrape may run while the state goes away */
 	prom_server_stop(server);
 	server = NULL;

@@ -89,7 +89,7 @@ static bool buf_reserve(struct prom_buf *b, size_t n)
 	return true;
 }
 
-void prom_buf_append(struct prom_buf *b, const char *s, size_t n)
+static void prom_buf_append(struct prom_buf *b, const char *s, size_t n)
 {
 	if (!buf_reserve(b, n))
 		return;
@@ -103,7 +103,7 @@ static void buf_puts(struct prom_buf *b, const char *s)
 	prom_buf_append(b, s, strlen(s));
 }
 
-void prom_buf_printf(struct prom_buf *b, const char *fmt, ...)
+static void prom_buf_printf(struct prom_buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -161,7 +161,10 @@ bool prom_valid_label_name(const char *name)
 	return true;
 }
 
-/* Escape the characters in @special ('\n' always becomes "\n"). */
+/*
+ * Escape the characters in @special ('\n' always becomes "\n"): label
+ * values escape backslash and double quote, HELP text backslash.
+ */
 static void escape(struct prom_buf *b, const char *s, const char *special)
 {
 	const char *run = s;
@@ -180,16 +183,6 @@ static void escape(struct prom_buf *b, const char *s, const char *special)
 		run = s + 1;
 	}
 	prom_buf_append(b, run, (size_t)(s - run));
-}
-
-void prom_escape_label_value(struct prom_buf *b, const char *v)
-{
-	escape(b, v ? v : "", "\\\"");
-}
-
-void prom_escape_help(struct prom_buf *b, const char *h)
-{
-	escape(b, h ? h : "", "\\");
 }
 
 const char *prom_format_double(double v, char *out, size_t outlen)
@@ -240,10 +233,8 @@ void prom_family(struct prom_buf *b, const char *name, enum prom_type type,
 {
 	if (!check_name(b, name))
 		return;
-	buf_puts(b, "# HELP ");
-	buf_puts(b, name);
-	buf_puts(b, " ");
-	prom_escape_help(b, help);
+	prom_buf_printf(b, "# HELP %s ", name);
+	escape(b, help ? help : "", "\\");
 	prom_buf_printf(b, "\n# TYPE %s %s\n", name, type_name(type));
 }
 
@@ -273,9 +264,8 @@ static void series(struct prom_buf *b, const char *name, const char *suffix,
 		if (!first)
 			buf_puts(b, ",");
 		first = false;
-		buf_puts(b, l->name);
-		buf_puts(b, "=\"");
-		prom_escape_label_value(b, l->value);
+		prom_buf_printf(b, "%s=\"", l->name);
+		escape(b, l->value ? l->value : "", "\\\"");
 		buf_puts(b, "\"");
 	}
 	buf_puts(b, "}");

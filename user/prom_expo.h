@@ -62,21 +62,9 @@ static inline int prom_buf_error(const struct prom_buf *b) { return b->err; }
 /* Hand the text over to the caller (malloc'ed); the buffer is emptied. */
 char *prom_buf_steal(struct prom_buf *b, size_t *len);
 
-/* Raw append (used by the writer; exported for tests). */
-void prom_buf_append(struct prom_buf *b, const char *s, size_t n);
-void prom_buf_printf(struct prom_buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
 /* Name checks of the exposition format. */
 bool prom_valid_metric_name(const char *name);
 bool prom_valid_label_name(const char *name);
-
-/*
- * Escaping: label values escape backslash, double quote and newline;
- * HELP text escapes backslash and newline.
- */
-void prom_escape_label_value(struct prom_buf *b, const char *v);
-void prom_escape_help(struct prom_buf *b, const char *h);
 
 /*
  * Shortest decimal text that reads back as exactly @v (like Go's

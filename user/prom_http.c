@@ -176,8 +176,6 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 		      (!strcmp(method, MHD_HTTP_METHOD_GET) ||
 		       !strcmp(method, MHD_HTTP_METHOD_HEAD));
 
-	(void)version;
-	(void)upload_data;
 	if (scrape) {
 		/*
 		 * Answer a scrape on the second call, once the request is
@@ -231,9 +229,6 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 /* libmicrohttpd's own messages (client resets, timeouts) are routine. */
 static void quiet_logger(void *cls, const char *fmt, va_list ap)
 {
-	(void)cls;
-	(void)fmt;
-	(void)ap;
 }
 
 int prom_server_start(const struct prom_server_opts *opts,

@@ -95,7 +95,6 @@ int vmallocinfo_read(FILE *f, const char *name, struct live_areas *out,
 		     char *err, size_t errlen);
 int vmallocinfo_load(const char *path, struct live_areas *out, char *err, size_t errlen);
 void live_areas_free(struct live_areas *a);
-const char *live_addr_kind_reason(enum live_addr_kind k);
 
 /* ---- the snapshot --------------------------------------------------- */
 

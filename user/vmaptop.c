@@ -93,7 +93,6 @@ static void usage_err(struct argp_state *state, const char *fmt, const char *arg
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, " (see vmaptop --help)\n");
 	exit(EXIT_USAGE);
-	(void)state;
 }
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
@@ -261,7 +260,6 @@ static volatile sig_atomic_t batch_stop;
 static void on_batch_signal(int sig)
 {
 	batch_stop = 1;
-	(void)sig;
 }
 
 static void sleep_s(double s)
