@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <pthread.h>
+#include <search.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,8 +114,7 @@ struct collector {
 	struct ksyms *ksyms;
 	char modules_sig[64];
 	char *modules_warned;		/* "\nname\n" of modules named [mod]+0xoff */
-	struct sym_cache_ent *cache;	/* open addressing, power-of-two size */
-	size_t cache_size, cache_used;
+	void *cache;			/* tsearch() tree of struct sym_cache_ent */
 
 	char arch[16];
 	unsigned int page_shift;
@@ -356,44 +356,30 @@ static void refresh_ksyms(struct collector *c)
 		reload_ksyms(c);
 }
 
+static int cmp_sym_cache(const void *a, const void *b)
+{
+	const struct sym_cache_ent *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
 static const char *symbolize(struct collector *c, uint64_t addr)
 {
-	size_t i, mask;
-	struct sym_cache_ent *e;
+	struct sym_cache_ent key = { .addr = addr }, *e, **found;
 
-	if (c->cache_used * 2 >= c->cache_size) {
-		size_t nsize = c->cache_size ? c->cache_size * 2 : 1024;
-		struct sym_cache_ent *n = calloc(nsize, sizeof(*n));
-
-		if (!n)
-			return NULL;
-		for (i = 0; i < c->cache_size; i++) {
-			size_t j;
-
-			if (!c->cache[i].addr)
-				continue;
-			j = (c->cache[i].addr * 11400714819323198485ULL) >> 20;
-			while (n[j & (nsize - 1)].addr)
-				j++;
-			n[j & (nsize - 1)] = c->cache[i];
-		}
-		free(c->cache);
-		c->cache = n;
-		c->cache_size = nsize;
-	}
-	mask = c->cache_size - 1;
-	i = (addr * 11400714819323198485ULL) >> 20;
-	for (;; i++) {
-		e = &c->cache[i & mask];
-		if (e->addr == addr)
-			return e->sym;
-		if (!e->addr)
-			break;
-	}
+	found = tfind(&key, &c->cache, cmp_sym_cache);
+	if (found)
+		return (*found)->sym;
 	/* first sight of this caller: name it while its module is loaded */
+	e = malloc(sizeof(*e));
+	if (!e)
+		return NULL;
 	e->addr = addr;
 	ksyms_format(c->ksyms, addr, e->sym, sizeof(e->sym));
-	c->cache_used++;
+	if (!tsearch(e, &c->cache, cmp_sym_cache)) {
+		free(e);
+		return NULL;
+	}
 	return e->sym;
 }
 
@@ -428,34 +414,29 @@ static bool btf_has_tp(const struct btf *btf, const char *tp)
 	return btf_has(btf, name, BTF_KIND_TYPEDEF);
 }
 
+/* The program on a tracepoint: SEC("tp_btf/<tp>") or SEC("raw_tp/<tp>"), NULL if none. */
 static struct bpf_program *tp_prog(struct vmapstat_bpf *s, enum tp_id id, bool btf)
 {
-	switch (id) {
-	case TP_CHUNK: return btf ? s->progs.chunk_btf : s->progs.chunk_raw;
-	case TP_SET_PTES: return btf ? s->progs.set_ptes_btf : s->progs.set_ptes_raw;
-	case TP_HUGE: return btf ? s->progs.huge_btf : s->progs.huge_raw;
-	case TP_AREA: return btf ? s->progs.area_btf : s->progs.area_raw;
-	case TP_PURGE: return btf ? s->progs.purge_btf : s->progs.purge_raw;
-	case TP_LAZY_FREE: return btf ? s->progs.lazy_free_btf : s->progs.lazy_free_raw;
-	case TP_MODULE: return s->progs.module_load_raw;
-	default: return NULL;
-	}
+	struct bpf_program *prog;
+	char sec[64];
+
+	snprintf(sec, sizeof(sec), "%s/%s", btf ? "tp_btf" : "raw_tp", tp_names[id]);
+	bpf_object__for_each_program(prog, s->obj)
+		if (!strcmp(bpf_program__section_name(prog), sec))
+			return prog;
+	return NULL;
 }
 
 enum lat_kind { LAT_FENTRY, LAT_FEXIT, LAT_KPROBE, LAT_KRETPROBE };
 
+/* Latency slot @slot's programs are lat_<kind>_<slot> (LAT_SLOT() in the BPF object). */
 static struct bpf_program *lat_prog(struct vmapstat_bpf *s, int slot, enum lat_kind k)
 {
-#define SLOT_PROGS(n) case n: \
-	return k == LAT_FENTRY ? s->progs.lat_fentry_##n : \
-	       k == LAT_FEXIT ? s->progs.lat_fexit_##n : \
-	       k == LAT_KPROBE ? s->progs.lat_kprobe_##n : s->progs.lat_kretprobe_##n
-	switch (slot) {
-	SLOT_PROGS(0); SLOT_PROGS(1); SLOT_PROGS(2); SLOT_PROGS(3);
-	SLOT_PROGS(4); SLOT_PROGS(5); SLOT_PROGS(6); SLOT_PROGS(7);
-	}
-	return NULL;
-#undef SLOT_PROGS
+	static const char *const kind[] = { "fentry", "fexit", "kprobe", "kretprobe" };
+	char name[32];
+
+	snprintf(name, sizeof(name), "lat_%s_%d", kind[k], slot);
+	return bpf_object__find_program_by_name(s->obj, name);
 }
 
 /* Does kallsyms list this function (text)?  Names are there even when
@@ -530,7 +511,8 @@ static int open_and_load(struct collector *c, const struct plan *p,
 	}
 
 	for (t = 0; t < NR_TPS; t++) {
-		bpf_program__set_autoload(tp_prog(s, t, true), p->tp_want[t] && p->tp_btf[t]);
+		if (tp_prog(s, t, true))	/* module_load has a raw_tp program only */
+			bpf_program__set_autoload(tp_prog(s, t, true), p->tp_want[t] && p->tp_btf[t]);
 		bpf_program__set_autoload(tp_prog(s, t, false), p->tp_want[t] && !p->tp_btf[t]);
 	}
 	for (i = 0; i < VMAPSCOPE_NR_LAT_SLOTS; i++) {
@@ -964,7 +946,7 @@ void collector_close(struct collector *c)
 	vmapstat_bpf__destroy(c->skel);
 	ksyms_free(c->ksyms);
 	free(c->modules_warned);
-	free(c->cache);
+	tdestroy(c->cache, free);
 	free(c->caller_filter);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
