@@ -274,24 +274,13 @@ struct json_object *report_json(const struct vmapstat_snapshot *s, const struct 
 int report_json_print(FILE *f, struct json_object *obj)
 {
 	const char *str;
-	size_t len;
-	char *line;
 
 	if (!obj)
 		return -ENOMEM;
 	str = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!str)
 		return -ENOMEM;
-	len = strlen(str);
-	line = malloc(len + 2);
-	if (!line)
-		return -ENOMEM;
-	memcpy(line, str, len);
-	line[len] = '\n';
-	if (fwrite(line, 1, len + 1, f) != len + 1 || fflush(f)) {
-		free(line);
+	if (fprintf(f, "%s\n", str) < 0 || fflush(f))
 		return -EIO;
-	}
-	free(line);
 	return 0;
 }
