@@ -1145,7 +1145,10 @@ static void stats_sub(struct vmapscope_stats *out, const struct vmapscope_stats 
 		po[i] = pa[i] - (pb ? pb[i] : 0);
 }
 
-static void stats_add(struct vmapscope_stats *out, const struct vmapscope_stats *a)
+_Static_assert(sizeof(struct vmapscope_stats) % sizeof(uint64_t) == 0,
+	       "vmapscope_stats must hold only 64-bit counters");
+
+void stats_add(struct vmapscope_stats *out, const struct vmapscope_stats *a)
 {
 	const uint64_t *pa = (const uint64_t *)a;
 	uint64_t *po = (uint64_t *)out;

@@ -166,6 +166,8 @@ void snapshot_free(struct vmapstat_snapshot *snap);
 
 /* Helpers over one row. */
 uint64_t row_total_bytes(const struct vmapstat_row *r);
+/* out += a, counter by counter (struct vmapscope_stats is only u64 counters). */
+void stats_add(struct vmapscope_stats *out, const struct vmapscope_stats *a);
 static inline uint64_t row_mappings(const struct vmapstat_row *r, unsigned int shift)
 {
 	return shift < VMAPSCOPE_NR_SHIFTS ? r->st.bytes[shift] >> shift : 0;

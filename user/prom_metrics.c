@@ -17,11 +17,6 @@
 
 #define SYM_LEN sizeof(((struct vmapstat_row *)0)->sym)
 
-/* struct vmapscope_stats is nothing but u64 counters: add it as an array. */
-#define STATS_WORDS (sizeof(struct vmapscope_stats) / sizeof(uint64_t))
-_Static_assert(sizeof(struct vmapscope_stats) % sizeof(uint64_t) == 0,
-	       "vmapscope_stats must hold only 64-bit counters");
-
 struct acc_row {
 	char sym[SYM_LEN];
 	int api;
@@ -63,16 +58,6 @@ struct prom_state {
 	struct pmu_acc *pmu;
 	size_t nr_pmu;
 };
-
-static void stats_add(struct vmapscope_stats *dst, const struct vmapscope_stats *src)
-{
-	uint64_t *d = (uint64_t *)dst;
-	const uint64_t *s = (const uint64_t *)src;
-	size_t i;
-
-	for (i = 0; i < STATS_WORDS; i++)
-		d[i] += s[i];
-}
 
 static int cmp_row(const void *a, const void *b)
 {
@@ -262,16 +247,6 @@ int prom_state_add(struct prom_state *st, const struct vmapstat_snapshot *delta)
 	return 0;
 }
 
-static uint64_t live_total(const struct live_row *r)
-{
-	uint64_t t = 0;
-	unsigned int sh;
-
-	for (sh = 0; sh < VMAPSCOPE_NR_SHIFTS; sh++)
-		t += r->bytes[sh];
-	return t;
-}
-
 static int cmp_live_caller(const void *a, const void *b)
 {
 	const struct live_row *x = a, *y = b;
@@ -282,19 +257,11 @@ static int cmp_live_caller(const void *a, const void *b)
 static int cmp_live_rank(const void *a, const void *b)
 {
 	const struct live_row *x = a, *y = b;
-	uint64_t tx = live_total(x), ty = live_total(y);
+	uint64_t tx = live_row_mapped(x), ty = live_row_mapped(y);
 
 	if (tx != ty)
 		return tx > ty ? -1 : 1;
 	return strcmp(x->caller, y->caller);
-}
-
-static int cmp_live_row(const void *a, const void *b)
-{
-	const struct live_row *x = a, *y = b;
-	int c = strcmp(x->caller, y->caller);
-
-	return c ? c : (x->api > y->api) - (x->api < y->api);
 }
 
 int prom_state_set_live(struct prom_state *st, const struct live_snapshot *ls)
@@ -343,9 +310,9 @@ int prom_state_set_live(struct prom_state *st, const struct live_snapshot *ls)
 				 PROM_OTHER_CALLER);
 	}
 	free(callers);
-	qsort(rows, ls->nr_rows, sizeof(*rows), cmp_live_row);
+	qsort(rows, ls->nr_rows, sizeof(*rows), live_row_cmp);
 	for (i = 0; i < ls->nr_rows; i++) {
-		if (n && !cmp_live_row(&rows[n - 1], &rows[i])) {
+		if (n && !live_row_cmp(&rows[n - 1], &rows[i])) {
 			struct live_row *d = &rows[n - 1];
 
 			for (j = 0; j < VMAPSCOPE_NR_SHIFTS; j++)
