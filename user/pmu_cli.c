@@ -12,6 +12,7 @@
  */
 #include <argp.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -68,8 +69,8 @@ int vmapstat_cmd_repeat = 1;
 
 static error_t pmu_parse(int key, char *arg, struct argp_state *st)
 {
-	char err[512], *end;
-	long n;
+	char err[512];
+	unsigned long n;
 
 	switch (key) {
 	case OPT_PMU:
@@ -85,9 +86,7 @@ static error_t pmu_parse(int key, char *arg, struct argp_state *st)
 		pmu.cpus = arg;
 		break;
 	case OPT_REPEAT:
-		errno = 0;
-		n = strtol(arg, &end, 10);
-		if (errno || *end || end == arg || n < 1 || n > PMU_RUNS_MAX)
+		if (parse_ulong(arg, PMU_RUNS_MAX, &n) || n < 1)
 			argp_error(st, "--repeat: invalid count '%s' (1..%d)", arg,
 				   PMU_RUNS_MAX);
 		vmapstat_cmd_repeat = n;
@@ -107,10 +106,9 @@ static error_t pmu_parse(int key, char *arg, struct argp_state *st)
 		break;
 	}
 	case OPT_PERIOD:
-		errno = 0;
-		pmu.period = strtoull(arg, &end, 10);
-		if (errno || *end || end == arg || !pmu.period || arg[0] == '-')
+		if (parse_ulong(arg, ULONG_MAX, &n) || !n)
 			argp_error(st, "--pmu-period: invalid period '%s'", arg);
+		pmu.period = n;
 		break;
 	case ARGP_KEY_END:
 		if (pmu.cpus && !pmu.events)

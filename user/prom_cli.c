@@ -319,7 +319,6 @@ static error_t prom_parse(int key, char *arg, struct argp_state *st)
 {
 	char err[256];
 	unsigned long v;
-	char *end;
 
 	switch (key) {
 	case OPT_LISTEN:
@@ -328,9 +327,7 @@ static error_t prom_parse(int key, char *arg, struct argp_state *st)
 		popt.listen = true;
 		break;
 	case OPT_LISTEN_TIMEOUT:
-		errno = 0;
-		v = strtoul(arg, &end, 10);
-		if (!*arg || *end || errno || arg[0] == '-' || !v || v > 3600)
+		if (parse_ulong(arg, 3600, &v) || !v)
 			argp_error(st, "invalid --listen-timeout '%s' (1..3600 seconds)", arg);
 		popt.timeout_s = (unsigned int)v;
 		break;
@@ -344,9 +341,7 @@ static error_t prom_parse(int key, char *arg, struct argp_state *st)
 		prom_hooks.replaces_report = true;
 		break;
 	case OPT_TOP_CALLERS:
-		errno = 0;
-		v = strtoul(arg, &end, 10);
-		if (!*arg || *end || errno || arg[0] == '-' || v > PROM_MAX_TOP_CALLERS)
+		if (parse_ulong(arg, PROM_MAX_TOP_CALLERS, &v))
 			argp_error(st, "invalid --top-callers '%s' (0..%d)", arg,
 				   PROM_MAX_TOP_CALLERS);
 		popt.top = (unsigned int)v;

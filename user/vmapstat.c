@@ -101,21 +101,6 @@ static FILE *err_mem;	/* argp's error text goes here; we print its first line */
 static char *err_buf;
 static size_t err_len;
 
-static int parse_ulong(const char *s, unsigned long max, unsigned long *out)
-{
-	char *end;
-	unsigned long v;
-
-	if (!s || !*s || *s == '-')
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v > max)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	unsigned long v;
