@@ -35,11 +35,8 @@
 struct vmapstat_run {
 	struct collector *collector;
 	bool json;			/* -j */
-	bool per_caller;		/* -p */
 	double interval_s;		/* interval mode: seconds; command mode: 0 */
-	long count;			/* interval mode: count, 0 = forever */
 	char *const *command;		/* command mode: argv, else NULL */
-	int repeat;			/* command mode: runs */
 };
 
 struct vmapstat_hooks {

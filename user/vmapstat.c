@@ -319,7 +319,7 @@ static int command_mode(struct collector *c, struct vmapstat_snapshot *start)
 	if (snapshot_delta(start, NULL, &before))
 		return EXIT_RUNTIME;
 	/* "before" = copy of start with rows: keep start for the final delta */
-	for (i = 0; i < run.repeat; i++) {
+	for (i = 0; i < vmapstat_cmd_repeat; i++) {
 		for (h = 0; h < nr_hooks; h++)
 			if (hooks[h]->run_start && hooks[h]->run_start(&run, i)) {
 				snapshot_free(&before);
@@ -496,11 +496,8 @@ int main(int argc, char **argv)
 
 	run.collector = c;
 	run.json = env.json;
-	run.per_caller = env.per_caller;
 	run.interval_s = env.command ? 0 : env.interval;
-	run.count = env.count;
 	run.command = env.command;
-	run.repeat = vmapstat_cmd_repeat;
 	/* the option groups that were used, in their --help order */
 	if (pmu_cli_hooks())
 		hooks[nr_hooks++] = pmu_cli_hooks();

@@ -177,7 +177,6 @@ static void test_repeat_table_from_known_runs(void **state)
 	assert_int_equal(parse(5, argv), 0);
 	assert_int_equal(vmapstat_cmd_repeat, 3);
 	run.command = cmd_argv;
-	run.repeat = 3;
 	run.json = false;
 	statuses[0] = 0;
 	statuses[1] = 0;
@@ -213,7 +212,6 @@ static void test_json_reads_back(void **state)
 	(void)state;
 	assert_int_equal(parse(5, argv), 0);
 	run.command = cmd_argv;
-	run.repeat = 3;
 	run.json = true;
 	statuses[0] = statuses[1] = statuses[2] = 0;
 	assert_int_equal(captured(three_runs, NULL), 0);
