@@ -144,6 +144,12 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return 0;
 }
 
+void libbpf_messages(bool verbose)
+{
+	verbose_libbpf = verbose;
+	libbpf_set_print(libbpf_print);
+}
+
 /* ---- small helpers -------------------------------------------------- */
 
 uint64_t row_total_bytes(const struct vmapstat_row *r)
@@ -764,8 +770,7 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 	}
 	c->ncpus = err;
 
-	verbose_libbpf = opts->verbose;
-	libbpf_set_print(libbpf_print);
+	libbpf_messages(opts->verbose);
 
 	reload_ksyms(c);
 	if (opts->caller_filter) {

@@ -164,6 +164,9 @@ int snapshot_by_api(const struct vmapstat_snapshot *in,
 
 void snapshot_free(struct vmapstat_snapshot *snap);
 
+/* libbpf's messages: on stderr when verbose, else kept for the error lines. */
+void libbpf_messages(bool verbose);
+
 /* Helpers over one row. */
 uint64_t row_total_bytes(const struct vmapstat_row *r);
 /* out += a, counter by counter (struct vmapscope_stats is only u64 counters). */

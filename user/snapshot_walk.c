@@ -32,6 +32,7 @@
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
 
+#include "collector.h"
 #include "ksyms.h"
 #include "snapshot.h"
 #include "snapshot_pt.h"
@@ -98,16 +99,6 @@ static const char *lockdown_hint(void)
 		return "; kernel lockdown is on (/sys/kernel/security/lockdown), which forbids "
 		       "reading kernel memory from BPF";
 	return "";
-}
-
-static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	return 0;
-}
-
-static int libbpf_verbose(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	return vfprintf(stderr, fmt, ap);
 }
 
 static int run_prog(struct bpf_program *prog)
@@ -564,7 +555,7 @@ int live_auditor_open(const struct live_opts *opts, struct live_auditor **out,
 		goto out;
 	}
 
-	libbpf_set_print(a->o.verbose ? libbpf_verbose : libbpf_quiet);
+	libbpf_messages(a->o.verbose);
 	a->skel = snapshot_bpf__open_and_load();
 	if (!a->skel) {
 		ret = -errno;
