@@ -312,8 +312,8 @@ static int status_to_exit(int status)
 
 static int command_mode(struct collector *c, struct vmapstat_snapshot *start)
 {
-	struct vmapstat_snapshot before, after, delta;
-	int i, status = 0, ret;
+	struct vmapstat_snapshot before, after = {}, delta = {};
+	int i, status = 0, ret = EXIT_RUNTIME;
 	size_t h;
 
 	if (snapshot_delta(start, NULL, &before))
@@ -321,43 +321,29 @@ static int command_mode(struct collector *c, struct vmapstat_snapshot *start)
 	/* "before" = copy of start with rows: keep start for the final delta */
 	for (i = 0; i < vmapstat_cmd_repeat; i++) {
 		for (h = 0; h < nr_hooks; h++)
-			if (hooks[h]->run_start && hooks[h]->run_start(&run, i)) {
-				snapshot_free(&before);
-				return EXIT_RUNTIME;
-			}
+			if (hooks[h]->run_start && hooks[h]->run_start(&run, i))
+				goto out;
 		status = run_command_once(env.command);
-		if (status < 0) {
-			snapshot_free(&before);
-			return EXIT_RUNTIME;
-		}
-		if (read_snap(c, &after)) {
-			snapshot_free(&before);
-			return EXIT_RUNTIME;
-		}
-		if (snapshot_delta(&after, &before, &delta)) {
-			snapshot_free(&after);
-			snapshot_free(&before);
-			return EXIT_RUNTIME;
-		}
+		if (status < 0 || read_snap(c, &after) || snapshot_delta(&after, &before, &delta))
+			goto out;
 		for (h = 0; h < nr_hooks; h++)
-			if (hooks[h]->run_end && hooks[h]->run_end(&run, i, status, &delta)) {
-				snapshot_free(&delta);
-				snapshot_free(&after);
-				snapshot_free(&before);
-				return EXIT_RUNTIME;
-			}
+			if (hooks[h]->run_end && hooks[h]->run_end(&run, i, status, &delta))
+				goto out;
 		snapshot_free(&delta);
 		snapshot_free(&before);
 		before = after;
+		after = (struct vmapstat_snapshot){};
 		if (exiting)
 			break;
 	}
 	ret = snapshot_delta(&before, start, &delta) ? EXIT_RUNTIME : emit(&before, &delta);
+	if (!ret)
+		ret = status_to_exit(status);
+out:
 	snapshot_free(&delta);
+	snapshot_free(&after);
 	snapshot_free(&before);
-	if (ret)
-		return ret;
-	return status_to_exit(status);
+	return ret;
 }
 
 /* Print argp's buffered error (first line only) and exit 2. */
