@@ -16,4 +16,8 @@
 void errbuf_set(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Append to the text in buf[len], "; "-separated from what is there. */
+void errbuf_append(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif /* VMAPSCOPE_ERRBUF_H */

@@ -2,7 +2,6 @@
 /* Per-CPU counting of resolved PMU events over a traced period. */
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -501,19 +500,6 @@ int pmu_session_start(struct pmu_session *s)
 	return 0;
 }
 
-/* Append one more remark to r->note, "; "-separated. */
-static void note_add(struct pmu_result *r, const char *fmt, ...)
-{
-	size_t len = strlen(r->note);
-	va_list ap;
-
-	if (len && len < sizeof(r->note) - 2)
-		len += snprintf(r->note + len, sizeof(r->note) - len, "; ");
-	va_start(ap, fmt);
-	vsnprintf(r->note + len, sizeof(r->note) - len, fmt, ap);
-	va_end(ap);
-}
-
 int pmu_session_sample(struct pmu_session *s, struct pmu_results *res)
 {
 	struct cpuset online_now;
@@ -595,7 +581,7 @@ int pmu_session_sample(struct pmu_session *s, struct pmu_results *res)
 
 			r->partial = true;
 			cpulist_format(&went_offline, list, sizeof(list));
-			note_add(r, "CPU%s %s went offline during the period: counts partial",
+			errbuf_append(r->note, sizeof(r->note), "CPU%s %s went offline during the period: counts partial",
 				 cpuset_count(&went_offline) > 1 ? "s" : "", list);
 		}
 		if (r->counted && any_enabled && !any_ran) {
@@ -615,7 +601,7 @@ int pmu_session_sample(struct pmu_session *s, struct pmu_results *res)
 		    sl->ev.attr.type != PERF_TYPE_BREAKPOINT &&
 		    res->busy_ns >= s->busy_threshold_ns) {
 			r->zero_busy = true;
-			note_add(r, "not counted by this PMU? (0 over %.2f s busy CPU time)",
+			errbuf_append(r->note, sizeof(r->note), "not counted by this PMU? (0 over %.2f s busy CPU time)",
 				 res->busy_ns / 1e9);
 		}
 	}

@@ -33,6 +33,7 @@
 #include <bpf/bpf.h>
 
 #include "collector.h"
+#include "errbuf.h"
 #include "ksyms.h"
 #include "snapshot.h"
 #include "snapshot_pt.h"
@@ -196,17 +197,8 @@ struct discovery {
 	char hidden[768];	/* "; "-separated reasons */
 };
 
-static void hide(struct discovery *d, const char *fmt, ...)
-{
-	size_t len = strlen(d->hidden);
-	va_list ap;
-
-	if (len && len < sizeof(d->hidden) - 2)
-		len += snprintf(d->hidden + len, sizeof(d->hidden) - len, "; ");
-	va_start(ap, fmt);
-	vsnprintf(d->hidden + len, sizeof(d->hidden) - len, fmt, ap);
-	va_end(ap);
-}
+/* One more reason why the layout stays hidden. */
+#define hide(d, ...) errbuf_append((d)->hidden, sizeof((d)->hidden), __VA_ARGS__)
 
 static bool try_init_mm(struct snapshot_bpf *skel, uint64_t cand,
 			const uint64_t *k, char *why, size_t whylen)
