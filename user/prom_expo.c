@@ -244,12 +244,10 @@ static void series(struct prom_buf *b, const char *name, const char *suffix,
 		   const struct prom_label *extra)
 {
 	size_t i;
-	bool first = true;
 
 	if (!check_name(b, name))
 		return;
-	buf_puts(b, name);
-	buf_puts(b, suffix);
+	prom_buf_printf(b, "%s%s", name, suffix);
 	if (!n && !extra)
 		return;
 	buf_puts(b, "{");
@@ -261,10 +259,7 @@ static void series(struct prom_buf *b, const char *name, const char *suffix,
 				 l->name ? l->name : "(null)", name);
 			return;
 		}
-		if (!first)
-			buf_puts(b, ",");
-		first = false;
-		prom_buf_printf(b, "%s=\"", l->name);
+		prom_buf_printf(b, "%s%s=\"", i ? "," : "", l->name);
 		escape(b, l->value ? l->value : "", "\\\"");
 		buf_puts(b, "\"");
 	}

@@ -42,12 +42,7 @@ struct prom_state {
 	double last_wall;		/* end of the last interval, epoch s */
 	double last_interval_s;
 	bool have_info;
-	struct vmapstat_feature_state feat[VMAPSTAT_FEAT_MAX];
-	bool symbols_ok;
-	uint32_t stats_max_entries;
-	char arch[16];
-	unsigned int page_shift;
-	char kernel_release[65];
+	struct vmapstat_snapshot info;	/* kernel, features, symbols; no rows */
 	/* last live-mapping audit, folded to top callers + "other" */
 	bool have_live;
 	struct live_row *live;
@@ -120,13 +115,9 @@ uint64_t prom_state_intervals(const struct prom_state *st)
 
 void prom_state_set_info(struct prom_state *st, const struct vmapstat_snapshot *s)
 {
-	memcpy(st->feat, s->feat, sizeof(st->feat));
-	st->symbols_ok = s->symbols_ok;
-	st->stats_max_entries = s->stats_max_entries;
-	snprintf(st->arch, sizeof(st->arch), "%s", s->arch);
-	st->page_shift = s->page_shift;
-	snprintf(st->kernel_release, sizeof(st->kernel_release), "%s",
-		 s->kernel_release);
+	st->info = *s;
+	st->info.rows = NULL;
+	st->info.nr_rows = 0;
 	st->have_info = true;
 }
 
@@ -628,12 +619,12 @@ int prom_render(const struct prom_state *st, struct prom_buf *b)
 		return -ENOMEM;
 
 	snprintf(page_size, sizeof(page_size), "%llu",
-		 st->have_info ? 1ULL << st->page_shift : 0ULL);
+		 st->have_info ? 1ULL << st->info.page_shift : 0ULL);
 	prom_family(b, "vmapscope_build_info", PROM_GAUGE,
 		    "vmapscope version and the kernel it observes; always 1.");
 	l[0] = (struct prom_label){ "version", VMAPSCOPE_VERSION };
-	l[1] = (struct prom_label){ "arch", st->arch };
-	l[2] = (struct prom_label){ "kernel_release", st->kernel_release };
+	l[1] = (struct prom_label){ "arch", st->info.arch };
+	l[2] = (struct prom_label){ "kernel_release", st->info.kernel_release };
 	l[3] = (struct prom_label){ "page_size", page_size };
 	prom_sample_u64(b, "vmapscope_build_info", l, 4, 1);
 
@@ -642,11 +633,11 @@ int prom_render(const struct prom_state *st, struct prom_buf *b)
 	for (f = 0; st->have_info && f < VMAPSTAT_FEAT_MAX; f++) {
 		l[0] = (struct prom_label){ "feature", feature_name(f) };
 		prom_sample_u64(b, "vmapscope_feature_available", l, 1,
-				st->feat[f].available);
+				st->info.feat[f].available);
 	}
 	prom_family(b, "vmapscope_symbols_available", PROM_GAUGE,
 		    "1 when callers are symbolized from /proc/kallsyms, 0 when kptr_restrict hides addresses.");
-	prom_sample_u64(b, "vmapscope_symbols_available", NULL, 0, st->symbols_ok);
+	prom_sample_u64(b, "vmapscope_symbols_available", NULL, 0, st->info.symbols_ok);
 
 	prom_family(b, "vmapscope_intervals_total", PROM_COUNTER,
 		    "vmapstat intervals summed into this exposition.");
@@ -661,7 +652,7 @@ int prom_render(const struct prom_state *st, struct prom_buf *b)
 	prom_family(b, "vmapscope_stats_map_capacity", PROM_GAUGE,
 		    "Entries of the per-(caller, api) BPF map; a full map is counted in vmapscope_dropped_events_total.");
 	prom_sample_u64(b, "vmapscope_stats_map_capacity", NULL, 0,
-			st->stats_max_entries);
+			st->info.stats_max_entries);
 
 	per_granule(b, rows, nr, 0);
 	per_granule(b, rows, nr, 1);
