@@ -1059,7 +1059,6 @@ int collector_read(struct collector *c, struct vmapstat_snapshot *snap)
 	err = read_counters(c, snap->counters);
 	if (err)
 		goto out;
-	snap->stats_map_full = snap->counters[VMAPSCOPE_CNT_STATS_FULL] > 0;
 
 	fd = bpf_map__fd(c->skel->maps.callers);
 	sfd = bpf_map__fd(c->skel->maps.stats);

@@ -65,8 +65,6 @@ struct vmapstat_snapshot {
 	size_t nr_rows;
 	struct vmapstat_row *rows;	/* sorted by caller, then api */
 	uint64_t counters[VMAPSCOPE_CNT_MAX];
-	/* rows the stats map could not hold (== counters[STATS_FULL] > 0) */
-	bool stats_map_full;
 	uint32_t stats_max_entries;
 	struct vmapstat_feature_state feat[VMAPSTAT_FEAT_MAX];
 	/* false: kallsyms hid addresses (kptr_restrict); see ksyms_reason */

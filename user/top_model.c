@@ -315,7 +315,7 @@ int top_table_build(struct top_table *tab, const struct vmapstat_snapshot *cum,
 		tot->drops_lat = cnt[VMAPSCOPE_CNT_LAT_NO_ENTRY] + cnt[VMAPSCOPE_CNT_LAT_NESTED];
 		tot->filtered = cnt[VMAPSCOPE_CNT_FILTERED];
 	}
-	tot->map_full = cum->stats_map_full;
+	tot->map_full = cum->counters[VMAPSCOPE_CNT_STATS_FULL] > 0;
 	return 0;
 }
 
