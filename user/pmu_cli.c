@@ -47,6 +47,7 @@ static struct {
 	bool sampling;
 	unsigned long long period;
 	struct pmu_sample *sampler;
+	bool active;			/* some PMU option was given */
 } pmu;
 
 static const struct argp_option pmu_options[] = {
@@ -143,12 +144,15 @@ static void join_command(char *const *argv, char *buf, size_t len)
 		off += snprintf(buf + off, len - off, "%s%s", off ? " " : "", *argv);
 }
 
-static int pmu_start(const struct vmapstat_run *run)
+int pmu_cli_start(const struct vmapstat_run *run)
 {
 	struct pmu_count_opts o = { .cpu_list = pmu.cpus };
 	struct utsname u;
 	char cmd[512], label[64] = "", err[512];
 
+	pmu.active = pmu.events || pmu.sampling || vmapstat_cmd_repeat > 1;
+	if (!pmu.active)
+		return 0;
 	join_command(run->command, cmd, sizeof(cmd));
 	if (!uname(&u))
 		snprintf(label, sizeof(label), "%.30s %.20s", u.release, u.machine);
@@ -180,7 +184,7 @@ static int pmu_start(const struct vmapstat_run *run)
 	return 0;
 }
 
-static int pmu_run_start(const struct vmapstat_run *run, int idx)
+int pmu_cli_run_start(const struct vmapstat_run *run, int idx)
 {
 	if (pmu.session)
 		pmu_session_start(pmu.session);
@@ -220,12 +224,14 @@ static void record_vmap_metrics(int idx, const struct vmapstat_snapshot *d)
 	}
 }
 
-static int pmu_run_end(const struct vmapstat_run *run, int idx, int status,
-		       const struct vmapstat_snapshot *delta)
+int pmu_cli_run_end(const struct vmapstat_run *run, int idx, int status,
+		    const struct vmapstat_snapshot *delta)
 {
 	struct pmu_results res;
 	int r;
 
+	if (!pmu.active)
+		return 0;
 	r = pmu_runs_add_run(&pmu.runs, status);
 	if (r < 0) {
 		fprintf(stderr, "vmapstat: out of memory\n");
@@ -280,9 +286,9 @@ static void print_results_json(FILE *out, const struct pmu_results *res)
 	fprintf(out, "]}}\n");
 }
 
-static int pmu_interval(const struct vmapstat_run *run,
-			const struct vmapstat_snapshot *cum,
-			const struct vmapstat_snapshot *delta)
+int pmu_cli_interval(const struct vmapstat_run *run,
+		     const struct vmapstat_snapshot *cum,
+		     const struct vmapstat_snapshot *delta)
 {
 	FILE *out = vmapstat_report_stream();
 	struct pmu_results res;
@@ -302,12 +308,14 @@ static int pmu_interval(const struct vmapstat_run *run,
 	return 0;
 }
 
-static int pmu_end(const struct vmapstat_run *run,
-		   const struct vmapstat_snapshot *cum)
+int pmu_cli_end(const struct vmapstat_run *run,
+		const struct vmapstat_snapshot *cum)
 {
 	FILE *out = vmapstat_report_stream();
 	int failed = 0, ret = 0;
 
+	if (!pmu.active)
+		return 0;
 	if (run->command) {
 		if (pmu.have_last)
 			prom_pmu_results(&pmu.last);
@@ -355,21 +363,6 @@ static int pmu_end(const struct vmapstat_run *run,
 	pmu.have_last = false;
 	pmu_runs_free(&pmu.runs);
 	return ret;
-}
-
-static const struct vmapstat_hooks pmu_hooks = {
-	.start = pmu_start,
-	.run_start = pmu_run_start,
-	.run_end = pmu_run_end,
-	.interval = pmu_interval,
-	.end = pmu_end,
-};
-
-const struct vmapstat_hooks *pmu_cli_hooks(void)
-{
-	if (pmu.events || pmu.sampling || vmapstat_cmd_repeat > 1)
-		return &pmu_hooks;
-	return NULL;
 }
 
 /* ------------------------------------------------------------------ */

@@ -195,11 +195,13 @@ static void refresh(void *arg)
 	pthread_mutex_unlock(&lock);
 }
 
-static int prom_start(const struct vmapstat_run *run)
+int prom_cli_start(const struct vmapstat_run *run)
 {
 	struct vmapstat_snapshot snap;
 	char err[512];
 
+	if (!popt.listen && !popt.textfile && !popt.to_stdout)
+		return 0;
 	if (popt.listen && run->command) {
 		fprintf(stderr,
 			"vmapstat: --listen serves until vmapstat is stopped: give an INTERVAL or none, not -- COMMAND\n");
@@ -258,12 +260,14 @@ static int prom_start(const struct vmapstat_run *run)
 	return 0;
 }
 
-static int prom_interval(const struct vmapstat_run *run,
-			 const struct vmapstat_snapshot *cum,
-			 const struct vmapstat_snapshot *delta)
+int prom_cli_interval(const struct vmapstat_run *run,
+		      const struct vmapstat_snapshot *cum,
+		      const struct vmapstat_snapshot *delta)
 {
 	int ret = 0;
 
+	if (!state)
+		return 0;
 	pthread_mutex_lock(&lock);
 	/* scrape mode: the counters are added at each scrape, and once more now */
 	if (scrape_collector) {
@@ -283,11 +287,13 @@ static int prom_interval(const struct vmapstat_run *run,
 	return ret;
 }
 
-static int prom_end(const struct vmapstat_run *run,
-		    const struct vmapstat_snapshot *cum)
+int prom_cli_end(const struct vmapstat_run *run,
+		 const struct vmapstat_snapshot *cum)
 {
 	int ret = 0;
 
+	if (!state)
+		return 0;
 	/* no scrape may run while the state goes away */
 	prom_server_stop(server);
 	server = NULL;
@@ -308,12 +314,6 @@ static int prom_end(const struct vmapstat_run *run,
 	state = NULL;
 	return ret;
 }
-
-static struct vmapstat_hooks prom_hooks = {
-	.start = prom_start,
-	.interval = prom_interval,
-	.end = prom_end,
-};
 
 static error_t prom_parse(int key, char *arg, struct argp_state *st)
 {
@@ -338,7 +338,6 @@ static error_t prom_parse(int key, char *arg, struct argp_state *st)
 		break;
 	case OPT_PROMETHEUS:
 		popt.to_stdout = true;
-		prom_hooks.replaces_report = true;
 		break;
 	case OPT_TOP_CALLERS:
 		if (parse_ulong(arg, PROM_MAX_TOP_CALLERS, &v))
@@ -355,9 +354,9 @@ static error_t prom_parse(int key, char *arg, struct argp_state *st)
 	return 0;
 }
 
-const struct vmapstat_hooks *prom_cli_hooks(void)
+bool prom_cli_to_stdout(void)
 {
-	return popt.listen || popt.textfile || popt.to_stdout ? &prom_hooks : NULL;
+	return popt.to_stdout;
 }
 
 FILE *vmapstat_report_stream(void)

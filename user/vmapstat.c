@@ -191,28 +191,12 @@ static void sig_handler(int sig)
 static struct report_opts rep;
 static struct vmapstat_run run;
 
-static const struct vmapstat_hooks *hooks[2];
-static size_t nr_hooks;
-
-static bool report_replaced(void)
-{
-	size_t i;
-
-	for (i = 0; i < nr_hooks; i++)
-		if (hooks[i]->replaces_report)
-			return true;
-	return false;
-}
-
 /* Print one interval; 0 or EXIT_RUNTIME. */
 static int emit(const struct vmapstat_snapshot *cum, const struct vmapstat_snapshot *delta)
 {
-	size_t i;
-
-	for (i = 0; i < nr_hooks; i++)
-		if (hooks[i]->interval && hooks[i]->interval(&run, cum, delta))
-			return EXIT_RUNTIME;
-	if (report_replaced())
+	if (pmu_cli_interval(&run, cum, delta) || prom_cli_interval(&run, cum, delta))
+		return EXIT_RUNTIME;
+	if (prom_cli_to_stdout())
 		return 0;
 	if (env.json) {
 		struct json_object *o = report_json(delta, &rep);
@@ -314,21 +298,18 @@ static int command_mode(struct collector *c, struct vmapstat_snapshot *start)
 {
 	struct vmapstat_snapshot before, after = {}, delta = {};
 	int i, status = 0, ret = EXIT_RUNTIME;
-	size_t h;
 
 	if (snapshot_delta(start, NULL, &before))
 		return EXIT_RUNTIME;
 	/* "before" = copy of start with rows: keep start for the final delta */
 	for (i = 0; i < vmapstat_cmd_repeat; i++) {
-		for (h = 0; h < nr_hooks; h++)
-			if (hooks[h]->run_start && hooks[h]->run_start(&run, i))
-				goto out;
+		if (pmu_cli_run_start(&run, i))
+			goto out;
 		status = run_command_once(env.command);
 		if (status < 0 || read_snap(c, &after) || snapshot_delta(&after, &before, &delta))
 			goto out;
-		for (h = 0; h < nr_hooks; h++)
-			if (hooks[h]->run_end && hooks[h]->run_end(&run, i, status, &delta))
-				goto out;
+		if (pmu_cli_run_end(&run, i, status, &delta))
+			goto out;
 		snapshot_free(&delta);
 		snapshot_free(&before);
 		before = after;
@@ -384,7 +365,6 @@ int main(int argc, char **argv)
 	struct collector *c = NULL;
 	char errbuf[512];
 	int ret = 0, i, nargs = argc, err_idx;
-	size_t h;
 
 	if (argc >= 2 && !strcmp(argv[1], "compare"))
 		return vmapstat_compare_main(argc - 1, argv + 1);
@@ -484,18 +464,13 @@ int main(int argc, char **argv)
 	run.json = env.json;
 	run.interval_s = env.command ? 0 : env.interval;
 	run.command = env.command;
-	/* the option groups that were used, in their --help order */
-	if (pmu_cli_hooks())
-		hooks[nr_hooks++] = pmu_cli_hooks();
-	if (prom_cli_hooks())
-		hooks[nr_hooks++] = prom_cli_hooks();
-	for (h = 0; h < nr_hooks; h++)
-		if (hooks[h]->start && hooks[h]->start(&run)) {
-			ret = EXIT_RUNTIME;
-			goto out;
-		}
+	/* the option groups, in their --help order */
+	if (pmu_cli_start(&run) || prom_cli_start(&run)) {
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
 
-	if (!env.command && !env.json && !report_replaced() && env.interval <= 0)
+	if (!env.command && !env.json && !prom_cli_to_stdout() && env.interval <= 0)
 		fprintf(stderr, "Tracing vmalloc/vmap/ioremap mappings... Hit Ctrl-C to end.\n");
 
 	if (env.command) {
@@ -505,9 +480,12 @@ int main(int argc, char **argv)
 	}
 
 	if (read_snap(c, &cum) == 0) {
-		for (h = 0; h < nr_hooks; h++)
-			if (hooks[h]->end && hooks[h]->end(&run, &cum) && !ret)
-				ret = EXIT_RUNTIME;
+		/* both groups end, whatever the first one says */
+		int failed = pmu_cli_end(&run, &cum);
+
+		failed |= prom_cli_end(&run, &cum);
+		if (failed && !ret)
+			ret = EXIT_RUNTIME;
 		snapshot_free(&cum);
 	}
 out:
