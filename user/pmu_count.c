@@ -56,19 +56,13 @@ int cpulist_parse(const char *list, struct cpuset *out, char *err, size_t errlen
 	for (;;) {
 		long lo, hi;
 
-		if (parse_cpu(&p, &lo)) {
-			snprintf(err, errlen, "bad CPU list '%s' (want e.g. 0-3,5; CPUs < %d)",
-				 list, PMU_MAX_CPUS);
-			return -1;
-		}
+		if (parse_cpu(&p, &lo))
+			goto bad;
 		hi = lo;
 		if (*p == '-') {
 			p++;
-			if (parse_cpu(&p, &hi)) {
-				snprintf(err, errlen, "bad CPU list '%s' (want e.g. 0-3,5; CPUs < %d)",
-					 list, PMU_MAX_CPUS);
-				return -1;
-			}
+			if (parse_cpu(&p, &hi))
+				goto bad;
 			if (hi < lo) {
 				snprintf(err, errlen, "bad CPU range %ld-%ld in '%s'",
 					 lo, hi, list);
@@ -85,6 +79,10 @@ int cpulist_parse(const char *list, struct cpuset *out, char *err, size_t errlen
 		}
 		p++;
 	}
+bad:
+	snprintf(err, errlen, "bad CPU list '%s' (want e.g. 0-3,5; CPUs < %d)",
+		 list, PMU_MAX_CPUS);
+	return -1;
 }
 
 void cpulist_format(const struct cpuset *s, char *buf, size_t len)
@@ -114,29 +112,12 @@ void cpulist_format(const struct cpuset *s, char *buf, size_t len)
 		strcpy(buf + len - 4, "...");
 }
 
-static int read_text(const char *root, const char *path, char *buf, size_t len)
-{
-	char full[512];
-	FILE *f;
-	size_t n;
-
-	snprintf(full, sizeof(full), "%s%s", root, path);
-	f = fopen(full, "r");
-	if (!f)
-		return -errno;
-	n = fread(buf, 1, len - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	while (n && isspace((unsigned char)buf[n - 1]))
-		buf[--n] = '\0';
-	return 0;
-}
-
 static int read_cpuset(const char *root, const char *path, struct cpuset *s)
 {
-	char buf[1024], err[128];
+	char full[512], buf[1024], err[128];
 
-	if (read_text(root, path, buf, sizeof(buf)))
+	snprintf(full, sizeof(full), "%s%s", root, path);
+	if (read_small_file(full, buf, sizeof(buf)))
 		return -1;
 	return cpulist_parse(buf, s, err, sizeof(err));
 }

@@ -22,8 +22,7 @@
 /* after <linux/perf_event.h>, whose definitions libpfm4 then reuses */
 #include <perfmon/pfmlib_perf_event.h>
 
-/* Read a small sysfs file into @buf, trailing whitespace removed. */
-static int read_small_file(const char *path, char *buf, size_t len)
+int read_small_file(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "r");
 	size_t n;
