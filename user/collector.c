@@ -628,34 +628,27 @@ static void attach_latency(struct collector *c, const struct plan *p, bool kprob
 		n_want++;
 		snprintf(ps->func, sizeof(ps->func), "%s", p->func[i]);
 		for (pass = 0; pass < 2; pass++) {
-			bool use_kprobe = (pass == 0) == kprobe_first;
+			bool kp = (pass == 0) == kprobe_first;
+			/* the exit program follows its entry program (LAT_FEXIT, LAT_KRETPROBE) */
+			enum lat_kind entry = kp ? LAT_KPROBE : LAT_FENTRY;
+			const char *kfunc = kp ? p->func[i] : NULL;
 
+			if (!(kp ? p->kprobe[i] : p->fentry[i]))
+				continue;
 			/*
 			 * Exit probe first: a call whose entry was seen then always
 			 * has its exit seen (the reverse order left a call that was
 			 * in flight between the two attaches open in its task).
 			 */
-			if (use_kprobe && p->kprobe[i]) {
-				err = try_attach(c, lat_prog(c->skel, i, LAT_KRETPROBE), p->func[i], true, &a);
-				if (!err)
-					err = try_attach(c, lat_prog(c->skel, i, LAT_KPROBE),
-							 p->func[i], false, &b);
-				if (!err) {
-					snprintf(ps->how, sizeof(ps->how), "kprobe");
-					break;
-				}
-			} else if (!use_kprobe && p->fentry[i]) {
-				err = try_attach(c, lat_prog(c->skel, i, LAT_FEXIT), NULL, false, &a);
-				if (!err)
-					err = try_attach(c, lat_prog(c->skel, i, LAT_FENTRY), NULL, false, &b);
-				if (!err) {
-					snprintf(ps->how, sizeof(ps->how), "fentry");
-					break;
-				}
-				ferr = err;
-			} else {
-				continue;
+			err = try_attach(c, lat_prog(c->skel, i, entry + 1), kfunc, true, &a);
+			if (!err)
+				err = try_attach(c, lat_prog(c->skel, i, entry), kfunc, false, &b);
+			if (!err) {
+				snprintf(ps->how, sizeof(ps->how), "%s", kp ? "kprobe" : "fentry");
+				break;
 			}
+			if (!kp)
+				ferr = err;
 			bpf_link__destroy(a);
 			a = NULL;
 		}
