@@ -409,10 +409,6 @@ int main(int argc, char **argv)
 			"(see vmapstat --help)\n");
 		return EXIT_USAGE;
 	}
-	if (vmapstat_cmd_repeat < 1) {
-		fprintf(stderr, "vmapstat: invalid repeat count %d\n", vmapstat_cmd_repeat);
-		return EXIT_USAGE;
-	}
 	if (vmapstat_cmd_repeat > 1 && !env.command) {
 		fprintf(stderr, "vmapstat: --repeat needs -- COMMAND (see vmapstat --help)\n");
 		return EXIT_USAGE;
