@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 
 #include "hooks.h"
 #include "prom_expo.h"
@@ -245,15 +244,10 @@ int prom_cli_start(const struct vmapstat_run *run)
 			fprintf(stderr, "vmapstat: %s\n", err);
 			return -1;
 		}
-		/* the real port: tests and scripts may ask for port 0 */
-		if (popt.addr.addr.ss_family == AF_INET6)
-			fprintf(stderr, "vmapstat: serving http://%.*s]:%u/metrics\n",
-				(int)(strrchr(popt.addr.text, ']') - popt.addr.text),
-				popt.addr.text, prom_server_port(server));
-		else
-			fprintf(stderr, "vmapstat: serving http://%.*s:%u/metrics\n",
-				(int)(strrchr(popt.addr.text, ':') - popt.addr.text),
-				popt.addr.text, prom_server_port(server));
+		/* the real port (tests and scripts may ask for port 0) after "ADDR:" or "[ADDR]:" */
+		fprintf(stderr, "vmapstat: serving http://%.*s:%u/metrics\n",
+			(int)(strrchr(popt.addr.text, ':') - popt.addr.text),
+			popt.addr.text, prom_server_port(server));
 	}
 	if (server || popt.textfile)
 		return publish();
