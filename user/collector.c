@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <pthread.h>
+#include <search.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,8 +114,7 @@ struct collector {
 	struct ksyms *ksyms;
 	char modules_sig[64];
 	char *modules_warned;		/* "\nname\n" of modules named [mod]+0xoff */
-	struct sym_cache_ent *cache;	/* open addressing, power-of-two size */
-	size_t cache_size, cache_used;
+	void *cache;			/* tsearch() tree of struct sym_cache_ent */
 
 	char arch[16];
 	unsigned int page_shift;
@@ -142,6 +142,12 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 		buf[--n] = 0;
 	snprintf(last_libbpf_msg, sizeof(last_libbpf_msg), "%s", buf);
 	return 0;
+}
+
+void libbpf_messages(bool verbose)
+{
+	verbose_libbpf = verbose;
+	libbpf_set_print(libbpf_print);
 }
 
 /* ---- small helpers -------------------------------------------------- */
@@ -356,44 +362,30 @@ static void refresh_ksyms(struct collector *c)
 		reload_ksyms(c);
 }
 
+static int cmp_sym_cache(const void *a, const void *b)
+{
+	const struct sym_cache_ent *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
 static const char *symbolize(struct collector *c, uint64_t addr)
 {
-	size_t i, mask;
-	struct sym_cache_ent *e;
+	struct sym_cache_ent key = { .addr = addr }, *e, **found;
 
-	if (c->cache_used * 2 >= c->cache_size) {
-		size_t nsize = c->cache_size ? c->cache_size * 2 : 1024;
-		struct sym_cache_ent *n = calloc(nsize, sizeof(*n));
-
-		if (!n)
-			return NULL;
-		for (i = 0; i < c->cache_size; i++) {
-			size_t j;
-
-			if (!c->cache[i].addr)
-				continue;
-			j = (c->cache[i].addr * 11400714819323198485ULL) >> 20;
-			while (n[j & (nsize - 1)].addr)
-				j++;
-			n[j & (nsize - 1)] = c->cache[i];
-		}
-		free(c->cache);
-		c->cache = n;
-		c->cache_size = nsize;
-	}
-	mask = c->cache_size - 1;
-	i = (addr * 11400714819323198485ULL) >> 20;
-	for (;; i++) {
-		e = &c->cache[i & mask];
-		if (e->addr == addr)
-			return e->sym;
-		if (!e->addr)
-			break;
-	}
+	found = tfind(&key, &c->cache, cmp_sym_cache);
+	if (found)
+		return (*found)->sym;
 	/* first sight of this caller: name it while its module is loaded */
+	e = malloc(sizeof(*e));
+	if (!e)
+		return NULL;
 	e->addr = addr;
 	ksyms_format(c->ksyms, addr, e->sym, sizeof(e->sym));
-	c->cache_used++;
+	if (!tsearch(e, &c->cache, cmp_sym_cache)) {
+		free(e);
+		return NULL;
+	}
 	return e->sym;
 }
 
@@ -428,34 +420,29 @@ static bool btf_has_tp(const struct btf *btf, const char *tp)
 	return btf_has(btf, name, BTF_KIND_TYPEDEF);
 }
 
+/* The program on a tracepoint: SEC("tp_btf/<tp>") or SEC("raw_tp/<tp>"), NULL if none. */
 static struct bpf_program *tp_prog(struct vmapstat_bpf *s, enum tp_id id, bool btf)
 {
-	switch (id) {
-	case TP_CHUNK: return btf ? s->progs.chunk_btf : s->progs.chunk_raw;
-	case TP_SET_PTES: return btf ? s->progs.set_ptes_btf : s->progs.set_ptes_raw;
-	case TP_HUGE: return btf ? s->progs.huge_btf : s->progs.huge_raw;
-	case TP_AREA: return btf ? s->progs.area_btf : s->progs.area_raw;
-	case TP_PURGE: return btf ? s->progs.purge_btf : s->progs.purge_raw;
-	case TP_LAZY_FREE: return btf ? s->progs.lazy_free_btf : s->progs.lazy_free_raw;
-	case TP_MODULE: return s->progs.module_load_raw;
-	default: return NULL;
-	}
+	struct bpf_program *prog;
+	char sec[64];
+
+	snprintf(sec, sizeof(sec), "%s/%s", btf ? "tp_btf" : "raw_tp", tp_names[id]);
+	bpf_object__for_each_program(prog, s->obj)
+		if (!strcmp(bpf_program__section_name(prog), sec))
+			return prog;
+	return NULL;
 }
 
 enum lat_kind { LAT_FENTRY, LAT_FEXIT, LAT_KPROBE, LAT_KRETPROBE };
 
+/* Latency slot @slot's programs are lat_<kind>_<slot> (LAT_SLOT() in the BPF object). */
 static struct bpf_program *lat_prog(struct vmapstat_bpf *s, int slot, enum lat_kind k)
 {
-#define SLOT_PROGS(n) case n: \
-	return k == LAT_FENTRY ? s->progs.lat_fentry_##n : \
-	       k == LAT_FEXIT ? s->progs.lat_fexit_##n : \
-	       k == LAT_KPROBE ? s->progs.lat_kprobe_##n : s->progs.lat_kretprobe_##n
-	switch (slot) {
-	SLOT_PROGS(0); SLOT_PROGS(1); SLOT_PROGS(2); SLOT_PROGS(3);
-	SLOT_PROGS(4); SLOT_PROGS(5); SLOT_PROGS(6); SLOT_PROGS(7);
-	}
-	return NULL;
-#undef SLOT_PROGS
+	static const char *const kind[] = { "fentry", "fexit", "kprobe", "kretprobe" };
+	char name[32];
+
+	snprintf(name, sizeof(name), "lat_%s_%d", kind[k], slot);
+	return bpf_object__find_program_by_name(s->obj, name);
 }
 
 /* Does kallsyms list this function (text)?  Names are there even when
@@ -530,7 +517,8 @@ static int open_and_load(struct collector *c, const struct plan *p,
 	}
 
 	for (t = 0; t < NR_TPS; t++) {
-		bpf_program__set_autoload(tp_prog(s, t, true), p->tp_want[t] && p->tp_btf[t]);
+		if (tp_prog(s, t, true))	/* module_load has a raw_tp program only */
+			bpf_program__set_autoload(tp_prog(s, t, true), p->tp_want[t] && p->tp_btf[t]);
 		bpf_program__set_autoload(tp_prog(s, t, false), p->tp_want[t] && !p->tp_btf[t]);
 	}
 	for (i = 0; i < VMAPSCOPE_NR_LAT_SLOTS; i++) {
@@ -640,34 +628,27 @@ static void attach_latency(struct collector *c, const struct plan *p, bool kprob
 		n_want++;
 		snprintf(ps->func, sizeof(ps->func), "%s", p->func[i]);
 		for (pass = 0; pass < 2; pass++) {
-			bool use_kprobe = (pass == 0) == kprobe_first;
+			bool kp = (pass == 0) == kprobe_first;
+			/* the exit program follows its entry program (LAT_FEXIT, LAT_KRETPROBE) */
+			enum lat_kind entry = kp ? LAT_KPROBE : LAT_FENTRY;
+			const char *kfunc = kp ? p->func[i] : NULL;
 
+			if (!(kp ? p->kprobe[i] : p->fentry[i]))
+				continue;
 			/*
 			 * Exit probe first: a call whose entry was seen then always
 			 * has its exit seen (the reverse order left a call that was
 			 * in flight between the two attaches open in its task).
 			 */
-			if (use_kprobe && p->kprobe[i]) {
-				err = try_attach(c, lat_prog(c->skel, i, LAT_KRETPROBE), p->func[i], true, &a);
-				if (!err)
-					err = try_attach(c, lat_prog(c->skel, i, LAT_KPROBE),
-							 p->func[i], false, &b);
-				if (!err) {
-					snprintf(ps->how, sizeof(ps->how), "kprobe");
-					break;
-				}
-			} else if (!use_kprobe && p->fentry[i]) {
-				err = try_attach(c, lat_prog(c->skel, i, LAT_FEXIT), NULL, false, &a);
-				if (!err)
-					err = try_attach(c, lat_prog(c->skel, i, LAT_FENTRY), NULL, false, &b);
-				if (!err) {
-					snprintf(ps->how, sizeof(ps->how), "fentry");
-					break;
-				}
-				ferr = err;
-			} else {
-				continue;
+			err = try_attach(c, lat_prog(c->skel, i, entry + 1), kfunc, true, &a);
+			if (!err)
+				err = try_attach(c, lat_prog(c->skel, i, entry), kfunc, false, &b);
+			if (!err) {
+				snprintf(ps->how, sizeof(ps->how), "%s", kp ? "kprobe" : "fentry");
+				break;
 			}
+			if (!kp)
+				ferr = err;
 			bpf_link__destroy(a);
 			a = NULL;
 		}
@@ -782,8 +763,7 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 	}
 	c->ncpus = err;
 
-	verbose_libbpf = opts->verbose;
-	libbpf_set_print(libbpf_print);
+	libbpf_messages(opts->verbose);
 
 	reload_ksyms(c);
 	if (opts->caller_filter) {
@@ -964,7 +944,7 @@ void collector_close(struct collector *c)
 	vmapstat_bpf__destroy(c->skel);
 	ksyms_free(c->ksyms);
 	free(c->modules_warned);
-	free(c->cache);
+	tdestroy(c->cache, free);
 	free(c->caller_filter);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
@@ -1072,7 +1052,6 @@ int collector_read(struct collector *c, struct vmapstat_snapshot *snap)
 	err = read_counters(c, snap->counters);
 	if (err)
 		goto out;
-	snap->stats_map_full = snap->counters[VMAPSCOPE_CNT_STATS_FULL] > 0;
 
 	fd = bpf_map__fd(c->skel->maps.callers);
 	sfd = bpf_map__fd(c->skel->maps.stats);
@@ -1163,7 +1142,10 @@ static void stats_sub(struct vmapscope_stats *out, const struct vmapscope_stats 
 		po[i] = pa[i] - (pb ? pb[i] : 0);
 }
 
-static void stats_add(struct vmapscope_stats *out, const struct vmapscope_stats *a)
+_Static_assert(sizeof(struct vmapscope_stats) % sizeof(uint64_t) == 0,
+	       "vmapscope_stats must hold only 64-bit counters");
+
+void stats_add(struct vmapscope_stats *out, const struct vmapscope_stats *a)
 {
 	const uint64_t *pa = (const uint64_t *)a;
 	uint64_t *po = (uint64_t *)out;

@@ -65,8 +65,6 @@ struct vmapstat_snapshot {
 	size_t nr_rows;
 	struct vmapstat_row *rows;	/* sorted by caller, then api */
 	uint64_t counters[VMAPSCOPE_CNT_MAX];
-	/* rows the stats map could not hold (== counters[STATS_FULL] > 0) */
-	bool stats_map_full;
 	uint32_t stats_max_entries;
 	struct vmapstat_feature_state feat[VMAPSTAT_FEAT_MAX];
 	/* false: kallsyms hid addresses (kptr_restrict); see ksyms_reason */
@@ -164,8 +162,13 @@ int snapshot_by_api(const struct vmapstat_snapshot *in,
 
 void snapshot_free(struct vmapstat_snapshot *snap);
 
+/* libbpf's messages: on stderr when verbose, else kept for the error lines. */
+void libbpf_messages(bool verbose);
+
 /* Helpers over one row. */
 uint64_t row_total_bytes(const struct vmapstat_row *r);
+/* out += a, counter by counter (struct vmapscope_stats is only u64 counters). */
+void stats_add(struct vmapscope_stats *out, const struct vmapscope_stats *a);
 static inline uint64_t row_mappings(const struct vmapstat_row *r, unsigned int shift)
 {
 	return shift < VMAPSCOPE_NR_SHIFTS ? r->st.bytes[shift] >> shift : 0;

@@ -9,8 +9,15 @@
 
 #include <stddef.h>
 
-/* Format into err[errlen]; does nothing when err is NULL or errlen is 0. */
+/*
+ * Format into err[errlen]; does nothing when err is NULL or errlen is 0.
+ * err may be an argument too: errbuf_set(err, len, "%s: %s", what, err).
+ */
 void errbuf_set(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Append to the text in buf[len], "; "-separated from what is there. */
+void errbuf_append(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 #endif /* VMAPSCOPE_ERRBUF_H */

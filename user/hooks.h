@@ -1,25 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vmapstat's option groups and their hooks.
+ * vmapstat's option groups and what vmapstat calls in them.
  *
  * PMU counting (user/pmu_cli.c) and Prometheus export (user/prom_cli.c)
- * are argp children of vmapstat (pmu_argp, prom_argp).  After parsing,
- * pmu_cli_hooks() and prom_cli_hooks() give the group's callbacks, or NULL
- * when none of its options were given, and vmapstat calls, in this order:
+ * are argp children of vmapstat (pmu_argp, prom_argp).  vmapstat calls
+ * each group's functions, PMU first, in this order; they do nothing when
+ * none of the group's options were given:
  *
- *	start(run)                   collector attached, before the first interval
+ *	*_start(run)                 collector attached, before the first interval
  *	                             or before the command is started
- *	run_start(run, i)            command mode: before run i (0-based) starts
- *	run_end(run, i, status, d)   command mode: run i ended; d = delta over it
- *	interval(run, cum, d)        each interval (interval mode) / once at the
+ *	pmu_cli_run_start(run, i)    command mode: before run i (0-based) starts
+ *	pmu_cli_run_end(run, i, status, d)  command mode: run i ended; d = delta
+ *	*_interval(run, cum, d)      each interval (interval mode) / once at the
  *	                             end (command mode, over all runs)
- *	end(run, cum)                before the collector is closed
+ *	*_end(run, cum)              before the collector is closed
  *
- * A non-zero return from any callback stops vmapstat with exit status 1
- * (the hook prints its own one-line error).  Hooks with replaces_report set
- * suppress vmapstat's own table/JSON (--prometheus prints the exposition
- * instead).  run->collector may be read from other threads with
- * collector_read() (it locks internally).
+ * A non-zero return stops vmapstat with exit status 1 (the group prints
+ * its own one-line error).  With --prometheus (prom_cli_to_stdout()) the
+ * exposition replaces vmapstat's own table/JSON.  run->collector may be
+ * read from other threads with collector_read() (it locks internally).
  *
  * Command-mode repetition (--repeat N) is vmapstat_cmd_repeat, set by the
  * PMU group's option parser (default 1).
@@ -35,32 +34,30 @@
 struct vmapstat_run {
 	struct collector *collector;
 	bool json;			/* -j */
-	bool per_caller;		/* -p */
 	double interval_s;		/* interval mode: seconds; command mode: 0 */
-	long count;			/* interval mode: count, 0 = forever */
 	char *const *command;		/* command mode: argv, else NULL */
-	int repeat;			/* command mode: runs */
 };
 
-struct vmapstat_hooks {
-	bool replaces_report;
-	int (*start)(const struct vmapstat_run *run);
-	int (*run_start)(const struct vmapstat_run *run, int idx);
-	int (*run_end)(const struct vmapstat_run *run, int idx, int wait_status,
-		       const struct vmapstat_snapshot *delta);
-	int (*interval)(const struct vmapstat_run *run,
-			const struct vmapstat_snapshot *cum,
-			const struct vmapstat_snapshot *delta);
-	int (*end)(const struct vmapstat_run *run,
-		   const struct vmapstat_snapshot *cum);
-};
+int pmu_cli_start(const struct vmapstat_run *run);
+int pmu_cli_run_start(const struct vmapstat_run *run, int idx);
+int pmu_cli_run_end(const struct vmapstat_run *run, int idx, int wait_status,
+		    const struct vmapstat_snapshot *delta);
+int pmu_cli_interval(const struct vmapstat_run *run,
+		     const struct vmapstat_snapshot *cum,
+		     const struct vmapstat_snapshot *delta);
+int pmu_cli_end(const struct vmapstat_run *run,
+		const struct vmapstat_snapshot *cum);
 
-/* After argp_parse: the group's callbacks, NULL when its options are unused. */
-const struct vmapstat_hooks *pmu_cli_hooks(void);
-const struct vmapstat_hooks *prom_cli_hooks(void);
+int prom_cli_start(const struct vmapstat_run *run);
+int prom_cli_interval(const struct vmapstat_run *run,
+		      const struct vmapstat_snapshot *cum,
+		      const struct vmapstat_snapshot *delta);
+int prom_cli_end(const struct vmapstat_run *run,
+		 const struct vmapstat_snapshot *cum);
+bool prom_cli_to_stdout(void);
 
 /*
- * Where a hook prints its own report: stdout, unless --prometheus writes
+ * Where a group prints its own report: stdout, unless --prometheus writes
  * the exposition there (stdout must then hold nothing else): stderr.
  */
 FILE *vmapstat_report_stream(void);

@@ -12,6 +12,7 @@
  */
 #include <argp.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -46,6 +47,7 @@ static struct {
 	bool sampling;
 	unsigned long long period;
 	struct pmu_sample *sampler;
+	bool active;			/* some PMU option was given */
 } pmu;
 
 static const struct argp_option pmu_options[] = {
@@ -64,30 +66,12 @@ static const struct argp_option pmu_options[] = {
 	{ 0 },
 };
 
-static int pmu_start(const struct vmapstat_run *run);
-static int pmu_run_start(const struct vmapstat_run *run, int idx);
-static int pmu_run_end(const struct vmapstat_run *run, int idx, int status,
-		       const struct vmapstat_snapshot *delta);
-static int pmu_interval(const struct vmapstat_run *run,
-			const struct vmapstat_snapshot *cum,
-			const struct vmapstat_snapshot *delta);
-static int pmu_end(const struct vmapstat_run *run,
-		   const struct vmapstat_snapshot *cum);
-
 int vmapstat_cmd_repeat = 1;
-
-static const struct vmapstat_hooks pmu_hooks = {
-	.start = pmu_start,
-	.run_start = pmu_run_start,
-	.run_end = pmu_run_end,
-	.interval = pmu_interval,
-	.end = pmu_end,
-};
 
 static error_t pmu_parse(int key, char *arg, struct argp_state *st)
 {
-	char err[512], *end;
-	long n;
+	char err[512];
+	unsigned long n;
 
 	switch (key) {
 	case OPT_PMU:
@@ -103,9 +87,7 @@ static error_t pmu_parse(int key, char *arg, struct argp_state *st)
 		pmu.cpus = arg;
 		break;
 	case OPT_REPEAT:
-		errno = 0;
-		n = strtol(arg, &end, 10);
-		if (errno || *end || end == arg || n < 1 || n > PMU_RUNS_MAX)
+		if (parse_ulong(arg, PMU_RUNS_MAX, &n) || n < 1)
 			argp_error(st, "--repeat: invalid count '%s' (1..%d)", arg,
 				   PMU_RUNS_MAX);
 		vmapstat_cmd_repeat = n;
@@ -125,10 +107,9 @@ static error_t pmu_parse(int key, char *arg, struct argp_state *st)
 		break;
 	}
 	case OPT_PERIOD:
-		errno = 0;
-		pmu.period = strtoull(arg, &end, 10);
-		if (errno || *end || end == arg || !pmu.period || arg[0] == '-')
+		if (parse_ulong(arg, ULONG_MAX, &n) || !n)
 			argp_error(st, "--pmu-period: invalid period '%s'", arg);
+		pmu.period = n;
 		break;
 	case ARGP_KEY_END:
 		if (pmu.cpus && !pmu.events)
@@ -140,13 +121,6 @@ static error_t pmu_parse(int key, char *arg, struct argp_state *st)
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
-}
-
-const struct vmapstat_hooks *pmu_cli_hooks(void)
-{
-	if (pmu.events || pmu.sampling || vmapstat_cmd_repeat > 1)
-		return &pmu_hooks;
-	return NULL;
 }
 
 bool pmu_sampling_requested(void)
@@ -170,12 +144,15 @@ static void join_command(char *const *argv, char *buf, size_t len)
 		off += snprintf(buf + off, len - off, "%s%s", off ? " " : "", *argv);
 }
 
-static int pmu_start(const struct vmapstat_run *run)
+int pmu_cli_start(const struct vmapstat_run *run)
 {
 	struct pmu_count_opts o = { .cpu_list = pmu.cpus };
 	struct utsname u;
 	char cmd[512], label[64] = "", err[512];
 
+	pmu.active = pmu.events || pmu.sampling || vmapstat_cmd_repeat > 1;
+	if (!pmu.active)
+		return 0;
 	join_command(run->command, cmd, sizeof(cmd));
 	if (!uname(&u))
 		snprintf(label, sizeof(label), "%.30s %.20s", u.release, u.machine);
@@ -207,10 +184,8 @@ static int pmu_start(const struct vmapstat_run *run)
 	return 0;
 }
 
-static int pmu_run_start(const struct vmapstat_run *run, int idx)
+int pmu_cli_run_start(const struct vmapstat_run *run, int idx)
 {
-	(void)run;
-	(void)idx;
 	if (pmu.session)
 		pmu_session_start(pmu.session);
 	return 0;
@@ -249,13 +224,14 @@ static void record_vmap_metrics(int idx, const struct vmapstat_snapshot *d)
 	}
 }
 
-static int pmu_run_end(const struct vmapstat_run *run, int idx, int status,
-		       const struct vmapstat_snapshot *delta)
+int pmu_cli_run_end(const struct vmapstat_run *run, int idx, int status,
+		    const struct vmapstat_snapshot *delta)
 {
 	struct pmu_results res;
 	int r;
 
-	(void)run;
+	if (!pmu.active)
+		return 0;
 	r = pmu_runs_add_run(&pmu.runs, status);
 	if (r < 0) {
 		fprintf(stderr, "vmapstat: out of memory\n");
@@ -282,7 +258,6 @@ static int pmu_run_end(const struct vmapstat_run *run, int idx, int status,
 	}
 	if (delta)
 		record_vmap_metrics(r, delta);
-	(void)idx;
 	return 0;
 }
 
@@ -311,15 +286,13 @@ static void print_results_json(FILE *out, const struct pmu_results *res)
 	fprintf(out, "]}}\n");
 }
 
-static int pmu_interval(const struct vmapstat_run *run,
-			const struct vmapstat_snapshot *cum,
-			const struct vmapstat_snapshot *delta)
+int pmu_cli_interval(const struct vmapstat_run *run,
+		     const struct vmapstat_snapshot *cum,
+		     const struct vmapstat_snapshot *delta)
 {
 	FILE *out = vmapstat_report_stream();
 	struct pmu_results res;
 
-	(void)cum;
-	(void)delta;
 	/* command mode reports at the end, over the runs */
 	if (run->command || !pmu.session)
 		return 0;
@@ -335,13 +308,14 @@ static int pmu_interval(const struct vmapstat_run *run,
 	return 0;
 }
 
-static int pmu_end(const struct vmapstat_run *run,
-		   const struct vmapstat_snapshot *cum)
+int pmu_cli_end(const struct vmapstat_run *run,
+		const struct vmapstat_snapshot *cum)
 {
 	FILE *out = vmapstat_report_stream();
 	int failed = 0, ret = 0;
 
-	(void)cum;
+	if (!pmu.active)
+		return 0;
 	if (run->command) {
 		if (pmu.have_last)
 			prom_pmu_results(&pmu.last);
@@ -408,7 +382,6 @@ static const struct argp_option cmp_options[] = {
 
 static error_t cmp_parse(int key, char *arg, struct argp_state *st)
 {
-	(void)st;
 	switch (key) {
 	case 'j':
 		cmp.json = true;

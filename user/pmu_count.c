@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "errbuf.h"
 #include "pmu_count.h"
 
 /* ------------------------------------------------------------------ */
@@ -23,7 +24,7 @@ int cpuset_count(const struct cpuset *s)
 	return n;
 }
 
-void cpuset_and(struct cpuset *dst, const struct cpuset *other)
+static void cpuset_and(struct cpuset *dst, const struct cpuset *other)
 {
 	for (size_t i = 0; i < PMU_MAX_CPUS / 64; i++)
 		dst->bits[i] &= other->bits[i];
@@ -55,19 +56,13 @@ int cpulist_parse(const char *list, struct cpuset *out, char *err, size_t errlen
 	for (;;) {
 		long lo, hi;
 
-		if (parse_cpu(&p, &lo)) {
-			snprintf(err, errlen, "bad CPU list '%s' (want e.g. 0-3,5; CPUs < %d)",
-				 list, PMU_MAX_CPUS);
-			return -1;
-		}
+		if (parse_cpu(&p, &lo))
+			goto bad;
 		hi = lo;
 		if (*p == '-') {
 			p++;
-			if (parse_cpu(&p, &hi)) {
-				snprintf(err, errlen, "bad CPU list '%s' (want e.g. 0-3,5; CPUs < %d)",
-					 list, PMU_MAX_CPUS);
-				return -1;
-			}
+			if (parse_cpu(&p, &hi))
+				goto bad;
 			if (hi < lo) {
 				snprintf(err, errlen, "bad CPU range %ld-%ld in '%s'",
 					 lo, hi, list);
@@ -84,6 +79,10 @@ int cpulist_parse(const char *list, struct cpuset *out, char *err, size_t errlen
 		}
 		p++;
 	}
+bad:
+	snprintf(err, errlen, "bad CPU list '%s' (want e.g. 0-3,5; CPUs < %d)",
+		 list, PMU_MAX_CPUS);
+	return -1;
 }
 
 void cpulist_format(const struct cpuset *s, char *buf, size_t len)
@@ -113,34 +112,43 @@ void cpulist_format(const struct cpuset *s, char *buf, size_t len)
 		strcpy(buf + len - 4, "...");
 }
 
-int pmu_cpulist_check(const char *list, const char *sys_root, char *err,
-		      size_t errlen)
+static int read_cpuset(const char *root, const char *path, struct cpuset *s)
 {
-	struct cpuset want, possible;
-	char buf[1024], path[512], have[128];
-	FILE *f;
-	size_t n;
+	char full[512], buf[1024], err[128];
 
-	if (cpulist_parse(list, &want, err, errlen))
+	snprintf(full, sizeof(full), "%s%s", root, path);
+	if (read_small_file(full, buf, sizeof(buf)))
 		return -1;
-	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/possible",
-		 sys_root ? sys_root : "");
-	f = fopen(path, "r");
-	if (!f)
-		return 0;	/* cannot tell: perf_event_open will */
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	if (cpulist_parse(buf, &possible, have, sizeof(have)))
-		return 0;
+	return cpulist_parse(buf, s, err, sizeof(err));
+}
+
+/* Every CPU of @want is possible: 0, or -1 naming the first that is not. */
+static int cpus_exist(const struct cpuset *want, const struct cpuset *possible,
+		      char *err, size_t errlen)
+{
+	char have[128];
+
 	for (int c = 0; c < PMU_MAX_CPUS; c++) {
-		if (cpuset_has(&want, c) && !cpuset_has(&possible, c)) {
-			cpulist_format(&possible, have, sizeof(have));
+		if (cpuset_has(want, c) && !cpuset_has(possible, c)) {
+			cpulist_format(possible, have, sizeof(have));
 			snprintf(err, errlen, "CPU %d does not exist (CPUs: %s)", c, have);
 			return -1;
 		}
 	}
 	return 0;
+}
+
+int pmu_cpulist_check(const char *list, const char *sys_root, char *err,
+		      size_t errlen)
+{
+	struct cpuset want, possible;
+
+	if (cpulist_parse(list, &want, err, errlen))
+		return -1;
+	/* possible CPUs unknown: perf_event_open will tell */
+	if (read_cpuset(sys_root ? sys_root : "", "/sys/devices/system/cpu/possible", &possible))
+		return 0;
+	return cpus_exist(&want, &possible, err, errlen);
 }
 
 /* ------------------------------------------------------------------ */
@@ -171,7 +179,7 @@ static void sys_close(int fd)
 	close(fd);
 }
 
-const struct pmu_sys_ops pmu_sys_real = {
+static const struct pmu_sys_ops pmu_sys_real = {
 	.open = sys_open,
 	.ioctl = sys_ioctl,
 	.read = sys_read,
@@ -209,33 +217,6 @@ struct pmu_session {
 	uint64_t busy0;
 	bool enabled;
 };
-
-static int read_text(const char *root, const char *path, char *buf, size_t len)
-{
-	char full[512];
-	FILE *f;
-	size_t n;
-
-	snprintf(full, sizeof(full), "%s%s", root, path);
-	f = fopen(full, "r");
-	if (!f)
-		return -errno;
-	n = fread(buf, 1, len - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	while (n && isspace((unsigned char)buf[n - 1]))
-		buf[--n] = '\0';
-	return 0;
-}
-
-static int read_cpuset(const char *root, const char *path, struct cpuset *s)
-{
-	char buf[1024], err[128];
-
-	if (read_text(root, path, buf, sizeof(buf)))
-		return -1;
-	return cpulist_parse(buf, s, err, sizeof(err));
-}
 
 /* Busy (non-idle, non-iowait) CPU time of the CPUs in @s from /proc/stat. */
 static uint64_t busy_ns(const struct pmu_session *ss, const struct cpuset *s)
@@ -333,22 +314,11 @@ int pmu_session_open(const struct pmu_count_opts *opts,
 		possible = s->online_at_start;
 
 	if (opts->cpu_list) {
-		char perr[160], have[128];
-
-		if (cpulist_parse(opts->cpu_list, &s->selected, perr,
-				  sizeof(perr))) {
-			snprintf(err, errlen, "-C: %s", perr);
+		if (cpulist_parse(opts->cpu_list, &s->selected, err, errlen) ||
+		    cpus_exist(&s->selected, &possible, err, errlen)) {
+			errbuf_set(err, errlen, "-C: %s", err);
 			free(s);
 			return -1;
-		}
-		for (int c = 0; c < PMU_MAX_CPUS; c++) {
-			if (cpuset_has(&s->selected, c) && !cpuset_has(&possible, c)) {
-				cpulist_format(&possible, have, sizeof(have));
-				snprintf(err, errlen, "-C: CPU %d does not exist (CPUs: %s)",
-					 c, have);
-				free(s);
-				return -1;
-			}
 		}
 	} else {
 		s->selected = s->online_at_start;
@@ -511,7 +481,7 @@ int pmu_session_start(struct pmu_session *s)
 	return 0;
 }
 
-static int collect(struct pmu_session *s, struct pmu_results *res)
+int pmu_session_sample(struct pmu_session *s, struct pmu_results *res)
 {
 	struct cpuset online_now;
 	struct timespec t1;
@@ -588,16 +558,12 @@ static int collect(struct pmu_session *s, struct pmu_results *res)
 			r->value += cv->scaled;
 		}
 		if (cpuset_count(&went_offline)) {
-			char list[128], more[200];
+			char list[128];
 
 			r->partial = true;
 			cpulist_format(&went_offline, list, sizeof(list));
-			snprintf(more, sizeof(more),
-				 "CPU%s %s went offline during the period: counts partial",
+			errbuf_append(r->note, sizeof(r->note), "CPU%s %s went offline during the period: counts partial",
 				 cpuset_count(&went_offline) > 1 ? "s" : "", list);
-			if (r->note[0])
-				strncat(r->note, "; ", sizeof(r->note) - strlen(r->note) - 1);
-			strncat(r->note, more, sizeof(r->note) - strlen(r->note) - 1);
 		}
 		if (r->counted && any_enabled && !any_ran) {
 			r->never_ran = true;
@@ -615,15 +581,9 @@ static int collect(struct pmu_session *s, struct pmu_results *res)
 		    sl->ev.attr.type != PERF_TYPE_TRACEPOINT &&
 		    sl->ev.attr.type != PERF_TYPE_BREAKPOINT &&
 		    res->busy_ns >= s->busy_threshold_ns) {
-			char more[160];
-
 			r->zero_busy = true;
-			snprintf(more, sizeof(more),
-				 "not counted by this PMU? (0 over %.2f s busy CPU time)",
+			errbuf_append(r->note, sizeof(r->note), "not counted by this PMU? (0 over %.2f s busy CPU time)",
 				 res->busy_ns / 1e9);
-			if (r->note[0])
-				strncat(r->note, "; ", sizeof(r->note) - strlen(r->note) - 1);
-			strncat(r->note, more, sizeof(r->note) - strlen(r->note) - 1);
 		}
 	}
 	s->t0 = t1;
@@ -631,17 +591,12 @@ static int collect(struct pmu_session *s, struct pmu_results *res)
 	return 0;
 }
 
-int pmu_session_sample(struct pmu_session *s, struct pmu_results *res)
-{
-	return collect(s, res);
-}
-
 int pmu_session_stop(struct pmu_session *s, struct pmu_results *res)
 {
 	if (s->enabled)
 		for_each_fd_ioctl(s, PERF_EVENT_IOC_DISABLE);
 	s->enabled = false;
-	return collect(s, res);
+	return pmu_session_sample(s, res);
 }
 
 void pmu_session_close(struct pmu_session *s)

@@ -40,7 +40,6 @@ static inline void cpuset_add(struct cpuset *s, int cpu)
 }
 
 int cpuset_count(const struct cpuset *s);
-void cpuset_and(struct cpuset *dst, const struct cpuset *other);
 /* "0-3,5" → set.  Returns 0, or -1 with one line in @err. */
 int cpulist_parse(const char *list, struct cpuset *out, char *err, size_t errlen);
 /* Parse and check every CPU exists (<sys_root>/sys/devices/system/cpu/possible). */
@@ -56,7 +55,6 @@ struct pmu_sys_ops {
 	ssize_t (*read)(int fd, void *buf, size_t len);		/* -errno on error */
 	void (*close)(int fd);
 };
-extern const struct pmu_sys_ops pmu_sys_real;
 
 struct pmu_count_opts {
 	const char *cpu_list;		/* -C; NULL = all online CPUs */

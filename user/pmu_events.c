@@ -22,8 +22,7 @@
 /* after <linux/perf_event.h>, whose definitions libpfm4 then reuses */
 #include <perfmon/pfmlib_perf_event.h>
 
-/* Read a small sysfs file into @buf, trailing whitespace removed. */
-static int read_small_file(const char *path, char *buf, size_t len)
+int read_small_file(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "r");
 	size_t n;
@@ -240,11 +239,7 @@ static int apply_term(const char *root, const char *pmu, char *term,
 	snprintf(file, sizeof(file), "format/%s", term);
 	if (!pmu_file(root, pmu, file, fmt, sizeof(fmt))) {
 		if (pmu_format_apply(fmt, v, attr, err, errlen)) {
-			char inner[PMU_DESC_LEN];
-
-			snprintf(inner, sizeof(inner), "%s", err);
-			errbuf_set(err, errlen, "PMU %s: term '%s': %s", pmu, term,
-				   inner);
+			errbuf_set(err, errlen, "PMU %s: term '%s': %s", pmu, term, err);
 			return -1;
 		}
 		return 0;
@@ -603,11 +598,8 @@ static int resolve_named(const char *root, const char *name,
 			break;
 		}
 		if (pmu_instance(root, pmu, body, 1, &out[n], err, errlen)) {
-			char inner[PMU_DESC_LEN * 2];
-
-			snprintf(inner, sizeof(inner), "%s", err);
 			errbuf_set(err, errlen, "%s: %s/%s/%s: %s", name, root, pmu,
-				   path, inner);
+				   path, err);
 			ret = -1;
 			break;
 		}
@@ -679,10 +671,7 @@ int pmu_event_resolve(const char *sysfs_root, const char *spec,
 		}
 		if (pmu_instance(sysfs_root, buf, slash + 1, 0, &out[0], err,
 				 errlen)) {
-			char inner[PMU_DESC_LEN * 2];
-
-			snprintf(inner, sizeof(inner), "%s", err);
-			errbuf_set(err, errlen, "%s: %s", spec, inner);
+			errbuf_set(err, errlen, "%s: %s", spec, err);
 			return -1;
 		}
 		snprintf(out[0].desc, sizeof(out[0].desc), "%s/%s/", buf,

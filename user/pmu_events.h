@@ -73,4 +73,7 @@ int pmu_format_apply(const char *format, unsigned long long value,
  */
 extern const char *pmu_tracefs_root;
 
+/* Read a small sysfs/procfs text file, trailing whitespace removed: 0 or -errno. */
+int read_small_file(const char *path, char *buf, size_t len);
+
 #endif /* VMAPSCOPE_PMU_EVENTS_H */

@@ -167,19 +167,22 @@ static void rule(FILE *out, const struct table *t)
 	fputs("+\n", out);
 }
 
-static void cell(FILE *out, const struct table *t, int c, const char *s)
-{
-	fprintf(out, "| %-*s ", t->width[c], s);
-	if (c == t->cols - 1)
-		fputs("|\n", out);
-}
-
-static void widen(struct table *t, int c, const char *s)
+/*
+ * A table is laid out in two passes over the same cells: the first
+ * (@out NULL) widens the columns to fit, the second prints.
+ */
+static void cell(FILE *out, struct table *t, int c, const char *s)
 {
 	int n = strlen(s);
 
-	if (n > t->width[c])
-		t->width[c] = n;
+	if (!out) {
+		if (n > t->width[c])
+			t->width[c] = n;
+		return;
+	}
+	fprintf(out, "| %-*s ", t->width[c], s);
+	if (c == t->cols - 1)
+		fputs("|\n", out);
 }
 
 void pmu_runs_print(FILE *out, const struct pmu_runs *r)
@@ -190,55 +193,39 @@ void pmu_runs_print(FILE *out, const struct pmu_runs *r)
 
 	memset(&t, 0, sizeof(t));
 	t.cols = r->nr_runs + 2;
-	widen(&t, 0, "Metric");
-	for (int i = 0; i < r->nr_runs; i++) {
-		snprintf(buf, sizeof(buf), "Run%d", i + 1);
-		widen(&t, i + 1, buf);
-	}
-	widen(&t, r->nr_runs + 1, "Avg.");
-	for (int m = 0; m < r->nr_metrics; m++) {
-		const struct pmu_metric *pm = &r->m[m];
-		double avg;
+	for (int pass = 0; pass < 2; pass++) {
+		FILE *o = pass ? out : NULL;
 
-		metric_label(pm, buf, sizeof(buf));
-		widen(&t, 0, buf);
+		if (o)
+			rule(o, &t);
+		cell(o, &t, 0, "Metric");
 		for (int i = 0; i < r->nr_runs; i++) {
-			fmt_value(pm->values[i], pm->flags[i], buf, sizeof(buf));
-			widen(&t, i + 1, buf);
-			any_scaled |= pm->flags[i] & PMU_VAL_SCALED;
-			any_zero |= pm->flags[i] & PMU_VAL_ZERO;
+			snprintf(buf, sizeof(buf), "Run%d", i + 1);
+			cell(o, &t, i + 1, buf);
 		}
-		if (pmu_metric_avg(r, pm, &avg))
-			snprintf(buf, sizeof(buf), "%.1f", avg);
-		else
-			snprintf(buf, sizeof(buf), "-");
-		widen(&t, r->nr_runs + 1, buf);
-	}
+		cell(o, &t, r->nr_runs + 1, "Avg.");
+		if (o)
+			rule(o, &t);
+		for (int m = 0; m < r->nr_metrics; m++) {
+			const struct pmu_metric *pm = &r->m[m];
+			double avg;
 
-	rule(out, &t);
-	cell(out, &t, 0, "Metric");
-	for (int i = 0; i < r->nr_runs; i++) {
-		snprintf(buf, sizeof(buf), "Run%d", i + 1);
-		cell(out, &t, i + 1, buf);
-	}
-	cell(out, &t, r->nr_runs + 1, "Avg.");
-	rule(out, &t);
-	for (int m = 0; m < r->nr_metrics; m++) {
-		const struct pmu_metric *pm = &r->m[m];
-		double avg;
-
-		metric_label(pm, buf, sizeof(buf));
-		cell(out, &t, 0, buf);
-		for (int i = 0; i < r->nr_runs; i++) {
-			fmt_value(pm->values[i], pm->flags[i], buf, sizeof(buf));
-			cell(out, &t, i + 1, buf);
+			metric_label(pm, buf, sizeof(buf));
+			cell(o, &t, 0, buf);
+			for (int i = 0; i < r->nr_runs; i++) {
+				fmt_value(pm->values[i], pm->flags[i], buf, sizeof(buf));
+				cell(o, &t, i + 1, buf);
+				any_scaled |= pm->flags[i] & PMU_VAL_SCALED;
+				any_zero |= pm->flags[i] & PMU_VAL_ZERO;
+			}
+			if (pmu_metric_avg(r, pm, &avg))
+				snprintf(buf, sizeof(buf), "%.1f", avg);
+			else
+				snprintf(buf, sizeof(buf), "-");
+			cell(o, &t, r->nr_runs + 1, buf);
+			if (o)
+				rule(o, &t);
 		}
-		if (pmu_metric_avg(r, pm, &avg))
-			snprintf(buf, sizeof(buf), "%.1f", avg);
-		else
-			snprintf(buf, sizeof(buf), "-");
-		cell(out, &t, r->nr_runs + 1, buf);
-		rule(out, &t);
 	}
 	if (any_scaled)
 		fputs("  * scaled: the PMU multiplexed the event (time_running < time_enabled)\n", out);
@@ -444,6 +431,7 @@ int pmu_runs_read_json(const char *path, struct pmu_runs *r, char *err,
 	json_object *found = NULL;
 	char *text = NULL;
 	size_t len = 0, off = 0;
+	ssize_t n;
 	FILE *f;
 	int ret;
 
@@ -453,36 +441,21 @@ int pmu_runs_read_json(const char *path, struct pmu_runs *r, char *err,
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	{
-		char buf[65536];
-		size_t n;
-
-		while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
-			char *grown = realloc(text, len + n + 1);
-
-			if (!grown) {
-				free(text);
-				fclose(f);
-				return bad(err, errlen, path, "out of memory");
-			}
-			text = grown;
-			memcpy(text + len, buf, n);
-			len += n;
-		}
-	}
+	/* the whole file: it holds no NUL */
+	n = getdelim(&text, &len, '\0', f);
 	fclose(f);
-	if (!text)
+	if (n <= 0) {
+		free(text);
 		return bad(err, errlen, path, "empty file (no pmu_runs object: was it written with --repeat and -j?)");
-	text[len] = '\0';
+	}
+	len = n;
 
 	/* Several JSON values may follow one another (JSON lines). */
 	tok = json_tokener_new();
 	while (off < len) {
 		json_object *obj, *inner;
 
-		while (off < len && (text[off] == ' ' || text[off] == '\n' ||
-				     text[off] == '\t' || text[off] == '\r'))
-			off++;
+		off += strspn(text + off, " \n\t\r");
 		if (off >= len)
 			break;
 		json_tokener_reset(tok);
@@ -548,6 +521,17 @@ static bool never_counted(const struct pmu_runs *r, const struct pmu_metric *m)
 	return true;
 }
 
+static void avg_text(const struct pmu_runs *r, const struct pmu_metric *m, bool have,
+		     double avg, char *buf, size_t len)
+{
+	if (m && never_counted(r, m))
+		snprintf(buf, len, "not counted");
+	else if (have)
+		snprintf(buf, len, "%.1f", avg);
+	else
+		snprintf(buf, len, "-");
+}
+
 struct cmp_row {
 	char name[PMU_METRIC_NAME_LEN];
 	char metric[96], runs[32], before[32], after[32], diff[32];
@@ -582,18 +566,8 @@ static int compare_rows(const struct pmu_runs *b, const struct pmu_runs *a,
 			metric_label(pm, row->metric, sizeof(row->metric));
 			snprintf(row->runs, sizeof(row->runs), "%d/%d",
 				 mb ? b->nr_runs : 0, ma ? a->nr_runs : 0);
-			if (mb && never_counted(b, mb))
-				snprintf(row->before, sizeof(row->before), "not counted");
-			else if (hb)
-				snprintf(row->before, sizeof(row->before), "%.1f", vb);
-			else
-				snprintf(row->before, sizeof(row->before), "-");
-			if (ma && never_counted(a, ma))
-				snprintf(row->after, sizeof(row->after), "not counted");
-			else if (ha)
-				snprintf(row->after, sizeof(row->after), "%.1f", va);
-			else
-				snprintf(row->after, sizeof(row->after), "-");
+			avg_text(b, mb, hb, vb, row->before, sizeof(row->before));
+			avg_text(a, ma, ha, va, row->after, sizeof(row->after));
 			if ((mb && never_counted(b, mb)) || (ma && never_counted(a, ma)))
 				snprintf(row->diff, sizeof(row->diff), "n/a");
 			else
@@ -622,26 +596,24 @@ void pmu_runs_compare_print(FILE *out, const struct pmu_runs *before,
 	if (strcmp(before->command, after->command))
 		fprintf(out, "note: the commands differ:\n  before: %s\n  after:  %s\n",
 			before->command, after->command);
-	for (int c = 0; c < 5; c++)
-		widen(&t, c, hdr[c]);
-	for (int i = 0; i < n; i++) {
-		widen(&t, 0, rows[i].metric);
-		widen(&t, 1, rows[i].runs);
-		widen(&t, 2, rows[i].before);
-		widen(&t, 3, rows[i].after);
-		widen(&t, 4, rows[i].diff);
-	}
-	rule(out, &t);
-	for (int c = 0; c < 5; c++)
-		cell(out, &t, c, hdr[c]);
-	rule(out, &t);
-	for (int i = 0; i < n; i++) {
-		cell(out, &t, 0, rows[i].metric);
-		cell(out, &t, 1, rows[i].runs);
-		cell(out, &t, 2, rows[i].before);
-		cell(out, &t, 3, rows[i].after);
-		cell(out, &t, 4, rows[i].diff);
-		rule(out, &t);
+	for (int pass = 0; pass < 2; pass++) {
+		FILE *o = pass ? out : NULL;
+
+		if (o)
+			rule(o, &t);
+		for (int c = 0; c < 5; c++)
+			cell(o, &t, c, hdr[c]);
+		if (o)
+			rule(o, &t);
+		for (int i = 0; i < n; i++) {
+			cell(o, &t, 0, rows[i].metric);
+			cell(o, &t, 1, rows[i].runs);
+			cell(o, &t, 2, rows[i].before);
+			cell(o, &t, 3, rows[i].after);
+			cell(o, &t, 4, rows[i].diff);
+			if (o)
+				rule(o, &t);
+		}
 	}
 	free(rows);
 }

@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 
 #include "hooks.h"
 #include "prom_expo.h"
@@ -178,7 +177,6 @@ static void refresh(void *arg)
 {
 	struct vmapstat_snapshot cur, delta;
 
-	(void)arg;
 	pthread_mutex_lock(&lock);
 	if (collector_read(scrape_collector, &cur)) {
 		pthread_mutex_unlock(&lock);
@@ -196,11 +194,13 @@ static void refresh(void *arg)
 	pthread_mutex_unlock(&lock);
 }
 
-static int prom_start(const struct vmapstat_run *run)
+int prom_cli_start(const struct vmapstat_run *run)
 {
 	struct vmapstat_snapshot snap;
 	char err[512];
 
+	if (!popt.listen && !popt.textfile && !popt.to_stdout)
+		return 0;
 	if (popt.listen && run->command) {
 		fprintf(stderr,
 			"vmapstat: --listen serves until vmapstat is stopped: give an INTERVAL or none, not -- COMMAND\n");
@@ -244,29 +244,24 @@ static int prom_start(const struct vmapstat_run *run)
 			fprintf(stderr, "vmapstat: %s\n", err);
 			return -1;
 		}
-		/* the real port: tests and scripts may ask for port 0 */
-		if (popt.addr.addr.ss_family == AF_INET6)
-			fprintf(stderr, "vmapstat: serving http://%.*s]:%u/metrics\n",
-				(int)(strrchr(popt.addr.text, ']') - popt.addr.text),
-				popt.addr.text, prom_server_port(server));
-		else
-			fprintf(stderr, "vmapstat: serving http://%.*s:%u/metrics\n",
-				(int)(strrchr(popt.addr.text, ':') - popt.addr.text),
-				popt.addr.text, prom_server_port(server));
+		/* the real port (tests and scripts may ask for port 0) after "ADDR:" or "[ADDR]:" */
+		fprintf(stderr, "vmapstat: serving http://%.*s:%u/metrics\n",
+			(int)(strrchr(popt.addr.text, ':') - popt.addr.text),
+			popt.addr.text, prom_server_port(server));
 	}
 	if (server || popt.textfile)
 		return publish();
 	return 0;
 }
 
-static int prom_interval(const struct vmapstat_run *run,
-			 const struct vmapstat_snapshot *cum,
-			 const struct vmapstat_snapshot *delta)
+int prom_cli_interval(const struct vmapstat_run *run,
+		      const struct vmapstat_snapshot *cum,
+		      const struct vmapstat_snapshot *delta)
 {
 	int ret = 0;
 
-	(void)run;
-	(void)cum;
+	if (!state)
+		return 0;
 	pthread_mutex_lock(&lock);
 	/* scrape mode: the counters are added at each scrape, and once more now */
 	if (scrape_collector) {
@@ -286,13 +281,13 @@ static int prom_interval(const struct vmapstat_run *run,
 	return ret;
 }
 
-static int prom_end(const struct vmapstat_run *run,
-		    const struct vmapstat_snapshot *cum)
+int prom_cli_end(const struct vmapstat_run *run,
+		 const struct vmapstat_snapshot *cum)
 {
 	int ret = 0;
 
-	(void)run;
-	(void)cum;
+	if (!state)
+		return 0;
 	/* no scrape may run while the state goes away */
 	prom_server_stop(server);
 	server = NULL;
@@ -314,17 +309,10 @@ static int prom_end(const struct vmapstat_run *run,
 	return ret;
 }
 
-static struct vmapstat_hooks prom_hooks = {
-	.start = prom_start,
-	.interval = prom_interval,
-	.end = prom_end,
-};
-
 static error_t prom_parse(int key, char *arg, struct argp_state *st)
 {
 	char err[256];
 	unsigned long v;
-	char *end;
 
 	switch (key) {
 	case OPT_LISTEN:
@@ -333,9 +321,7 @@ static error_t prom_parse(int key, char *arg, struct argp_state *st)
 		popt.listen = true;
 		break;
 	case OPT_LISTEN_TIMEOUT:
-		errno = 0;
-		v = strtoul(arg, &end, 10);
-		if (!*arg || *end || errno || arg[0] == '-' || !v || v > 3600)
+		if (parse_ulong(arg, 3600, &v) || !v)
 			argp_error(st, "invalid --listen-timeout '%s' (1..3600 seconds)", arg);
 		popt.timeout_s = (unsigned int)v;
 		break;
@@ -346,12 +332,9 @@ static error_t prom_parse(int key, char *arg, struct argp_state *st)
 		break;
 	case OPT_PROMETHEUS:
 		popt.to_stdout = true;
-		prom_hooks.replaces_report = true;
 		break;
 	case OPT_TOP_CALLERS:
-		errno = 0;
-		v = strtoul(arg, &end, 10);
-		if (!*arg || *end || errno || arg[0] == '-' || v > PROM_MAX_TOP_CALLERS)
+		if (parse_ulong(arg, PROM_MAX_TOP_CALLERS, &v))
 			argp_error(st, "invalid --top-callers '%s' (0..%d)", arg,
 				   PROM_MAX_TOP_CALLERS);
 		popt.top = (unsigned int)v;
@@ -365,9 +348,9 @@ static error_t prom_parse(int key, char *arg, struct argp_state *st)
 	return 0;
 }
 
-const struct vmapstat_hooks *prom_cli_hooks(void)
+bool prom_cli_to_stdout(void)
 {
-	return popt.listen || popt.textfile || popt.to_stdout ? &prom_hooks : NULL;
+	return popt.to_stdout;
 }
 
 FILE *vmapstat_report_stream(void)

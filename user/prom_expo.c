@@ -23,6 +23,8 @@ static void buf_fail(struct prom_buf *b, int err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(b->errmsg, sizeof(b->errmsg), fmt, ap);
 	va_end(ap);
+	if (b->f)
+		fflush(b->f);	/* data and len show what was written */
 }
 
 void prom_buf_init(struct prom_buf *b)
@@ -32,70 +34,54 @@ void prom_buf_init(struct prom_buf *b)
 
 void prom_buf_free(struct prom_buf *b)
 {
+	if (b->f)
+		fclose(b->f);
 	free(b->data);
 	prom_buf_init(b);
 }
 
 void prom_buf_reset(struct prom_buf *b)
 {
-	b->len = 0;
-	if (b->data)
-		b->data[0] = '\0';
-	b->err = 0;
-	b->errmsg[0] = '\0';
+	prom_buf_free(b);
 }
 
 char *prom_buf_steal(struct prom_buf *b, size_t *len)
 {
-	char *d = b->data;
+	char *d;
 
-	if (!d) {
-		d = strdup("");
-		if (!d)
-			return NULL;
-	}
+	if (b->f)
+		fclose(b->f);
+	d = b->data ? b->data : strdup("");
 	if (len)
 		*len = b->len;
-	b->data = NULL;
-	b->len = b->cap = 0;
+	prom_buf_init(b);
 	return d;
 }
 
-/* Make room for n more bytes plus the terminating NUL. */
-static bool buf_reserve(struct prom_buf *b, size_t n)
+/* The stream, opened on the first write; NULL after an error. */
+static FILE *buf_file(struct prom_buf *b)
 {
-	size_t need, cap;
-	char *d;
-
-	if (b->err)
-		return false;
-	if (n > SIZE_MAX / 2 - b->len) {
-		buf_fail(b, -ENOMEM, "exposition too large");
-		return false;
+	if (!b->err && !b->f) {
+		b->f = open_memstream(&b->data, &b->len);
+		if (!b->f)
+			buf_fail(b, -ENOMEM, "out of memory rendering the exposition");
 	}
-	need = b->len + n + 1;
-	if (need <= b->cap)
-		return true;
-	cap = b->cap ? b->cap : 4096;
-	while (cap < need)
-		cap *= 2;
-	d = realloc(b->data, cap);
-	if (!d) {
-		buf_fail(b, -ENOMEM, "out of memory rendering the exposition");
-		return false;
-	}
-	b->data = d;
-	b->cap = cap;
-	return true;
+	return b->err ? NULL : b->f;
 }
 
-void prom_buf_append(struct prom_buf *b, const char *s, size_t n)
+/* Each public writer ends here: data and len are then up to date. */
+static void buf_sync(struct prom_buf *b)
 {
-	if (!buf_reserve(b, n))
-		return;
-	memcpy(b->data + b->len, s, n);
-	b->len += n;
-	b->data[b->len] = '\0';
+	if (b->f && fflush(b->f))
+		buf_fail(b, -ENOMEM, "out of memory rendering the exposition");
+}
+
+static void prom_buf_append(struct prom_buf *b, const char *s, size_t n)
+{
+	FILE *f = buf_file(b);
+
+	if (f && fwrite(s, 1, n, f) != n)
+		buf_fail(b, -ENOMEM, "out of memory rendering the exposition");
 }
 
 static void buf_puts(struct prom_buf *b, const char *s)
@@ -103,26 +89,19 @@ static void buf_puts(struct prom_buf *b, const char *s)
 	prom_buf_append(b, s, strlen(s));
 }
 
-void prom_buf_printf(struct prom_buf *b, const char *fmt, ...)
+static void prom_buf_printf(struct prom_buf *b, const char *fmt, ...)
 {
+	FILE *f = buf_file(b);
 	va_list ap;
 	int n;
 
-	if (b->err)
+	if (!f)
 		return;
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vfprintf(f, fmt, ap);
 	va_end(ap);
-	if (n < 0) {
-		buf_fail(b, -EINVAL, "bad format");
-		return;
-	}
-	if (!buf_reserve(b, (size_t)n))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
+	if (n < 0)
+		buf_fail(b, -ENOMEM, "out of memory rendering the exposition");
 }
 
 static bool name_char(char c, bool first, bool colon)
@@ -161,7 +140,10 @@ bool prom_valid_label_name(const char *name)
 	return true;
 }
 
-/* Escape the characters in @special ('\n' always becomes "\n"). */
+/*
+ * Escape the characters in @special ('\n' always becomes "\n"): label
+ * values escape backslash and double quote, HELP text backslash.
+ */
 static void escape(struct prom_buf *b, const char *s, const char *special)
 {
 	const char *run = s;
@@ -180,16 +162,6 @@ static void escape(struct prom_buf *b, const char *s, const char *special)
 		run = s + 1;
 	}
 	prom_buf_append(b, run, (size_t)(s - run));
-}
-
-void prom_escape_label_value(struct prom_buf *b, const char *v)
-{
-	escape(b, v ? v : "", "\\\"");
-}
-
-void prom_escape_help(struct prom_buf *b, const char *h)
-{
-	escape(b, h ? h : "", "\\");
 }
 
 const char *prom_format_double(double v, char *out, size_t outlen)
@@ -240,11 +212,10 @@ void prom_family(struct prom_buf *b, const char *name, enum prom_type type,
 {
 	if (!check_name(b, name))
 		return;
-	buf_puts(b, "# HELP ");
-	buf_puts(b, name);
-	buf_puts(b, " ");
-	prom_escape_help(b, help);
+	prom_buf_printf(b, "# HELP %s ", name);
+	escape(b, help ? help : "", "\\");
 	prom_buf_printf(b, "\n# TYPE %s %s\n", name, type_name(type));
+	buf_sync(b);
 }
 
 /* name{a="x",b="y"} -- without the value; @extra is an optional label. */
@@ -253,12 +224,10 @@ static void series(struct prom_buf *b, const char *name, const char *suffix,
 		   const struct prom_label *extra)
 {
 	size_t i;
-	bool first = true;
 
 	if (!check_name(b, name))
 		return;
-	buf_puts(b, name);
-	buf_puts(b, suffix);
+	prom_buf_printf(b, "%s%s", name, suffix);
 	if (!n && !extra)
 		return;
 	buf_puts(b, "{");
@@ -270,12 +239,8 @@ static void series(struct prom_buf *b, const char *name, const char *suffix,
 				 l->name ? l->name : "(null)", name);
 			return;
 		}
-		if (!first)
-			buf_puts(b, ",");
-		first = false;
-		buf_puts(b, l->name);
-		buf_puts(b, "=\"");
-		prom_escape_label_value(b, l->value);
+		prom_buf_printf(b, "%s%s=\"", i ? "," : "", l->name);
+		escape(b, l->value ? l->value : "", "\\\"");
 		buf_puts(b, "\"");
 	}
 	buf_puts(b, "}");
@@ -287,6 +252,7 @@ void prom_sample_u64(struct prom_buf *b, const char *name,
 {
 	series(b, name, "", labels, nr_labels, NULL);
 	prom_buf_printf(b, " %" PRIu64 "\n", value);
+	buf_sync(b);
 }
 
 void prom_sample_double(struct prom_buf *b, const char *name,
@@ -297,6 +263,7 @@ void prom_sample_double(struct prom_buf *b, const char *name,
 
 	series(b, name, "", labels, nr_labels, NULL);
 	prom_buf_printf(b, " %s\n", prom_format_double(value, num, sizeof(num)));
+	buf_sync(b);
 }
 
 void prom_histogram(struct prom_buf *b, const char *name,
@@ -327,4 +294,5 @@ void prom_histogram(struct prom_buf *b, const char *name,
 	prom_buf_printf(b, " %s\n", prom_format_double(h->sum, sum, sizeof(sum)));
 	series(b, name, "_count", labels, nr_labels, NULL);
 	prom_buf_printf(b, " %" PRIu64 "\n", cum);
+	buf_sync(b);
 }

@@ -4,8 +4,8 @@
  *
  * Knows nothing about vmapscope: it writes metric families (# HELP and
  * # TYPE lines), samples with escaped label values, and histograms with
- * cumulative "le" buckets, "+Inf", _sum and _count, into a growable
- * in-memory buffer.  prom_metrics.c maps vmapstat snapshots onto it.
+ * cumulative "le" buckets, "+Inf", _sum and _count, into an
+ * open_memstream() buffer.  prom_metrics.c maps vmapstat snapshots onto it.
  *
  * Errors (out of memory, an invalid metric or label name) are sticky:
  * the buffer remembers the first one and every later call is a no-op, so
@@ -17,13 +17,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define PROM_CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
 
 struct prom_buf {
-	char *data;		/* NUL-terminated while len < cap */
+	FILE *f;		/* open_memstream() onto data and len */
+	char *data;		/* NUL-terminated after each call below */
 	size_t len;
-	size_t cap;
 	int err;		/* 0, -ENOMEM or -EINVAL (first failure) */
 	char errmsg[160];
 };
@@ -56,27 +57,15 @@ struct prom_hist {
 
 void prom_buf_init(struct prom_buf *b);
 void prom_buf_free(struct prom_buf *b);
-void prom_buf_reset(struct prom_buf *b);	/* empty it, keep memory */
+void prom_buf_reset(struct prom_buf *b);	/* empty it, forget the error */
 /* 0 or the first error; message in b->errmsg. */
 static inline int prom_buf_error(const struct prom_buf *b) { return b->err; }
 /* Hand the text over to the caller (malloc'ed); the buffer is emptied. */
 char *prom_buf_steal(struct prom_buf *b, size_t *len);
 
-/* Raw append (used by the writer; exported for tests). */
-void prom_buf_append(struct prom_buf *b, const char *s, size_t n);
-void prom_buf_printf(struct prom_buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
 /* Name checks of the exposition format. */
 bool prom_valid_metric_name(const char *name);
 bool prom_valid_label_name(const char *name);
-
-/*
- * Escaping: label values escape backslash, double quote and newline;
- * HELP text escapes backslash and newline.
- */
-void prom_escape_label_value(struct prom_buf *b, const char *v);
-void prom_escape_help(struct prom_buf *b, const char *h);
 
 /*
  * Shortest decimal text that reads back as exactly @v (like Go's

@@ -21,6 +21,7 @@
 #include "errbuf.h"
 #include "prom_expo.h"
 #include "prom_http.h"
+#include "vocab.h"
 
 struct prom_server {
 	struct MHD_Daemon *daemon;
@@ -42,7 +43,6 @@ int prom_listen_parse(const char *spec, struct prom_listen *out,
 	struct sockaddr_in *in4 = (struct sockaddr_in *)&out->addr;
 	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&out->addr;
 	unsigned long port;
-	char *end;
 	bool v6 = false;
 
 	memset(out, 0, sizeof(*out));
@@ -79,38 +79,25 @@ int prom_listen_parse(const char *spec, struct prom_listen *out,
 		host[colon - spec] = '\0';
 		port_s = colon + 1;
 	}
-	errno = 0;
-	port = strtoul(port_s, &end, 10);
-	if (!*port_s || *end || errno || port > 65535 || port_s[0] == '-' ||
-	    port_s[0] == '+') {
+	if (parse_ulong(port_s, 65535, &port)) {
 		errbuf_set(err, errlen, "--listen '%s': bad port '%s' (0-65535)",
 			spec, port_s);
 		return -EINVAL;
 	}
 	if (!v6 && !strcmp(host, "localhost"))
 		strcpy(host, "127.0.0.1");
-	if (v6) {
-		in6->sin6_family = AF_INET6;
-		in6->sin6_port = htons((uint16_t)port);
-		if (inet_pton(AF_INET6, host, &in6->sin6_addr) != 1) {
-			errbuf_set(err, errlen, "--listen '%s': bad IPv6 address '%s'",
-				spec, host);
-			return -EINVAL;
-		}
-		out->addrlen = sizeof(*in6);
-		snprintf(out->text, sizeof(out->text), "[%s]:%lu", host, port);
-	} else {
-		in4->sin_family = AF_INET;
-		in4->sin_port = htons((uint16_t)port);
-		if (inet_pton(AF_INET, host, &in4->sin_addr) != 1) {
-			errbuf_set(err, errlen,
-				"--listen '%s': bad IPv4 address '%s' (use a numeric address or localhost)",
-				spec, host);
-			return -EINVAL;
-		}
-		out->addrlen = sizeof(*in4);
-		snprintf(out->text, sizeof(out->text), "%s:%lu", host, port);
+	out->addr.ss_family = v6 ? AF_INET6 : AF_INET;
+	if (inet_pton(out->addr.ss_family, host,
+		      v6 ? (void *)&in6->sin6_addr : (void *)&in4->sin_addr) != 1) {
+		errbuf_set(err, errlen, v6 ? "--listen '%s': bad IPv6 address '%s'" :
+			   "--listen '%s': bad IPv4 address '%s' (use a numeric address or localhost)",
+			   spec, host);
+		return -EINVAL;
 	}
+	/* sin_port and sin6_port are at the same offset */
+	in4->sin_port = htons((uint16_t)port);
+	out->addrlen = v6 ? sizeof(*in6) : sizeof(*in4);
+	snprintf(out->text, sizeof(out->text), v6 ? "[%s]:%lu" : "%s:%lu", host, port);
 	return 0;
 }
 
@@ -176,8 +163,6 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 		      (!strcmp(method, MHD_HTTP_METHOD_GET) ||
 		       !strcmp(method, MHD_HTTP_METHOD_HEAD));
 
-	(void)version;
-	(void)upload_data;
 	if (scrape) {
 		/*
 		 * Answer a scrape on the second call, once the request is
@@ -231,9 +216,6 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 /* libmicrohttpd's own messages (client resets, timeouts) are routine. */
 static void quiet_logger(void *cls, const char *fmt, va_list ap)
 {
-	(void)cls;
-	(void)fmt;
-	(void)ap;
 }
 
 int prom_server_start(const struct prom_server_opts *opts,

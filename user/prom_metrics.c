@@ -17,11 +17,6 @@
 
 #define SYM_LEN sizeof(((struct vmapstat_row *)0)->sym)
 
-/* struct vmapscope_stats is nothing but u64 counters: add it as an array. */
-#define STATS_WORDS (sizeof(struct vmapscope_stats) / sizeof(uint64_t))
-_Static_assert(sizeof(struct vmapscope_stats) % sizeof(uint64_t) == 0,
-	       "vmapscope_stats must hold only 64-bit counters");
-
 struct acc_row {
 	char sym[SYM_LEN];
 	int api;
@@ -47,12 +42,7 @@ struct prom_state {
 	double last_wall;		/* end of the last interval, epoch s */
 	double last_interval_s;
 	bool have_info;
-	struct vmapstat_feature_state feat[VMAPSTAT_FEAT_MAX];
-	bool symbols_ok;
-	uint32_t stats_max_entries;
-	char arch[16];
-	unsigned int page_shift;
-	char kernel_release[65];
+	struct vmapstat_snapshot info;	/* kernel, features, symbols; no rows */
 	/* last live-mapping audit, folded to top callers + "other" */
 	bool have_live;
 	struct live_row *live;
@@ -63,16 +53,6 @@ struct prom_state {
 	struct pmu_acc *pmu;
 	size_t nr_pmu;
 };
-
-static void stats_add(struct vmapscope_stats *dst, const struct vmapscope_stats *src)
-{
-	uint64_t *d = (uint64_t *)dst;
-	const uint64_t *s = (const uint64_t *)src;
-	size_t i;
-
-	for (i = 0; i < STATS_WORDS; i++)
-		d[i] += s[i];
-}
 
 static int cmp_row(const void *a, const void *b)
 {
@@ -135,13 +115,9 @@ uint64_t prom_state_intervals(const struct prom_state *st)
 
 void prom_state_set_info(struct prom_state *st, const struct vmapstat_snapshot *s)
 {
-	memcpy(st->feat, s->feat, sizeof(st->feat));
-	st->symbols_ok = s->symbols_ok;
-	st->stats_max_entries = s->stats_max_entries;
-	snprintf(st->arch, sizeof(st->arch), "%s", s->arch);
-	st->page_shift = s->page_shift;
-	snprintf(st->kernel_release, sizeof(st->kernel_release), "%s",
-		 s->kernel_release);
+	st->info = *s;
+	st->info.rows = NULL;
+	st->info.nr_rows = 0;
 	st->have_info = true;
 }
 
@@ -211,7 +187,6 @@ static int admit_callers(struct prom_state *st)
 int prom_state_add(struct prom_state *st, const struct vmapstat_snapshot *delta)
 {
 	size_t i, nr_new = 0, nr_old = st->nr;
-	int err;
 
 	/* Reserve room for every row first so that -ENOMEM changes nothing. */
 	if (st->nr + delta->nr_rows > st->cap) {
@@ -258,20 +233,9 @@ int prom_state_add(struct prom_state *st, const struct vmapstat_snapshot *delta)
 	st->last_wall = (double)delta->wall.tv_sec + delta->wall.tv_nsec / 1e9;
 	st->last_interval_s = delta->interval_s;
 	prom_state_set_info(st, delta);
-	err = admit_callers(st);
 	/* a failed admission only leaves callers in "other" a while longer */
-	(void)err;
+	admit_callers(st);
 	return 0;
-}
-
-static uint64_t live_total(const struct live_row *r)
-{
-	uint64_t t = 0;
-	unsigned int sh;
-
-	for (sh = 0; sh < VMAPSCOPE_NR_SHIFTS; sh++)
-		t += r->bytes[sh];
-	return t;
 }
 
 static int cmp_live_caller(const void *a, const void *b)
@@ -284,19 +248,11 @@ static int cmp_live_caller(const void *a, const void *b)
 static int cmp_live_rank(const void *a, const void *b)
 {
 	const struct live_row *x = a, *y = b;
-	uint64_t tx = live_total(x), ty = live_total(y);
+	uint64_t tx = live_row_mapped(x), ty = live_row_mapped(y);
 
 	if (tx != ty)
 		return tx > ty ? -1 : 1;
 	return strcmp(x->caller, y->caller);
-}
-
-static int cmp_live_row(const void *a, const void *b)
-{
-	const struct live_row *x = a, *y = b;
-	int c = strcmp(x->caller, y->caller);
-
-	return c ? c : (x->api > y->api) - (x->api < y->api);
 }
 
 int prom_state_set_live(struct prom_state *st, const struct live_snapshot *ls)
@@ -345,9 +301,9 @@ int prom_state_set_live(struct prom_state *st, const struct live_snapshot *ls)
 				 PROM_OTHER_CALLER);
 	}
 	free(callers);
-	qsort(rows, ls->nr_rows, sizeof(*rows), cmp_live_row);
+	qsort(rows, ls->nr_rows, sizeof(*rows), live_row_cmp);
 	for (i = 0; i < ls->nr_rows; i++) {
-		if (n && !cmp_live_row(&rows[n - 1], &rows[i])) {
+		if (n && !live_row_cmp(&rows[n - 1], &rows[i])) {
 			struct live_row *d = &rows[n - 1];
 
 			for (j = 0; j < VMAPSCOPE_NR_SHIFTS; j++)
@@ -663,12 +619,12 @@ int prom_render(const struct prom_state *st, struct prom_buf *b)
 		return -ENOMEM;
 
 	snprintf(page_size, sizeof(page_size), "%llu",
-		 st->have_info ? 1ULL << st->page_shift : 0ULL);
+		 st->have_info ? 1ULL << st->info.page_shift : 0ULL);
 	prom_family(b, "vmapscope_build_info", PROM_GAUGE,
 		    "vmapscope version and the kernel it observes; always 1.");
 	l[0] = (struct prom_label){ "version", VMAPSCOPE_VERSION };
-	l[1] = (struct prom_label){ "arch", st->arch };
-	l[2] = (struct prom_label){ "kernel_release", st->kernel_release };
+	l[1] = (struct prom_label){ "arch", st->info.arch };
+	l[2] = (struct prom_label){ "kernel_release", st->info.kernel_release };
 	l[3] = (struct prom_label){ "page_size", page_size };
 	prom_sample_u64(b, "vmapscope_build_info", l, 4, 1);
 
@@ -677,11 +633,11 @@ int prom_render(const struct prom_state *st, struct prom_buf *b)
 	for (f = 0; st->have_info && f < VMAPSTAT_FEAT_MAX; f++) {
 		l[0] = (struct prom_label){ "feature", feature_name(f) };
 		prom_sample_u64(b, "vmapscope_feature_available", l, 1,
-				st->feat[f].available);
+				st->info.feat[f].available);
 	}
 	prom_family(b, "vmapscope_symbols_available", PROM_GAUGE,
 		    "1 when callers are symbolized from /proc/kallsyms, 0 when kptr_restrict hides addresses.");
-	prom_sample_u64(b, "vmapscope_symbols_available", NULL, 0, st->symbols_ok);
+	prom_sample_u64(b, "vmapscope_symbols_available", NULL, 0, st->info.symbols_ok);
 
 	prom_family(b, "vmapscope_intervals_total", PROM_COUNTER,
 		    "vmapstat intervals summed into this exposition.");
@@ -696,7 +652,7 @@ int prom_render(const struct prom_state *st, struct prom_buf *b)
 	prom_family(b, "vmapscope_stats_map_capacity", PROM_GAUGE,
 		    "Entries of the per-(caller, api) BPF map; a full map is counted in vmapscope_dropped_events_total.");
 	prom_sample_u64(b, "vmapscope_stats_map_capacity", NULL, 0,
-			st->stats_max_entries);
+			st->info.stats_max_entries);
 
 	per_granule(b, rows, nr, 0);
 	per_granule(b, rows, nr, 1);

@@ -20,11 +20,6 @@ void report_missing(FILE *f, const struct vmapstat_snapshot *s)
 		fprintf(f, "vmapstat: callers: %s\n", s->ksyms_reason);
 }
 
-static enum vs_arch snap_arch(const struct vmapstat_snapshot *s)
-{
-	return arch_from_machine(s->arch);
-}
-
 static void human_bytes(uint64_t b, char *buf, size_t len)
 {
 	static const char *const u[] = { "B", "KiB", "MiB", "GiB", "TiB" };
@@ -63,7 +58,7 @@ static void text_row(FILE *f, const struct vmapstat_snapshot *s,
 		for (sh = 0; sh < VMAPSCOPE_NR_SHIFTS; sh++) {
 			if (!r->st.bytes[sh] && !r->st.runs[sh])
 				continue;
-			granule_label(snap_arch(s), s->page_shift, sh, label, sizeof(label));
+			granule_label(arch_from_machine(s->arch), s->page_shift, sh, label, sizeof(label));
 			fprintf(f, "    %-16s %12llu %16llu %7.1f%%\n", label,
 				(unsigned long long)row_mappings(r, sh),
 				(unsigned long long)r->st.bytes[sh],
@@ -187,7 +182,7 @@ static struct json_object *j_row(const struct vmapstat_snapshot *s,
 		if (!r->st.bytes[sh] && !r->st.runs[sh])
 			continue;
 		e = json_object_new_object();
-		granule_label(snap_arch(s), s->page_shift, sh, label, sizeof(label));
+		granule_label(arch_from_machine(s->arch), s->page_shift, sh, label, sizeof(label));
 		json_object_object_add(e, "shift", json_object_new_int(sh));
 		json_object_object_add(e, "label", json_object_new_string(label));
 		json_object_object_add(e, "mappings", j_u64(row_mappings(r, sh)));
@@ -274,24 +269,13 @@ struct json_object *report_json(const struct vmapstat_snapshot *s, const struct 
 int report_json_print(FILE *f, struct json_object *obj)
 {
 	const char *str;
-	size_t len;
-	char *line;
 
 	if (!obj)
 		return -ENOMEM;
 	str = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!str)
 		return -ENOMEM;
-	len = strlen(str);
-	line = malloc(len + 2);
-	if (!line)
-		return -ENOMEM;
-	memcpy(line, str, len);
-	line[len] = '\n';
-	if (fwrite(line, 1, len + 1, f) != len + 1 || fflush(f)) {
-		free(line);
+	if (fprintf(f, "%s\n", str) < 0 || fflush(f))
 		return -EIO;
-	}
-	free(line);
 	return 0;
 }

@@ -95,7 +95,6 @@ int vmallocinfo_read(FILE *f, const char *name, struct live_areas *out,
 		     char *err, size_t errlen);
 int vmallocinfo_load(const char *path, struct live_areas *out, char *err, size_t errlen);
 void live_areas_free(struct live_areas *a);
-const char *live_addr_kind_reason(enum live_addr_kind k);
 
 /* ---- the snapshot --------------------------------------------------- */
 
@@ -185,6 +184,9 @@ void live_snapshot_free(struct live_snapshot *s);
  */
 int live_fold(const struct live_areas *areas, const struct live_area_result *res,
 	      const struct live_opts *o, struct live_snapshot *s);
+/* A row's mapped bytes (all granules); qsort order of rows: caller, then api. */
+uint64_t live_row_mapped(const struct live_row *r);
+int live_row_cmp(const void *a, const void *b);
 
 /*
  * Name of a potential figure (enum lsnap_potential) in every output:

@@ -49,8 +49,6 @@ static const struct argp_option snapshot_options[] = {
 
 static error_t snapshot_parse(int key, char *arg, struct argp_state *state)
 {
-	char *end;
-
 	switch (key) {
 	case OPT_SNAPSHOT:
 		cli.requested = true;
@@ -65,9 +63,7 @@ static error_t snapshot_parse(int key, char *arg, struct argp_state *state)
 		cli.areas = true;
 		break;
 	case OPT_STEPS:
-		errno = 0;
-		cli.steps = strtoul(arg, &end, 10);
-		if (errno || *end || !cli.steps || cli.steps > 1000000)
+		if (parse_ulong(arg, 1000000, &cli.steps) || !cli.steps)
 			argp_error(state, "invalid --snapshot-steps '%s' (1..1000000)", arg);
 		break;
 	default:

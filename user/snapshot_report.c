@@ -49,7 +49,7 @@ bool live_potential_applies(const char *arch, int k)
 	return k != LSNAP_POT_64K || !strcmp(arch, "arm64");
 }
 
-static uint64_t row_mapped(const struct live_row *r)
+uint64_t live_row_mapped(const struct live_row *r)
 {
 	uint64_t sum = 0;
 	unsigned int i;
@@ -59,7 +59,7 @@ static uint64_t row_mapped(const struct live_row *r)
 	return sum;
 }
 
-static int cmp_row(const void *a, const void *b)
+int live_row_cmp(const void *a, const void *b)
 {
 	const struct live_row *x = a, *y = b;
 	int c = strcmp(x->caller, y->caller);
@@ -128,7 +128,7 @@ int live_fold(const struct live_areas *areas, const struct live_area_result *res
 		row_add(&s->total, a, &res[i]);
 	}
 	if (s->nr_rows)
-		qsort(s->rows, s->nr_rows, sizeof(*s->rows), cmp_row);
+		qsort(s->rows, s->nr_rows, sizeof(*s->rows), live_row_cmp);
 	return 0;
 }
 
@@ -185,7 +185,7 @@ static void print_row(FILE *f, const char *arch, const char *name, const struct 
 		r->areas);
 	for (g = 0; g < c.n; g++)
 		fprintf(f, " %12" PRIu64, r->bytes[c.shift[g]] >> 10);
-	fprintf(f, " %10" PRIu64 " %10" PRIu64 " %7" PRIu64, row_mapped(r) >> 10,
+	fprintf(f, " %10" PRIu64 " %10" PRIu64 " %7" PRIu64, live_row_mapped(r) >> 10,
 		r->unmapped >> 10, r->changed);
 	for (k = 0; k < LSNAP_NR_POT; k++)
 		if (live_potential_applies(arch, k))
@@ -259,7 +259,7 @@ static json_object *row_json(const char *arch, const struct live_row *r, bool wi
 	for (g = 0; g < c.n; g++)
 		json_object_object_add(b, c.label[g], json_object_new_int64(r->bytes[c.shift[g]]));
 	json_object_object_add(o, "bytes", b);
-	json_object_object_add(o, "mapped", json_object_new_int64(row_mapped(r)));
+	json_object_object_add(o, "mapped", json_object_new_int64(live_row_mapped(r)));
 	json_object_object_add(o, "potential", potential_json(arch, r->potential));
 	json_object_object_add(o, "unmapped", json_object_new_int64(r->unmapped));
 	json_object_object_add(o, "changed", json_object_new_int64(r->changed));

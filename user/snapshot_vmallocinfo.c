@@ -173,7 +173,7 @@ static bool kernel_va(uint64_t v)
 	return (v >> 56) == 0xff;
 }
 
-const char *live_addr_kind_reason(enum live_addr_kind k)
+static const char *live_addr_kind_reason(enum live_addr_kind k)
 {
 	switch (k) {
 	case LIVE_ADDR_REAL:

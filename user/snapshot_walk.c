@@ -32,6 +32,8 @@
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
 
+#include "collector.h"
+#include "errbuf.h"
 #include "ksyms.h"
 #include "snapshot.h"
 #include "snapshot_pt.h"
@@ -98,16 +100,6 @@ static const char *lockdown_hint(void)
 		return "; kernel lockdown is on (/sys/kernel/security/lockdown), which forbids "
 		       "reading kernel memory from BPF";
 	return "";
-}
-
-static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	return 0;
-}
-
-static int libbpf_verbose(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	return vfprintf(stderr, fmt, ap);
 }
 
 static int run_prog(struct bpf_program *prog)
@@ -205,17 +197,8 @@ struct discovery {
 	char hidden[768];	/* "; "-separated reasons */
 };
 
-static void hide(struct discovery *d, const char *fmt, ...)
-{
-	size_t len = strlen(d->hidden);
-	va_list ap;
-
-	if (len && len < sizeof(d->hidden) - 2)
-		len += snprintf(d->hidden + len, sizeof(d->hidden) - len, "; ");
-	va_start(ap, fmt);
-	vsnprintf(d->hidden + len, sizeof(d->hidden) - len, fmt, ap);
-	va_end(ap);
-}
+/* One more reason why the layout stays hidden. */
+#define hide(d, ...) errbuf_append((d)->hidden, sizeof((d)->hidden), __VA_ARGS__)
 
 static bool try_init_mm(struct snapshot_bpf *skel, uint64_t cand,
 			const uint64_t *k, char *why, size_t whylen)
@@ -564,7 +547,7 @@ int live_auditor_open(const struct live_opts *opts, struct live_auditor **out,
 		goto out;
 	}
 
-	libbpf_set_print(a->o.verbose ? libbpf_verbose : libbpf_quiet);
+	libbpf_messages(a->o.verbose);
 	a->skel = snapshot_bpf__open_and_load();
 	if (!a->skel) {
 		ret = -errno;

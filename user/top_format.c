@@ -203,28 +203,13 @@ static const char *api_short(int api)
 	return api_name(api);
 }
 
+/* Values never exceed their column; symbols may and are cut at its width. */
 static void put_cell(char **p, char *end, const char *s, int width, bool left, bool first)
 {
-	int n = (int)strlen(s);
+	int n = snprintf(*p, end - *p + 1, left ? "%s%-*.*s" : "%s%*.*s",
+			 first ? "" : " ", width, width, s);
 
-	if (!first && *p < end)
-		*(*p)++ = ' ';
-	if (n > width)
-		n = width;	/* values never exceed their column; symbols may */
-	if (!left)
-		while (width > n && *p < end) {
-			*(*p)++ = ' ';
-			width--;
-		}
-	if (end - *p < n)
-		n = (int)(end - *p);
-	memcpy(*p, s, n);
-	*p += n;
-	width -= n;
-	while (left && width > 0 && *p < end) {
-		*(*p)++ = ' ';
-		width--;
-	}
+	*p += n < end - *p ? n : end - *p;
 }
 
 static const char *col_header(char *buf, size_t len, const struct top_table *tab, enum top_col c)

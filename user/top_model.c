@@ -97,57 +97,14 @@ double top_hist_percentile(const __u64 *hist, unsigned int nr_slots,
 	return NAN;	/* not reached: cum reaches total >= rank */
 }
 
-static int cmp_key(uint64_t ca, int aa, uint64_t cb, int ab)
+/* A snapshot's rows are sorted by caller, then api (collector.h): bsearch them. */
+static int cmp_row(const void *pa, const void *pb)
 {
-	if (ca != cb)
-		return ca < cb ? -1 : 1;
-	return (aa > ab) - (aa < ab);
-}
+	const struct vmapstat_row *a = pa, *b = pb;
 
-static int cmp_row_ptr(const void *pa, const void *pb)
-{
-	const struct vmapstat_row *a = *(const struct vmapstat_row *const *)pa;
-	const struct vmapstat_row *b = *(const struct vmapstat_row *const *)pb;
-
-	return cmp_key(a->caller, a->api, b->caller, b->api);
-}
-
-/*
- * delta's rows by (caller, api), for one binary search per row of cum.
- * (collector_read() sorts rows already; indexing keeps the model
- * independent of that.)
- */
-static const struct vmapstat_row **index_rows(const struct vmapstat_snapshot *s)
-{
-	const struct vmapstat_row **idx;
-	size_t i;
-
-	idx = malloc((s->nr_rows ? s->nr_rows : 1) * sizeof(*idx));
-	if (!idx)
-		return NULL;
-	for (i = 0; i < s->nr_rows; i++)
-		idx[i] = &s->rows[i];
-	qsort(idx, s->nr_rows, sizeof(*idx), cmp_row_ptr);
-	return idx;
-}
-
-static const struct vmapstat_row *find_row(const struct vmapstat_row **idx, size_t nr,
-					   uint64_t caller, int api)
-{
-	size_t lo = 0, hi = nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = cmp_key(idx[mid]->caller, idx[mid]->api, caller, api);
-
-		if (!c)
-			return idx[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	if (a->caller != b->caller)
+		return a->caller < b->caller ? -1 : 1;
+	return (a->api > b->api) - (a->api < b->api);
 }
 
 static uint64_t row_maps(const struct vmapscope_stats *d, enum top_maps_src src)
@@ -239,24 +196,16 @@ int top_table_build(struct top_table *tab, const struct vmapstat_snapshot *cum,
 	__u64 tot_bytes_by_shift[VMAPSCOPE_NR_SHIFTS] = { 0 };
 	static const struct vmapstat_row zero_row;
 	struct top_totals *tot = &tab->tot;
-	const struct vmapstat_row **idx = NULL;
 	const uint64_t *cnt;
 	size_t i, want, nr_cum;
 	double dt;
 
-	if (!cumulative && delta) {
-		idx = index_rows(delta);
-		if (!idx)
-			return -ENOMEM;
-	}
 	want = cum->nr_rows + (live_rows && avail->have[TOP_NEED_LIVE] ? nr_live : 0);
 	if (want > tab->cap) {
 		struct top_row *rows = realloc(tab->rows, want * sizeof(*rows));
 
-		if (!rows) {
-			free(idx);
+		if (!rows)
 			return -ENOMEM;
-		}
 		tab->rows = rows;
 		tab->cap = want;
 	}
@@ -282,7 +231,7 @@ int top_table_build(struct top_table *tab, const struct vmapstat_snapshot *cum,
 
 		if (cumulative)
 			d = c;
-		else if (idx && (d = find_row(idx, delta->nr_rows, c->caller, c->api)))
+		else if (delta && (d = bsearch(c, delta->rows, delta->nr_rows, sizeof(*c), cmp_row)))
 			;
 		else
 			d = &zero_row;	/* idle in this interval (or no interval yet) */
@@ -366,9 +315,7 @@ int top_table_build(struct top_table *tab, const struct vmapstat_snapshot *cum,
 		tot->drops_lat = cnt[VMAPSCOPE_CNT_LAT_NO_ENTRY] + cnt[VMAPSCOPE_CNT_LAT_NESTED];
 		tot->filtered = cnt[VMAPSCOPE_CNT_FILTERED];
 	}
-	tot->map_full = cum->stats_map_full;
-
-	free(idx);
+	tot->map_full = cum->counters[VMAPSCOPE_CNT_STATS_FULL] > 0;
 	return 0;
 }
 

@@ -101,21 +101,6 @@ static FILE *err_mem;	/* argp's error text goes here; we print its first line */
 static char *err_buf;
 static size_t err_len;
 
-static int parse_ulong(const char *s, unsigned long max, unsigned long *out)
-{
-	char *end;
-	unsigned long v;
-
-	if (!s || !*s || *s == '-')
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v > max)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	unsigned long v;
@@ -206,28 +191,12 @@ static void sig_handler(int sig)
 static struct report_opts rep;
 static struct vmapstat_run run;
 
-static const struct vmapstat_hooks *hooks[2];
-static size_t nr_hooks;
-
-static bool report_replaced(void)
-{
-	size_t i;
-
-	for (i = 0; i < nr_hooks; i++)
-		if (hooks[i]->replaces_report)
-			return true;
-	return false;
-}
-
 /* Print one interval; 0 or EXIT_RUNTIME. */
 static int emit(const struct vmapstat_snapshot *cum, const struct vmapstat_snapshot *delta)
 {
-	size_t i;
-
-	for (i = 0; i < nr_hooks; i++)
-		if (hooks[i]->interval && hooks[i]->interval(&run, cum, delta))
-			return EXIT_RUNTIME;
-	if (report_replaced())
+	if (pmu_cli_interval(&run, cum, delta) || prom_cli_interval(&run, cum, delta))
+		return EXIT_RUNTIME;
+	if (prom_cli_to_stdout())
 		return 0;
 	if (env.json) {
 		struct json_object *o = report_json(delta, &rep);
@@ -327,52 +296,35 @@ static int status_to_exit(int status)
 
 static int command_mode(struct collector *c, struct vmapstat_snapshot *start)
 {
-	struct vmapstat_snapshot before, after, delta;
-	int i, status = 0, ret;
-	size_t h;
+	struct vmapstat_snapshot before, after = {}, delta = {};
+	int i, status = 0, ret = EXIT_RUNTIME;
 
 	if (snapshot_delta(start, NULL, &before))
 		return EXIT_RUNTIME;
 	/* "before" = copy of start with rows: keep start for the final delta */
-	for (i = 0; i < run.repeat; i++) {
-		for (h = 0; h < nr_hooks; h++)
-			if (hooks[h]->run_start && hooks[h]->run_start(&run, i)) {
-				snapshot_free(&before);
-				return EXIT_RUNTIME;
-			}
+	for (i = 0; i < vmapstat_cmd_repeat; i++) {
+		if (pmu_cli_run_start(&run, i))
+			goto out;
 		status = run_command_once(env.command);
-		if (status < 0) {
-			snapshot_free(&before);
-			return EXIT_RUNTIME;
-		}
-		if (read_snap(c, &after)) {
-			snapshot_free(&before);
-			return EXIT_RUNTIME;
-		}
-		if (snapshot_delta(&after, &before, &delta)) {
-			snapshot_free(&after);
-			snapshot_free(&before);
-			return EXIT_RUNTIME;
-		}
-		for (h = 0; h < nr_hooks; h++)
-			if (hooks[h]->run_end && hooks[h]->run_end(&run, i, status, &delta)) {
-				snapshot_free(&delta);
-				snapshot_free(&after);
-				snapshot_free(&before);
-				return EXIT_RUNTIME;
-			}
+		if (status < 0 || read_snap(c, &after) || snapshot_delta(&after, &before, &delta))
+			goto out;
+		if (pmu_cli_run_end(&run, i, status, &delta))
+			goto out;
 		snapshot_free(&delta);
 		snapshot_free(&before);
 		before = after;
+		after = (struct vmapstat_snapshot){};
 		if (exiting)
 			break;
 	}
 	ret = snapshot_delta(&before, start, &delta) ? EXIT_RUNTIME : emit(&before, &delta);
+	if (!ret)
+		ret = status_to_exit(status);
+out:
 	snapshot_free(&delta);
+	snapshot_free(&after);
 	snapshot_free(&before);
-	if (ret)
-		return ret;
-	return status_to_exit(status);
+	return ret;
 }
 
 /* Print argp's buffered error (first line only) and exit 2. */
@@ -413,7 +365,6 @@ int main(int argc, char **argv)
 	struct collector *c = NULL;
 	char errbuf[512];
 	int ret = 0, i, nargs = argc, err_idx;
-	size_t h;
 
 	if (argc >= 2 && !strcmp(argv[1], "compare"))
 		return vmapstat_compare_main(argc - 1, argv + 1);
@@ -456,10 +407,6 @@ int main(int argc, char **argv)
 	if (env.command && env.nr_pos) {
 		fprintf(stderr, "vmapstat: INTERVAL/COUNT and -- COMMAND exclude each other "
 			"(see vmapstat --help)\n");
-		return EXIT_USAGE;
-	}
-	if (vmapstat_cmd_repeat < 1) {
-		fprintf(stderr, "vmapstat: invalid repeat count %d\n", vmapstat_cmd_repeat);
 		return EXIT_USAGE;
 	}
 	if (vmapstat_cmd_repeat > 1 && !env.command) {
@@ -511,23 +458,15 @@ int main(int argc, char **argv)
 
 	run.collector = c;
 	run.json = env.json;
-	run.per_caller = env.per_caller;
 	run.interval_s = env.command ? 0 : env.interval;
-	run.count = env.count;
 	run.command = env.command;
-	run.repeat = vmapstat_cmd_repeat;
-	/* the option groups that were used, in their --help order */
-	if (pmu_cli_hooks())
-		hooks[nr_hooks++] = pmu_cli_hooks();
-	if (prom_cli_hooks())
-		hooks[nr_hooks++] = prom_cli_hooks();
-	for (h = 0; h < nr_hooks; h++)
-		if (hooks[h]->start && hooks[h]->start(&run)) {
-			ret = EXIT_RUNTIME;
-			goto out;
-		}
+	/* the option groups, in their --help order */
+	if (pmu_cli_start(&run) || prom_cli_start(&run)) {
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
 
-	if (!env.command && !env.json && !report_replaced() && env.interval <= 0)
+	if (!env.command && !env.json && !prom_cli_to_stdout() && env.interval <= 0)
 		fprintf(stderr, "Tracing vmalloc/vmap/ioremap mappings... Hit Ctrl-C to end.\n");
 
 	if (env.command) {
@@ -537,9 +476,12 @@ int main(int argc, char **argv)
 	}
 
 	if (read_snap(c, &cum) == 0) {
-		for (h = 0; h < nr_hooks; h++)
-			if (hooks[h]->end && hooks[h]->end(&run, &cum) && !ret)
-				ret = EXIT_RUNTIME;
+		/* both groups end, whatever the first one says */
+		int failed = pmu_cli_end(&run, &cum);
+
+		failed |= prom_cli_end(&run, &cum);
+		if (failed && !ret)
+			ret = EXIT_RUNTIME;
 		snapshot_free(&cum);
 	}
 out:

@@ -93,13 +93,12 @@ static void usage_err(struct argp_state *state, const char *fmt, const char *arg
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, " (see vmaptop --help)\n");
 	exit(EXIT_USAGE);
-	(void)state;
 }
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
+	unsigned long l;
 	char *end;
-	long l;
 	int c;
 
 	switch (key) {
@@ -111,9 +110,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			usage_err(state, "invalid delay '%s': want seconds in [0.1, 3600]", arg);
 		break;
 	case 'n':
-		errno = 0;
-		l = strtol(arg, &end, 10);
-		if (errno || end == arg || *end || l <= 0)
+		if (parse_ulong(arg, LONG_MAX, &l) || !l)
 			usage_err(state, "invalid iteration count '%s': want a positive integer", arg);
 		env.iterations = l;
 		break;
@@ -143,9 +140,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 				  "other)", arg);
 		break;
 	case 'p':
-		errno = 0;
-		l = strtol(arg, &end, 10);
-		if (errno || end == arg || *end || l <= 0 || l > INT_MAX)
+		if (parse_ulong(arg, INT_MAX, &l) || !l)
 			usage_err(state, "invalid PID '%s'", arg);
 		env.pid = (pid_t)l;
 		break;
@@ -261,7 +256,6 @@ static volatile sig_atomic_t batch_stop;
 static void on_batch_signal(int sig)
 {
 	batch_stop = 1;
-	(void)sig;
 }
 
 static void sleep_s(double s)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pmu_argp + the hooks vmapstat calls, driven the way vmapstat drives them:
+ * pmu_argp + the functions vmapstat calls, driven the way vmapstat drives them:
  * --repeat 3 with known per-run snapshot deltas must print exactly those
  * figures per run and their averages, list the failed run and return
  * non-zero, and the -j output must read back into the same table.
@@ -130,22 +130,12 @@ static void mk_delta(struct vmapstat_snapshot *d, struct vmapstat_row *row,
 	d->feat[VMAPSTAT_FEAT_LATENCY].available = true;
 }
 
-static const struct vmapstat_hooks *pmu_hooks(void)
-{
-	const struct vmapstat_hooks *h = pmu_cli_hooks();
-
-	if (!h)
-		fail_msg("pmu hooks not given after --pmu");
-	return h;
-}
-
 static char *cmd_argv[] = { "true", NULL };
 static struct vmapstat_run run;
 static int statuses[3];
 
 static int three_runs(void *arg)
 {
-	const struct vmapstat_hooks *h = pmu_hooks();
 	struct vmapstat_snapshot d;
 	struct vmapstat_row row;
 	/* bytes at 4K, bytes at 2M, chunks, calls, latency sum */
@@ -156,16 +146,16 @@ static int three_runs(void *arg)
 	};
 
 	(void)arg;
-	if (h->start(&run))
+	if (pmu_cli_start(&run))
 		return -100;
 	for (int i = 0; i < 3; i++) {
-		if (h->run_start(&run, i))
+		if (pmu_cli_run_start(&run, i))
 			return -101;
 		mk_delta(&d, &row, in[i][0], in[i][1], in[i][2], in[i][3], in[i][4]);
-		if (h->run_end(&run, i, statuses[i], &d))
+		if (pmu_cli_run_end(&run, i, statuses[i], &d))
 			return -102;
 	}
-	return h->end(&run, NULL);
+	return pmu_cli_end(&run, NULL);
 }
 
 static void test_repeat_table_from_known_runs(void **state)
@@ -177,7 +167,6 @@ static void test_repeat_table_from_known_runs(void **state)
 	assert_int_equal(parse(5, argv), 0);
 	assert_int_equal(vmapstat_cmd_repeat, 3);
 	run.command = cmd_argv;
-	run.repeat = 3;
 	run.json = false;
 	statuses[0] = 0;
 	statuses[1] = 0;
@@ -213,7 +202,6 @@ static void test_json_reads_back(void **state)
 	(void)state;
 	assert_int_equal(parse(5, argv), 0);
 	run.command = cmd_argv;
-	run.repeat = 3;
 	run.json = true;
 	statuses[0] = statuses[1] = statuses[2] = 0;
 	assert_int_equal(captured(three_runs, NULL), 0);
