@@ -28,9 +28,9 @@ all: tools
 
 # Fast suites (unit, host) first, then the lab (it builds the stock and
 # patched kernels, one tree per arch), then every suite that needs only
-# those kernels, and last the debug kernels, which nothing else uses.
-# "make check-full" then adds what "make check" leaves out for time (the
-# per-patch build of the series, the x86_64 debug kernel).
+# those kernels.  "make check-full" then adds what "make check" leaves out
+# for time: the per-patch build of the series and the debug (KASAN)
+# kernels, which nothing else uses.
 # Every suite runs even after a failure, then one closing line counts them.
 CHECK_FAST	 = $(filter check-unit check-host %-unit,$(CHECK_TARGETS))
 CHECK_EARLY	 = $(CHECK_FAST) $(filter check-lab,$(CHECK_TARGETS))

@@ -6,8 +6,7 @@
 #                            in a run of its own with --expect-warn)
 #   make check-kernel-debug  debug x86_64 + arm64 (KASAN, DEBUG_VM): the same
 #                            mapping checks, test_vmalloc, fault injection
-#                            and the misuses ("make check" runs the arm64
-#                            half, "make check-full" both)
+#                            and the misuses ("make check-full")
 #   make check-series-build  the kernel builds after each patch, both arches
 #                            ("make check-full")
 #   make checkpatch          scripts/checkpatch.pl --strict on every patch
@@ -52,12 +51,10 @@ check-kernel-debug-x86_64 check-kernel-debug-arm64: check-kernel-debug-%: deps
 
 check-kernel: check-kernel-x86_64 check-kernel-arm64
 
-# The debug kernels are the only ones no other suite needs: "make check"
-# runs them last, so on a cold cache every other suite has run before a
-# KASAN build starts.  Each costs a cold build of its own; "make check"
-# keeps the arm64 one, which runs every path of the series (contiguous
-# PTEs, PMDs, the generic walker) under KASAN, and leaves x86_64's to
-# "make check-full" (docs/lab.md, "What make check leaves out").
+# The debug kernels are the only ones no other suite needs, and each is a
+# cold build of its own (KASAN instruments every object): they run in
+# "make check-full", after every suite of "make check" (docs/lab.md,
+# "What make check leaves out").
 check-kernel-debug: check-kernel-debug-x86_64 check-kernel-debug-arm64
 
 # Every prefix of the series builds, on both arches (scripts/lab
@@ -73,8 +70,8 @@ checkpatch: deps
 	$(LAB) build --arch x86_64 --variant patched >/dev/null
 	$(KSERIES) checkpatch
 
-CHECK_TARGETS += check-kernel checkpatch check-kernel-debug-arm64
-CHECK_FULL_TARGETS += check-series-build check-kernel-debug-x86_64
+CHECK_TARGETS += check-kernel checkpatch
+CHECK_FULL_TARGETS += check-series-build check-kernel-debug
 
 # Stock vs patched, both arches, in one run: the in-kernel benchmark module
 # under TCG, and again with -icount, where virtual time advances with the
