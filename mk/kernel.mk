@@ -32,7 +32,8 @@ KTIMEOUT	?= 900
 kernel-export:
 	$(KSERIES) export
 
-check-kernel-x86_64 check-kernel-arm64: check-kernel-%: deps
+# perf-tools: tracefs.sh's perf record/script part runs when the guest has perf.
+check-kernel-x86_64 check-kernel-arm64: check-kernel-%: deps perf-tools
 	$(LAB) build --arch $* --variant patched >/dev/null
 	$(LAB) kmod --arch $* --variant patched $(VMAP_TEST) >/dev/null
 	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) -- $(call kguest,map.sh)
