@@ -34,8 +34,7 @@ all: tools
 # Every suite runs even after a failure, then one closing line counts them.
 CHECK_FAST	 = $(filter check-unit check-host %-unit,$(CHECK_TARGETS))
 CHECK_EARLY	 = $(CHECK_FAST) $(filter check-lab,$(CHECK_TARGETS))
-CHECK_LATE	 = $(filter check-kernel-debug%,$(CHECK_TARGETS))
-CHECK_SEQUENCE	 = $(CHECK_EARLY) $(filter-out $(CHECK_EARLY) $(CHECK_LATE),$(CHECK_TARGETS)) $(CHECK_LATE)
+CHECK_SEQUENCE	 = $(CHECK_EARLY) $(filter-out $(CHECK_EARLY),$(CHECK_TARGETS))
 
 define run_suites
 	@pass=0; failed=""; for t in $(1); do \
