@@ -58,13 +58,19 @@ char *prom_buf_steal(struct prom_buf *b, size_t *len)
 	return d;
 }
 
+/* The stream cannot grow: the only way a memstream write fails. */
+static void buf_oom(struct prom_buf *b)
+{
+	buf_fail(b, -ENOMEM, "out of memory rendering the exposition");
+}
+
 /* The stream, opened on the first write; NULL after an error. */
 static FILE *buf_file(struct prom_buf *b)
 {
 	if (!b->err && !b->f) {
 		b->f = open_memstream(&b->data, &b->len);
 		if (!b->f)
-			buf_fail(b, -ENOMEM, "out of memory rendering the exposition");
+			buf_oom(b);
 	}
 	return b->err ? NULL : b->f;
 }
@@ -73,7 +79,7 @@ static FILE *buf_file(struct prom_buf *b)
 static void buf_sync(struct prom_buf *b)
 {
 	if (b->f && fflush(b->f))
-		buf_fail(b, -ENOMEM, "out of memory rendering the exposition");
+		buf_oom(b);
 }
 
 static void prom_buf_append(struct prom_buf *b, const char *s, size_t n)
@@ -81,7 +87,7 @@ static void prom_buf_append(struct prom_buf *b, const char *s, size_t n)
 	FILE *f = buf_file(b);
 
 	if (f && fwrite(s, 1, n, f) != n)
-		buf_fail(b, -ENOMEM, "out of memory rendering the exposition");
+		buf_oom(b);
 }
 
 static void buf_puts(struct prom_buf *b, const char *s)
@@ -101,7 +107,7 @@ static void prom_buf_printf(struct prom_buf *b, const char *fmt, ...)
 	n = vfprintf(f, fmt, ap);
 	va_end(ap);
 	if (n < 0)
-		buf_fail(b, -ENOMEM, "out of memory rendering the exposition");
+		buf_oom(b);
 }
 
 static bool name_char(char c, bool first, bool colon)
