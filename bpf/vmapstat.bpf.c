@@ -353,45 +353,23 @@ static __always_inline int on_mapped(enum vmapscope_counter event, __u64 addr, _
 	return 0;
 }
 
-SEC("tp_btf/vmap_chunk")
-int BPF_PROG(chunk_btf, unsigned long addr, unsigned long pfn,
-	     unsigned long nr_pages, unsigned int shift, const void *caller,
-	     unsigned int api)
-{
-	return on_chunk(addr, nr_pages, (__u64)caller, api);
-}
-
 SEC("raw_tp/vmap_chunk")
-int BPF_PROG(chunk_raw, unsigned long addr, unsigned long pfn,
+int BPF_PROG(on_vmap_chunk, unsigned long addr, unsigned long pfn,
 	     unsigned long nr_pages, unsigned int shift, const void *caller,
 	     unsigned int api)
 {
 	return on_chunk(addr, nr_pages, (__u64)caller, api);
-}
-
-SEC("tp_btf/vmap_set_ptes")
-int BPF_PROG(set_ptes_btf, unsigned long addr, unsigned long pfn,
-	     unsigned long size, unsigned int nr_ptes, unsigned int shift)
-{
-	return on_mapped(VMAPSCOPE_CNT_SET_PTES, addr, size, shift);
 }
 
 SEC("raw_tp/vmap_set_ptes")
-int BPF_PROG(set_ptes_raw, unsigned long addr, unsigned long pfn,
+int BPF_PROG(on_vmap_set_ptes, unsigned long addr, unsigned long pfn,
 	     unsigned long size, unsigned int nr_ptes, unsigned int shift)
 {
 	return on_mapped(VMAPSCOPE_CNT_SET_PTES, addr, size, shift);
 }
 
-SEC("tp_btf/vmap_huge_block")
-int BPF_PROG(huge_btf, unsigned long addr, unsigned long pfn,
-	     unsigned long size, unsigned int shift)
-{
-	return on_mapped(VMAPSCOPE_CNT_HUGE_BLOCKS, addr, size, shift);
-}
-
 SEC("raw_tp/vmap_huge_block")
-int BPF_PROG(huge_raw, unsigned long addr, unsigned long pfn,
+int BPF_PROG(on_vmap_huge_block, unsigned long addr, unsigned long pfn,
 	     unsigned long size, unsigned int shift)
 {
 	return on_mapped(VMAPSCOPE_CNT_HUGE_BLOCKS, addr, size, shift);
@@ -527,23 +505,17 @@ static __always_inline int on_area(void *ctx, __u64 addr, __u64 size, int failed
 	return 0;
 }
 
-SEC("tp_btf/alloc_vmap_area")
-int BPF_PROG(area_btf, unsigned long addr, unsigned long size,
-	     unsigned long align, unsigned long vstart, unsigned long vend,
-	     int failed)
-{
-	return on_area(ctx, addr, size, failed);
-}
-
 SEC("raw_tp/alloc_vmap_area")
-int BPF_PROG(area_raw, unsigned long addr, unsigned long size,
+int BPF_PROG(on_alloc_vmap_area, unsigned long addr, unsigned long size,
 	     unsigned long align, unsigned long vstart, unsigned long vend,
 	     int failed)
 {
 	return on_area(ctx, addr, size, failed);
 }
 
-static __always_inline int on_purge(__u32 npurged)
+SEC("raw_tp/purge_vmap_area_lazy")
+int BPF_PROG(on_purge_vmap_area_lazy, unsigned long start, unsigned long end,
+	     unsigned int npurged)
 {
 	struct vmapscope_cpu_state *cs = cpu_state();
 
@@ -554,21 +526,8 @@ static __always_inline int on_purge(__u32 npurged)
 	return 0;
 }
 
-SEC("tp_btf/purge_vmap_area_lazy")
-int BPF_PROG(purge_btf, unsigned long start, unsigned long end,
-	     unsigned int npurged)
-{
-	return on_purge(npurged);
-}
-
-SEC("raw_tp/purge_vmap_area_lazy")
-int BPF_PROG(purge_raw, unsigned long start, unsigned long end,
-	     unsigned int npurged)
-{
-	return on_purge(npurged);
-}
-
-static __always_inline int on_lazy_free(__u64 va_start)
+SEC("raw_tp/free_vmap_area_noflush")
+int BPF_PROG(on_free_vmap_area_noflush, unsigned long va_start)
 {
 	struct vmapscope_cpu_state *cs = cpu_state();
 
@@ -577,18 +536,6 @@ static __always_inline int on_lazy_free(__u64 va_start)
 	if (track_areas)
 		area_del(va_start);
 	return 0;
-}
-
-SEC("tp_btf/free_vmap_area_noflush")
-int BPF_PROG(lazy_free_btf, unsigned long va_start)
-{
-	return on_lazy_free(va_start);
-}
-
-SEC("raw_tp/free_vmap_area_noflush")
-int BPF_PROG(lazy_free_raw, unsigned long va_start)
-{
-	return on_lazy_free(va_start);
 }
 
 /* ---- entry-point latency --------------------------------------------- */
@@ -839,7 +786,7 @@ static long modsym_step(__u32 i, void *data)
  * paths.
  */
 SEC("raw_tp/module_load")
-int BPF_PROG(module_load_raw, struct module *mod)
+int BPF_PROG(on_module_load, struct module *mod)
 {
 	struct modsym_walk w = {};
 	struct mod_kallsyms *ks;

@@ -4,11 +4,14 @@
  * loads bpf/vmapstat.bpf.c, attaches what the options need and reads the
  * maps into snapshots.
  *
- * Decisions are made by trying, not by kernel version: a tracepoint is
- * used as tp_btf when BTF has its btf_trace_<name> type, else raw_tp is
- * tried at attach; a latency probe is tried as fentry/fexit and falls
- * back to kprobe/kretprobe when fentry fails to load or attach (e.g. the
- * host's EPERM, arm64's 8-argument trampoline limit).
+ * Decisions are made by trying, not by kernel version.  Tracepoints are
+ * attached as raw_tp, which every kernel with BPF has: tp_btf runs the
+ * same dispatch and would only add typed pointer access, which 6.12's
+ * verifier refuses for vmap_chunk's "const void *caller" anyway.  A
+ * tracepoint the kernel lacks fails to attach and its column says why.
+ * A latency probe is tried as fentry/fexit and falls back to
+ * kprobe/kretprobe when fentry fails to load or attach (e.g. the host's
+ * EPERM, arm64's 8-argument trampoline limit).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -412,21 +415,13 @@ static bool btf_has(const struct btf *btf, const char *name, int kind)
 	return btf && btf__find_by_name_kind(btf, name, kind) > 0;
 }
 
-static bool btf_has_tp(const struct btf *btf, const char *tp)
-{
-	char name[128];
-
-	snprintf(name, sizeof(name), "btf_trace_%s", tp);
-	return btf_has(btf, name, BTF_KIND_TYPEDEF);
-}
-
-/* The program on a tracepoint: SEC("tp_btf/<tp>") or SEC("raw_tp/<tp>"), NULL if none. */
-static struct bpf_program *tp_prog(struct vmapstat_bpf *s, enum tp_id id, bool btf)
+/* The program on a tracepoint: SEC("raw_tp/<tp>"). */
+static struct bpf_program *tp_prog(struct vmapstat_bpf *s, enum tp_id id)
 {
 	struct bpf_program *prog;
 	char sec[64];
 
-	snprintf(sec, sizeof(sec), "%s/%s", btf ? "tp_btf" : "raw_tp", tp_names[id]);
+	snprintf(sec, sizeof(sec), "raw_tp/%s", tp_names[id]);
 	bpf_object__for_each_program(prog, s->obj)
 		if (!strcmp(bpf_program__section_name(prog), sec))
 			return prog;
@@ -460,8 +455,8 @@ static bool ksyms_has_func(const struct ksyms *ks, const char *name)
 }
 
 struct plan {
-	bool tp_btf[NR_TPS];		/* else raw_tp */
-	bool tp_want[NR_TPS];
+	bool module_prog;		/* names callers in unloaded modules */
+	bool latency;			/* the entry-point probes of func[] */
 	const char *func[VMAPSCOPE_NR_LAT_SLOTS];
 	bool fentry[VMAPSCOPE_NR_LAT_SLOTS];	/* load fentry/fexit */
 	bool kprobe[VMAPSCOPE_NR_LAT_SLOTS];	/* load kprobe/kretprobe */
@@ -473,7 +468,7 @@ static int open_and_load(struct collector *c, const struct plan *p,
 {
 	struct vmapstat_bpf *s;
 	size_t i;
-	int err, t;
+	int err;
 
 	s = vmapstat_bpf__open();
 	if (!s) {
@@ -504,7 +499,7 @@ static int open_and_load(struct collector *c, const struct plan *p,
 	s->rodata->max_slots = c->opts.max_callers;
 	s->rodata->want_latency = false;
 	for (i = 0; i < VMAPSCOPE_NR_LAT_SLOTS; i++)
-		s->rodata->want_latency |= p->func[i] != NULL;
+		s->rodata->want_latency |= p->latency && p->func[i];
 	/* area tracking: its programs and full-size maps only when asked for */
 	s->rodata->track_areas = c->opts.track_areas;
 	bpf_program__set_autoload(s->progs.on_sample, c->opts.track_areas);
@@ -516,14 +511,10 @@ static int open_and_load(struct collector *c, const struct plan *p,
 		bpf_map__set_max_entries(s->maps.samples, 1);
 	}
 
-	for (t = 0; t < NR_TPS; t++) {
-		if (tp_prog(s, t, true))	/* module_load has a raw_tp program only */
-			bpf_program__set_autoload(tp_prog(s, t, true), p->tp_want[t] && p->tp_btf[t]);
-		bpf_program__set_autoload(tp_prog(s, t, false), p->tp_want[t] && !p->tp_btf[t]);
-	}
+	bpf_program__set_autoload(tp_prog(s, TP_MODULE), p->module_prog);
 	for (i = 0; i < VMAPSCOPE_NR_LAT_SLOTS; i++) {
-		bool fe = p->func[i] && p->fentry[i];
-		bool kp = p->func[i] && p->kprobe[i];
+		bool fe = p->latency && p->func[i] && p->fentry[i];
+		bool kp = p->latency && p->func[i] && p->kprobe[i];
 
 		bpf_program__set_autoload(lat_prog(s, i, LAT_FENTRY), fe);
 		bpf_program__set_autoload(lat_prog(s, i, LAT_FEXIT), fe);
@@ -588,9 +579,9 @@ static void attach_tracepoints(struct collector *c, const struct plan *p)
 	for (t = 0; t < NR_TPS; t++) {
 		struct bpf_link *l;
 
-		if (!p->tp_want[t])
+		if (t == TP_MODULE && !p->module_prog)
 			continue;
-		if (!try_attach(c, tp_prog(c->skel, t, p->tp_btf[t]), NULL, false, &l)) {
+		if (!try_attach(c, tp_prog(c->skel, t), NULL, false, &l)) {
 			add_link(c, l);
 			c->tp_attached[t] = true;
 		}
@@ -599,8 +590,9 @@ static void attach_tracepoints(struct collector *c, const struct plan *p)
 
 static void attach_latency(struct collector *c, const struct plan *p, bool kprobe_first)
 {
+	const struct vmapstat_probe_state *failed = NULL;
 	size_t i;
-	int n_ok = 0, n_want = 0;
+	int n_ok = 0, n_want = 0, n_opt_in = 0;
 	char how[16] = "";
 
 	for (i = 0; i < NR_LAT_TARGETS; i++) {
@@ -614,6 +606,7 @@ static void attach_latency(struct collector *c, const struct plan *p, bool kprob
 			continue;
 		}
 		if (lat_targets[i].exit_probe_changes_caller && !c->opts.latency_all) {
+			n_opt_in++;
 			snprintf(ps->func, sizeof(ps->func), "%s", lat_targets[i].funcs[0]);
 			snprintf(ps->why, sizeof(ps->why),
 				 "not timed: an exit probe would become its caller (--latency-all)");
@@ -678,6 +671,7 @@ static void attach_latency(struct collector *c, const struct plan *p, bool kprob
 			else
 				snprintf(kp, sizeof(kp), "%s", strerror(-err));
 			snprintf(ps->why, sizeof(ps->why), "fentry %s; kprobe: %s", fe, kp);
+			failed = failed ? failed : ps;
 		}
 	}
 	if (n_ok == n_want && n_ok)
@@ -685,6 +679,15 @@ static void attach_latency(struct collector *c, const struct plan *p, bool kprob
 	else if (n_ok)
 		set_feat(c, VMAPSTAT_FEAT_LATENCY, true, how,
 			 "latency: %d of %d entry points attached (see -v)", n_ok, n_want);
+	else if (failed)
+		set_feat(c, VMAPSTAT_FEAT_LATENCY, false, NULL,
+			 "latency: no entry point can be probed (%s: %s)", failed->func, failed->why);
+	else
+		set_feat(c, VMAPSTAT_FEAT_LATENCY, false, NULL, "latency: %s", n_opt_in ?
+			 "the selected APIs' entry points are timed only with --latency-all "
+			 "(their exit probe would become the caller the kernel records)" :
+			 c->nr_probes ? "the selected APIs' entry points are not in this kernel" :
+			 "no entry point of the selected APIs is timed");
 }
 
 /*
@@ -722,6 +725,44 @@ static void decide_callers(struct collector *c)
 	set_feat(c, VMAPSTAT_FEAT_CALLERS, true, "stack", NULL);
 }
 
+/*
+ * Load as planned; else without fentry (the host's EPERM); else without
+ * the module placement program (it only names callers in unloaded
+ * modules), without the latency probes, without both.  The last error
+ * explains a dropped column.
+ */
+static int load_ladder(struct collector *c, struct plan *p, char *errbuf, size_t errlen)
+{
+	static const struct { bool module_prog, latency; } fallback[] = {
+		{ false, true }, { true, false }, { false, false },
+	};
+	char lat_err[256] = "";
+	bool had_fentry = false;
+	size_t i;
+	int err;
+
+	err = open_and_load(c, p, errbuf, errlen);
+	for (i = 0; err && i < VMAPSCOPE_NR_LAT_SLOTS; i++) {
+		had_fentry |= p->fentry[i];
+		p->fentry[i] = false;
+	}
+	if (err && had_fentry) {
+		p->fentry_load_err = err;
+		err = open_and_load(c, p, errbuf, errlen);
+	}
+	for (i = 0; err && i < sizeof(fallback) / sizeof(fallback[0]); i++) {
+		if (p->latency && !fallback[i].latency)
+			snprintf(lat_err, sizeof(lat_err), "%s", errbuf);
+		p->module_prog = fallback[i].module_prog;
+		p->latency &= fallback[i].latency;
+		err = open_and_load(c, p, errbuf, errlen);
+	}
+	if (!err && lat_err[0])
+		set_feat(c, VMAPSTAT_FEAT_LATENCY, false, NULL,
+			 "latency: entry-point probes do not load (%s)", lat_err);
+	return err;
+}
+
 int collector_open(const struct collector_opts *opts, struct collector **out,
 		   char *errbuf, size_t errlen)
 {
@@ -729,9 +770,8 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 	struct collector *c;
 	struct utsname u;
 	struct plan p = {};
-	bool chunk_avail;
 	size_t i, nmatch = 0;
-	int err, t;
+	int err;
 
 	*out = NULL;
 	if (!have_caps()) {
@@ -781,21 +821,9 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 		goto fail;
 	}
 
-	for (t = 0; t < NR_TPS; t++) {
-		p.tp_want[t] = true;
-		p.tp_btf[t] = btf_has_tp(vmlinux_btf, tp_names[t]);
-	}
-	chunk_avail = p.tp_btf[TP_CHUNK];
-	/*
-	 * tp_btf cannot read vmap_chunk's "const void *caller": the 6.12
-	 * verifier rejects ctx access to a void pointer argument ("arg4 type
-	 * UNKNOWN is not a struct").  raw_tp reads the same u64 slots
-	 * without BTF typing, at the same cost.
-	 */
-	p.tp_btf[TP_CHUNK] = false;
-	/* module_load reads the module through CO-RE probe reads: raw_tp is enough */
-	p.tp_btf[TP_MODULE] = false;
-	for (i = 0; opts->want_latency && i < NR_LAT_TARGETS; i++) {
+	p.module_prog = true;
+	p.latency = opts->want_latency;
+	for (i = 0; p.latency && i < NR_LAT_TARGETS; i++) {
 		const struct lat_target *lt = &lat_targets[i];
 		size_t f;
 
@@ -816,108 +844,37 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 		}
 	}
 
-	/*
-	 * Load ladder: as planned; without fentry (the host's EPERM); with
-	 * every tracepoint as raw_tp; without the module placement program
-	 * (it only names callers in unloaded modules); without latency
-	 * probes.  Each step keeps what the previous one dropped (the module
-	 * program comes back when it was not the cause); the last error
-	 * explains a dropped column.
-	 */
-	err = open_and_load(c, &p, errbuf, errlen);
-	if (err) {
-		bool had_fentry = false;
-
-		for (i = 0; i < VMAPSCOPE_NR_LAT_SLOTS; i++) {
-			had_fentry |= p.fentry[i];
-			p.fentry[i] = false;
-		}
-		p.fentry_load_err = err;
-		if (had_fentry)
-			err = open_and_load(c, &p, errbuf, errlen);
-	}
-	if (err) {
-		bool had_btf = false;
-
-		for (t = 0; t < NR_TPS; t++) {
-			had_btf |= p.tp_btf[t];
-			p.tp_btf[t] = false;
-		}
-		if (had_btf)
-			err = open_and_load(c, &p, errbuf, errlen);
-	}
-	if (err) {
-		p.tp_want[TP_MODULE] = false;
-		err = open_and_load(c, &p, errbuf, errlen);
-		p.tp_want[TP_MODULE] = !!err;
-	}
-	if (err) {
-		char first[256];
-
-		snprintf(first, sizeof(first), "%s", errbuf);
-		memset(p.func, 0, sizeof(p.func));
-		memset(p.kprobe, 0, sizeof(p.kprobe));
-		err = open_and_load(c, &p, errbuf, errlen);
-		if (err) {
-			p.tp_want[TP_MODULE] = false;
-			err = open_and_load(c, &p, errbuf, errlen);
-		}
-		if (!err && opts->want_latency)
-			set_feat(c, VMAPSTAT_FEAT_LATENCY, false, NULL,
-				 "latency: entry-point probes do not load (%s)", first);
-	}
+	err = load_ladder(c, &p, errbuf, errlen);
 	if (err)
 		goto fail;
 
-	if (!opts->load_only)
+	if (!opts->load_only) {
 		attach_tracepoints(c, &p);
-	if (opts->want_latency && !opts->load_only) {
 		/*
 		 * Without vmap_chunk only a kprobe sees the vmallocinfo caller of
 		 * vmap()/vm_map_ram()/ioremap (the return address): prefer it then.
 		 */
-		attach_latency(c, &p, !chunk_avail);
-		bool only_opt_in = c->nr_probes > 0;
-
-		for (i = 0; i < c->nr_probes; i++)
-			only_opt_in &= !strncmp(c->probes[i].why, "not timed", 9) ||
-				       !strncmp(c->probes[i].why, "not in this", 11);
-		if (!c->feat[VMAPSTAT_FEAT_LATENCY].available && only_opt_in) {
-			set_feat(c, VMAPSTAT_FEAT_LATENCY, false, NULL,
-				 "latency: the selected APIs' entry points are timed only with "
-				 "--latency-all (their exit probe would become the caller the kernel records)");
-		} else if (!c->feat[VMAPSTAT_FEAT_LATENCY].available &&
-		    !c->feat[VMAPSTAT_FEAT_LATENCY].why[0]) {
-			const char *why = "no entry point could be probed";
-
-			for (i = 0; i < c->nr_probes; i++)
-				if (c->probes[i].why[0]) {
-					why = c->probes[i].why;
-					break;
-				}
-			set_feat(c, VMAPSTAT_FEAT_LATENCY, false, NULL,
-				 "latency: no entry point can be probed (%s%s%s)",
-				 c->nr_probes ? c->probes[0].func : "", c->nr_probes ? ": " : "", why);
-		}
-	} else if (!opts->want_latency) {
-		set_feat(c, VMAPSTAT_FEAT_LATENCY, false, NULL, "latency: not requested (--no-latency)");
+		if (p.latency)
+			attach_latency(c, &p, !c->tp_attached[TP_CHUNK]);
 	}
+	if (!opts->want_latency)
+		set_feat(c, VMAPSTAT_FEAT_LATENCY, false, NULL, "latency: not requested (--no-latency)");
 
 	if (c->tp_attached[TP_SET_PTES] && c->tp_attached[TP_HUGE])
 		set_feat(c, VMAPSTAT_FEAT_GRANULE, true,
-			 p.tp_btf[TP_SET_PTES] ? "tp_btf" : "raw_tp", NULL);
+			 "raw_tp", NULL);
 	else
 		set_feat(c, VMAPSTAT_FEAT_GRANULE, false, NULL,
 			 "granule: kernel lacks vmalloc:%s — apply kernel-patches/linux-6.12",
 			 c->tp_attached[TP_SET_PTES] ? VMAPSCOPE_TP_HUGE_BLOCK : VMAPSCOPE_TP_SET_PTES);
 	if (c->tp_attached[TP_CHUNK])
-		set_feat(c, VMAPSTAT_FEAT_CHUNK, true, p.tp_btf[TP_CHUNK] ? "tp_btf" : "raw_tp", NULL);
+		set_feat(c, VMAPSTAT_FEAT_CHUNK, true, "raw_tp", NULL);
 	else
 		set_feat(c, VMAPSTAT_FEAT_CHUNK, false, NULL,
 			 "chunk: kernel lacks vmalloc:%s — apply kernel-patches/linux-6.12 "
 			 "(callers then come from entry-point probes only)", VMAPSCOPE_TP_CHUNK);
 	if (c->tp_attached[TP_AREA])
-		set_feat(c, VMAPSTAT_FEAT_AREAS, true, p.tp_btf[TP_AREA] ? "tp_btf" : "raw_tp", NULL);
+		set_feat(c, VMAPSTAT_FEAT_AREAS, true, "raw_tp", NULL);
 	else
 		set_feat(c, VMAPSTAT_FEAT_AREAS, false, NULL,
 			 "areas: kernel lacks vmalloc:alloc_vmap_area");
