@@ -22,7 +22,7 @@
 #include "vmapscope_bpf.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
-#include "../user/snapshot_pt.h"
+#include "snapshot_pt.h"
 
 char LICENSE[] SEC("license") = "GPL";
 

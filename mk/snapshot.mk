@@ -19,9 +19,6 @@ SNAP_GUEST	:= tests/guest/snapshot
 	$(SNAP_ARCHES:%=snapshot-kmod-%)
 
 define snapshot_arch_rules
-# The BPF walker includes the entry decoder shared with user space.
-$(OUTDIR)/$(1)/bpf/snapshot.bpf.o: user/snapshot_pt.h
-
 snapshot-kmod-$(1):
 	scripts/lab kmod --arch $(1) --variant patched $(SNAP_KMOD) >/dev/null
 	scripts/lab kmod --arch $(1) --variant stock $(SNAP_KMOD) >/dev/null

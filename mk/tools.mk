@@ -37,11 +37,11 @@ TOOLS_LDLIBS	+= -ljson-c -lbpf -lelf -lz -lpthread
 
 BPF_SRCS	:= $(wildcard bpf/*.bpf.c)
 BPF_NAMES	:= $(patsubst bpf/%.bpf.c,%,$(BPF_SRCS))
-BPF_HDRS	:= $(wildcard bpf/*.h) include/vmapscope.h
+BPF_HDRS	:= $(wildcard bpf/*.h include/*.h)
 TOOL_MAINS	:= $(wildcard $(TOOL_NAMES:%=user/%.c))
 TOOLS_BUILT	:= $(patsubst user/%.c,%,$(TOOL_MAINS))
 LIB_SRCS	= $(filter-out $(TOOL_MAINS),$(wildcard user/*.c))
-USER_HDRS	= $(wildcard user/*.h) include/vmapscope.h
+USER_HDRS	= $(wildcard user/*.h include/*.h)
 
 .PHONY: tools tools-all $(TOOLS_ARCHES:%=tools-%) check-unit check-host
 
