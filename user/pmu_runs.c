@@ -194,30 +194,24 @@ void pmu_runs_print(FILE *out, const struct pmu_runs *r)
 		fputs("  ? exactly 0 over a busy period: not counted by this PMU?\n", out);
 }
 
-static void describe_status(int st, char *buf, size_t len)
-{
-	if (st < 0)
-		snprintf(buf, len, "status unknown");
-	else if (WIFEXITED(st))
-		snprintf(buf, len, "exited with status %d", WEXITSTATUS(st));
-	else if (WIFSIGNALED(st))
-		snprintf(buf, len, "killed by signal %d", WTERMSIG(st));
-	else
-		snprintf(buf, len, "wait status 0x%x", st);
-}
-
 int pmu_runs_print_status(FILE *out, const struct pmu_runs *r)
 {
 	int failed = 0;
 
 	for (int i = 0; i < r->nr_runs; i++) {
-		char buf[64];
 		int st = r->status[i];
 
 		if (st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0)
 			continue;
-		describe_status(st, buf, sizeof(buf));
-		fprintf(out, "vmapstat: run %d: command %s\n", i + 1, buf);
+		fprintf(out, "vmapstat: run %d: command ", i + 1);
+		if (st < 0)
+			fprintf(out, "status unknown\n");
+		else if (WIFEXITED(st))
+			fprintf(out, "exited with status %d\n", WEXITSTATUS(st));
+		else if (WIFSIGNALED(st))
+			fprintf(out, "killed by signal %d\n", WTERMSIG(st));
+		else
+			fprintf(out, "wait status 0x%x\n", st);
 		failed++;
 	}
 	return failed;
