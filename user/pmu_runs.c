@@ -116,6 +116,7 @@ static void fmt_value(double v, unsigned flags, char *buf, size_t len)
 struct table {
 	int cols;
 	int width[PMU_RUNS_MAX + 4];
+	bool ruled;		/* the top rule is out */
 };
 
 static void rule(FILE *out, const struct table *t)
@@ -130,7 +131,8 @@ static void rule(FILE *out, const struct table *t)
 
 /*
  * A table is laid out in two passes over the same cells: the first
- * (@out NULL) widens the columns to fit, the second prints.
+ * (@out NULL) widens the columns to fit, the second prints, with a rule
+ * above the table and below every row.
  */
 static void cell(FILE *out, struct table *t, int c, const char *s)
 {
@@ -141,9 +143,14 @@ static void cell(FILE *out, struct table *t, int c, const char *s)
 			t->width[c] = n;
 		return;
 	}
+	if (!t->ruled)
+		rule(out, t);
+	t->ruled = true;
 	fprintf(out, "| %-*s ", t->width[c], s);
-	if (c == t->cols - 1)
+	if (c == t->cols - 1) {
 		fputs("|\n", out);
+		rule(out, t);
+	}
 }
 
 void pmu_runs_print(FILE *out, const struct pmu_runs *r)
@@ -157,16 +164,12 @@ void pmu_runs_print(FILE *out, const struct pmu_runs *r)
 	for (int pass = 0; pass < 2; pass++) {
 		FILE *o = pass ? out : NULL;
 
-		if (o)
-			rule(o, &t);
 		cell(o, &t, 0, "Metric");
 		for (int i = 0; i < r->nr_runs; i++) {
 			snprintf(buf, sizeof(buf), "Run%d", i + 1);
 			cell(o, &t, i + 1, buf);
 		}
 		cell(o, &t, r->nr_runs + 1, "Avg.");
-		if (o)
-			rule(o, &t);
 		for (int m = 0; m < r->nr_metrics; m++) {
 			const struct pmu_metric *pm = &r->m[m];
 			double avg;
@@ -184,8 +187,6 @@ void pmu_runs_print(FILE *out, const struct pmu_runs *r)
 			else
 				snprintf(buf, sizeof(buf), "-");
 			cell(o, &t, r->nr_runs + 1, buf);
-			if (o)
-				rule(o, &t);
 		}
 	}
 	if (any_scaled)
@@ -530,12 +531,8 @@ void pmu_runs_compare_print(FILE *out, const struct pmu_runs *before,
 	for (int pass = 0; pass < 2; pass++) {
 		FILE *o = pass ? out : NULL;
 
-		if (o)
-			rule(o, &t);
 		for (int c = 0; c < 5; c++)
 			cell(o, &t, c, hdr[c]);
-		if (o)
-			rule(o, &t);
 		for (int i = 0; i < n; i++) {
 			const struct cmp_row *w = &rows[i];
 			char buf[96];
@@ -550,8 +547,6 @@ void pmu_runs_compare_print(FILE *out, const struct pmu_runs *before,
 			avg_text(after, w->ma, w->ha, w->va, buf, sizeof(buf));
 			cell(o, &t, 3, buf);
 			cell(o, &t, 4, w->diff);
-			if (o)
-				rule(o, &t);
 		}
 	}
 	free(rows);
