@@ -41,8 +41,7 @@ static struct {
 	int nr_evs;
 	struct pmu_session *session;
 	struct pmu_runs runs;
-	struct pmu_results last;	/* the last run's results, for notes */
-	bool have_last;
+	struct pmu_results last;	/* the last run's results, for notes; .r NULL: none */
 	struct pmu_event sample_ev;	/* --pmu-sample */
 	bool sampling;
 	unsigned long long period;
@@ -251,10 +250,8 @@ int pmu_cli_run_end(const struct vmapstat_run *run, int idx, int status,
 				pmu_runs_set(&pmu.runs, r, e->name, "", e->value, flags);
 		}
 		pmu_runs_set(&pmu.runs, r, "wall time", "ms", res.period_s * 1e3, 0);
-		if (pmu.have_last)
-			pmu_results_free(&pmu.last);
+		pmu_results_free(&pmu.last);
 		pmu.last = res;
-		pmu.have_last = true;
 	}
 	if (delta)
 		record_vmap_metrics(r, delta);
@@ -317,7 +314,7 @@ int pmu_cli_end(const struct vmapstat_run *run,
 	if (!pmu.active)
 		return 0;
 	if (run->command) {
-		if (pmu.have_last)
+		if (pmu.last.r)
 			prom_pmu_results(&pmu.last);
 		if (run->json) {
 			if (pmu_runs_write_json(out, &pmu.runs))
@@ -327,11 +324,11 @@ int pmu_cli_end(const struct vmapstat_run *run,
 				pmu.runs.command);
 			pmu_runs_print(out, &pmu.runs);
 			/* what the last run said about events, once */
-			for (int i = 0; pmu.have_last && i < pmu.last.nr; i++)
+			for (int i = 0; i < pmu.last.nr; i++)
 				if (pmu.last.r[i].note[0])
 					fprintf(out, "  %s: %s\n",
 						pmu.last.r[i].name, pmu.last.r[i].note);
-		} else if (pmu.have_last) {
+		} else if (pmu.last.r) {
 			pmu_results_print(out, &pmu.last, pmu.per_cpu);
 		}
 		fflush(out);
@@ -358,9 +355,7 @@ int pmu_cli_end(const struct vmapstat_run *run,
 		pmu_session_close(pmu.session);
 		pmu.session = NULL;
 	}
-	if (pmu.have_last)
-		pmu_results_free(&pmu.last);
-	pmu.have_last = false;
+	pmu_results_free(&pmu.last);
 	pmu_runs_free(&pmu.runs);
 	return ret;
 }
@@ -413,7 +408,7 @@ int vmapstat_compare_main(int argc, char **argv)
 		       "-- COMMAND (e.g. stock vs patched kernel): metric, runs, "
 		       "averages, percent change.",
 	};
-	struct pmu_runs before, after;
+	struct pmu_runs runs[2];	/* before, after */
 	char err[512];
 	int ret;
 
@@ -433,20 +428,19 @@ int vmapstat_compare_main(int argc, char **argv)
 			cmp.err[0] ? cmp.err : "invalid arguments");
 		return 2;
 	}
-	if (pmu_runs_read_json(cmp.files[0], &before, err, sizeof(err))) {
-		fprintf(stderr, "vmapstat compare: %s\n", err);
-		return 2;
-	}
-	if (pmu_runs_read_json(cmp.files[1], &after, err, sizeof(err))) {
-		fprintf(stderr, "vmapstat compare: %s\n", err);
-		pmu_runs_free(&before);
-		return 2;
+	for (int i = 0; i < 2; i++) {
+		if (pmu_runs_read_json(cmp.files[i], &runs[i], err, sizeof(err))) {
+			fprintf(stderr, "vmapstat compare: %s\n", err);
+			if (i)
+				pmu_runs_free(&runs[0]);
+			return 2;
+		}
 	}
 	if (cmp.json)
-		pmu_runs_compare_json(stdout, &before, &after);
+		pmu_runs_compare_json(stdout, &runs[0], &runs[1]);
 	else
-		pmu_runs_compare_print(stdout, &before, &after);
-	pmu_runs_free(&before);
-	pmu_runs_free(&after);
+		pmu_runs_compare_print(stdout, &runs[0], &runs[1]);
+	pmu_runs_free(&runs[0]);
+	pmu_runs_free(&runs[1]);
 	return 0;
 }

@@ -2,6 +2,7 @@
 /* Per-CPU counting of resolved PMU events over a traced period. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -14,21 +15,6 @@
 
 /* ------------------------------------------------------------------ */
 /* CPU lists                                                           */
-
-int cpuset_count(const struct cpuset *s)
-{
-	int n = 0;
-
-	for (size_t i = 0; i < PMU_MAX_CPUS / 64; i++)
-		n += __builtin_popcountll(s->bits[i]);
-	return n;
-}
-
-static void cpuset_and(struct cpuset *dst, const struct cpuset *other)
-{
-	for (size_t i = 0; i < PMU_MAX_CPUS / 64; i++)
-		dst->bits[i] &= other->bits[i];
-}
 
 static int parse_cpu(const char **p, long *v)
 {
@@ -44,11 +30,11 @@ static int parse_cpu(const char **p, long *v)
 	return 0;
 }
 
-int cpulist_parse(const char *list, struct cpuset *out, char *err, size_t errlen)
+int cpulist_parse(const char *list, cpu_set_t *out, char *err, size_t errlen)
 {
 	const char *p = list;
 
-	memset(out, 0, sizeof(*out));
+	CPU_ZERO(out);
 	if (!list || !*list) {
 		snprintf(err, errlen, "empty CPU list");
 		return -1;
@@ -70,7 +56,7 @@ int cpulist_parse(const char *list, struct cpuset *out, char *err, size_t errlen
 			}
 		}
 		for (long c = lo; c <= hi; c++)
-			cpuset_add(out, c);
+			CPU_SET(c, out);
 		if (*p == '\0' || *p == '\n')
 			return 0;
 		if (*p != ',') {
@@ -85,51 +71,44 @@ bad:
 	return -1;
 }
 
-void cpulist_format(const struct cpuset *s, char *buf, size_t len)
+void cpulist_format(const cpu_set_t *s, char *buf, size_t len)
 {
 	size_t off = 0;
-	int c = 0;
 
 	buf[0] = '\0';
-	while (c < PMU_MAX_CPUS) {
-		int start;
+	for (int c = 0; c < PMU_MAX_CPUS; c++) {
+		int start = c;
 
-		if (!cpuset_has(s, c)) {
-			c++;
+		if (!CPU_ISSET(c, s))
 			continue;
-		}
-		start = c;
-		while (c + 1 < PMU_MAX_CPUS && cpuset_has(s, c + 1))
+		while (c + 1 < PMU_MAX_CPUS && CPU_ISSET(c + 1, s))
 			c++;
 		if (off < len)
-			off += snprintf(buf + off, len - off, "%s%d", off ? "," : "",
-					start);
-		if (c > start && off < len)
-			off += snprintf(buf + off, len - off, "-%d", c);
-		c++;
+			off += snprintf(buf + off, len - off, c > start ? "%s%d-%d" : "%s%d",
+					off ? "," : "", start, c);
 	}
 	if (off >= len && len > 4)
 		strcpy(buf + len - 4, "...");
 }
 
-static int read_cpuset(const char *root, const char *path, struct cpuset *s)
+static int read_cpuset(const char *root, const char *name, cpu_set_t *s)
 {
-	char full[512], buf[1024], err[128];
+	char path[512], buf[1024];
 
-	snprintf(full, sizeof(full), "%s%s", root, path);
-	if (read_small_file(full, buf, sizeof(buf)))
+	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/%s", root ? root : "", name);
+	if (read_small_file(path, buf, sizeof(buf)))
 		return -1;
-	return cpulist_parse(buf, s, err, sizeof(err));
+	return cpulist_parse(buf, s, NULL, 0);
 }
 
 /* Every CPU of @want is possible: 0, or -1 naming the first that is not. */
-static int cpus_exist(const struct cpuset *want, const struct cpuset *possible,
+static int cpus_exist(const cpu_set_t *want, const cpu_set_t *possible,
 		      char *err, size_t errlen)
 {
 	char have[128];
 
 	for (int c = 0; c < PMU_MAX_CPUS; c++) {
-		if (cpuset_has(want, c) && !cpuset_has(possible, c)) {
+		if (CPU_ISSET(c, want) && !CPU_ISSET(c, possible)) {
 			cpulist_format(possible, have, sizeof(have));
 			snprintf(err, errlen, "CPU %d does not exist (CPUs: %s)", c, have);
 			return -1;
@@ -141,14 +120,35 @@ static int cpus_exist(const struct cpuset *want, const struct cpuset *possible,
 int pmu_cpulist_check(const char *list, const char *sys_root, char *err,
 		      size_t errlen)
 {
-	struct cpuset want, possible;
+	cpu_set_t want, possible;
 
 	if (cpulist_parse(list, &want, err, errlen))
 		return -1;
 	/* possible CPUs unknown: perf_event_open will tell */
-	if (read_cpuset(sys_root ? sys_root : "", "/sys/devices/system/cpu/possible", &possible))
+	if (read_cpuset(sys_root, "possible", &possible))
 		return 0;
 	return cpus_exist(&want, &possible, err, errlen);
+}
+
+int pmu_cpus_select(const char *list, const char *sys_root, cpu_set_t *selected,
+		    cpu_set_t *online, char *err, size_t errlen)
+{
+	cpu_set_t possible;
+
+	if (read_cpuset(sys_root, "online", online)) {
+		CPU_ZERO(online);
+		for (long c = 0; c < sysconf(_SC_NPROCESSORS_ONLN); c++)
+			CPU_SET(c, online);
+	}
+	*selected = *online;
+	if (!list)
+		return 0;
+	if (read_cpuset(sys_root, "possible", &possible))
+		possible = *online;
+	if (cpulist_parse(list, selected, err, errlen) ||
+	    cpus_exist(selected, &possible, err, errlen))
+		return -1;
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -192,7 +192,7 @@ static const struct pmu_sys_ops pmu_sys_real = {
 struct pmu_fd {
 	int cpu;
 	int fd;			/* -1 when the open failed */
-	int err;		/* errno of the failed open */
+	int err;		/* errno of the failed open, 0 once reported */
 	uint64_t base[3];	/* value, enabled, running at the last read */
 };
 
@@ -208,8 +208,8 @@ struct pmu_session {
 	const struct pmu_sys_ops *ops;
 	char sys_root[256], proc_root[256];
 	uint64_t busy_threshold_ns;
-	struct cpuset selected;
-	struct cpuset online_at_start;
+	cpu_set_t selected;
+	cpu_set_t online_at_start;
 	char selected_list[128];
 	int nr;
 	struct pmu_slot *slots;
@@ -219,7 +219,7 @@ struct pmu_session {
 };
 
 /* Busy (non-idle, non-iowait) CPU time of the CPUs in @s from /proc/stat. */
-static uint64_t busy_ns(const struct pmu_session *ss, const struct cpuset *s)
+static uint64_t busy_ns(const struct pmu_session *ss, const cpu_set_t *s)
 {
 	char path[512], line[512];
 	long hz = sysconf(_SC_CLK_TCK);
@@ -240,7 +240,7 @@ static uint64_t busy_ns(const struct pmu_session *ss, const struct cpuset *s)
 			   &cpu, &user, &nice, &sys, &idle, &iow, &irq, &sirq,
 			   &steal) < 8)
 			continue;
-		if (cpuset_has(s, cpu))
+		if (CPU_ISSET(cpu, s))
 			ticks += user + nice + sys + irq + sirq + steal;
 	}
 	fclose(f);
@@ -275,9 +275,17 @@ static const char *errno_reason(int e, const struct pmu_event *ev)
 	}
 }
 
-static void describe(const struct pmu_event *ev, char *buf, size_t len)
+/* Why @sl is (partly) not counted: kept for its results, one line on @msgs. */
+static void slot_note(struct pmu_slot *sl, FILE *msgs, const char *fmt, ...)
 {
-	snprintf(buf, len, "%s (PMU %s, %s)", ev->name, ev->pmu, ev->desc);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(sl->note, sizeof(sl->note), fmt, ap);
+	va_end(ap);
+	if (msgs)
+		fprintf(msgs, "vmapstat: pmu: %s (PMU %s, %s): %s\n", sl->ev.name,
+			sl->ev.pmu, sl->ev.desc, sl->note);
 }
 
 int pmu_session_open(const struct pmu_count_opts *opts,
@@ -286,7 +294,6 @@ int pmu_session_open(const struct pmu_count_opts *opts,
 		     char *err, size_t errlen)
 {
 	struct pmu_session *s = calloc(1, sizeof(*s));
-	struct cpuset possible;
 
 	*out = NULL;
 	if (!s) {
@@ -300,28 +307,11 @@ int pmu_session_open(const struct pmu_count_opts *opts,
 		 opts->proc_root ? opts->proc_root : "");
 	s->busy_threshold_ns = opts->busy_threshold_ns ?
 			       opts->busy_threshold_ns : 10000000ULL;
-
-	if (read_cpuset(s->sys_root, "/sys/devices/system/cpu/online",
-			&s->online_at_start)) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-		memset(&s->online_at_start, 0, sizeof(s->online_at_start));
-		for (long c = 0; c < n && c < PMU_MAX_CPUS; c++)
-			cpuset_add(&s->online_at_start, c);
-	}
-	if (read_cpuset(s->sys_root, "/sys/devices/system/cpu/possible",
-			&possible))
-		possible = s->online_at_start;
-
-	if (opts->cpu_list) {
-		if (cpulist_parse(opts->cpu_list, &s->selected, err, errlen) ||
-		    cpus_exist(&s->selected, &possible, err, errlen)) {
-			errbuf_set(err, errlen, "-C: %s", err);
-			free(s);
-			return -1;
-		}
-	} else {
-		s->selected = s->online_at_start;
+	if (pmu_cpus_select(opts->cpu_list, s->sys_root, &s->selected,
+			    &s->online_at_start, err, errlen)) {
+		errbuf_set(err, errlen, "-C: %s", err);
+		free(s);
+		return -1;
 	}
 	cpulist_format(&s->selected, s->selected_list, sizeof(s->selected_list));
 
@@ -334,45 +324,32 @@ int pmu_session_open(const struct pmu_count_opts *opts,
 	s->nr = nr;
 	for (int i = 0; i < nr; i++) {
 		struct pmu_slot *sl = &s->slots[i];
-		struct cpuset cpus = s->selected, offline;
-		char what[PMU_NAME_LEN + PMU_DESC_LEN + 96];
-		int nfd = 0;
+		cpu_set_t cpus = s->selected, pmu_cpus, offline;
 
 		sl->ev = evs[i];
-		describe(&sl->ev, what, sizeof(what));
+		sl->ev.attr.disabled = 1;
+		sl->ev.attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+					  PERF_FORMAT_TOTAL_TIME_RUNNING;
+		sl->ev.attr.inherit = 0;
 		/* A PMU that covers only some CPUs (big.LITTLE) opens there only. */
-		if (sl->ev.cpus[0]) {
-			struct cpuset pmu_cpus;
-			char perr[160];
-
-			if (!cpulist_parse(sl->ev.cpus, &pmu_cpus, perr, sizeof(perr)))
-				cpuset_and(&cpus, &pmu_cpus);
-			if (!cpuset_count(&cpus)) {
-				snprintf(sl->note, sizeof(sl->note),
-					 "PMU %s covers CPUs %.100s, none of them selected",
-					 sl->ev.pmu, sl->ev.cpus);
-				if (msgs)
-					fprintf(msgs, "vmapstat: pmu: %s: %s\n", what,
-						sl->note);
-				continue;
-			}
+		if (sl->ev.cpus[0] && !cpulist_parse(sl->ev.cpus, &pmu_cpus, NULL, 0))
+			CPU_AND(&cpus, &cpus, &pmu_cpus);
+		if (!CPU_COUNT(&cpus)) {
+			slot_note(sl, msgs, "PMU %s covers CPUs %.100s, none of them selected",
+				  sl->ev.pmu, sl->ev.cpus);
+			continue;
 		}
 		/* Selected but offline CPUs: say so once, count the rest. */
-		offline = cpus;
-		for (int c = 0; c < PMU_MAX_CPUS; c++)
-			if (cpuset_has(&offline, c) && cpuset_has(&s->online_at_start, c))
-				offline.bits[c / 64] &= ~(1ULL << (c % 64));
-		if (cpuset_count(&offline)) {
+		CPU_XOR(&offline, &cpus, &s->online_at_start);
+		CPU_AND(&offline, &offline, &cpus);
+		if (CPU_COUNT(&offline)) {
 			char list[128];
 
 			cpulist_format(&offline, list, sizeof(list));
-			snprintf(sl->note, sizeof(sl->note), "CPUs %s offline: not counted",
-				 list);
-			if (msgs)
-				fprintf(msgs, "vmapstat: pmu: %s: %s\n", what, sl->note);
-			cpuset_and(&cpus, &s->online_at_start);
+			slot_note(sl, msgs, "CPUs %s offline: not counted", list);
+			CPU_AND(&cpus, &cpus, &s->online_at_start);
 		}
-		sl->fds = calloc(cpuset_count(&cpus) + 1, sizeof(*sl->fds));
+		sl->fds = calloc(CPU_COUNT(&cpus) + 1, sizeof(*sl->fds));
 		if (!sl->fds) {
 			snprintf(err, errlen, "out of memory");
 			pmu_session_close(s);
@@ -380,56 +357,44 @@ int pmu_session_open(const struct pmu_count_opts *opts,
 		}
 		for (int c = 0; c < PMU_MAX_CPUS; c++) {
 			struct perf_event_attr attr = sl->ev.attr;
-			struct pmu_fd *f;
-			int fd;
+			struct pmu_fd *f = &sl->fds[sl->nr_fds];
 
-			if (!cpuset_has(&cpus, c))
+			if (!CPU_ISSET(c, &cpus))
 				continue;
-			attr.disabled = 1;
-			attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-					   PERF_FORMAT_TOTAL_TIME_RUNNING;
-			attr.inherit = 0;
-			f = &sl->fds[nfd++];
+			sl->nr_fds++;
 			f->cpu = c;
-			fd = s->ops->open(&attr, -1, c, -1, PERF_FLAG_FD_CLOEXEC);
-			if (fd < 0) {
-				f->fd = -1;
-				f->err = -fd;
-			} else {
-				f->fd = fd;
+			f->fd = s->ops->open(&attr, -1, c, -1, PERF_FLAG_FD_CLOEXEC);
+			if (f->fd >= 0) {
 				sl->nr_open++;
+			} else {
+				f->err = -f->fd;
+				f->fd = -1;
 			}
 		}
-		sl->nr_fds = nfd;
 
 		/* One line per distinct failure reason, naming the CPUs. */
-		for (int a = 0; a < nfd; a++) {
-			struct cpuset failed = { 0 };
-			char list[128], buf[96];
-			const char *why;
+		for (int a = 0; a < sl->nr_fds; a++) {
 			int e = sl->fds[a].err;
-			bool seen = false;
+			const char *why = errno_reason(e, &sl->ev);
+			char list[128], buf[96];
+			cpu_set_t failed;
 
-			if (sl->fds[a].fd >= 0)
+			if (!e)
 				continue;
-			for (int b = 0; b < a; b++)
-				if (sl->fds[b].fd < 0 && sl->fds[b].err == e)
-					seen = true;
-			if (seen)
-				continue;
-			for (int b = a; b < nfd; b++)
-				if (sl->fds[b].fd < 0 && sl->fds[b].err == e)
-					cpuset_add(&failed, sl->fds[b].cpu);
+			CPU_ZERO(&failed);
+			for (int b = a; b < sl->nr_fds; b++) {
+				if (sl->fds[b].err == e) {
+					CPU_SET(sl->fds[b].cpu, &failed);
+					sl->fds[b].err = 0;
+				}
+			}
 			cpulist_format(&failed, list, sizeof(list));
-			why = errno_reason(e, &sl->ev);
 			if (!why) {
 				snprintf(buf, sizeof(buf), "%s (errno %d)", strerror(e), e);
 				why = buf;
 			}
-			snprintf(sl->note, sizeof(sl->note), "not counted on CPU%s %s: %s",
-				 cpuset_count(&failed) > 1 ? "s" : "", list, why);
-			if (msgs)
-				fprintf(msgs, "vmapstat: pmu: %s: %s\n", what, sl->note);
+			slot_note(sl, msgs, "not counted on CPU%s %s: %s",
+				  CPU_COUNT(&failed) > 1 ? "s" : "", list, why);
 		}
 	}
 	*out = s;
@@ -483,7 +448,7 @@ int pmu_session_start(struct pmu_session *s)
 
 int pmu_session_sample(struct pmu_session *s, struct pmu_results *res)
 {
-	struct cpuset online_now;
+	cpu_set_t online_now;
 	struct timespec t1;
 	uint64_t busy1;
 
@@ -494,7 +459,7 @@ int pmu_session_sample(struct pmu_session *s, struct pmu_results *res)
 			(t1.tv_nsec - s->t0.tv_nsec) / 1e9;
 	res->busy_ns = busy1 > s->busy0 ? busy1 - s->busy0 : 0;
 	snprintf(res->cpus, sizeof(res->cpus), "%s", s->selected_list);
-	if (read_cpuset(s->sys_root, "/sys/devices/system/cpu/online", &online_now))
+	if (read_cpuset(s->sys_root, "online", &online_now))
 		online_now = s->online_at_start;
 
 	res->r = calloc(s->nr ? s->nr : 1, sizeof(*res->r));
@@ -504,7 +469,7 @@ int pmu_session_sample(struct pmu_session *s, struct pmu_results *res)
 	for (int i = 0; i < s->nr; i++) {
 		struct pmu_slot *sl = &s->slots[i];
 		struct pmu_result *r = &res->r[i];
-		struct cpuset went_offline = { 0 };
+		cpu_set_t went_offline = { 0 };
 		bool any_ran = false, any_enabled = false;
 
 		snprintf(r->name, sizeof(r->name), "%s", sl->ev.name);
@@ -524,11 +489,11 @@ int pmu_session_sample(struct pmu_session *s, struct pmu_results *res)
 				continue;
 			cv = &r->cpu[r->nr_cpus++];
 			cv->cpu = f->cpu;
-			if (!cpuset_has(&online_now, f->cpu))
-				cpuset_add(&went_offline, f->cpu);
+			if (!CPU_ISSET(f->cpu, &online_now))
+				CPU_SET(f->cpu, &went_offline);
 			if (read_fd(s, f, v)) {
 				/* An offline CPU's counter can stop answering. */
-				cpuset_add(&went_offline, f->cpu);
+				CPU_SET(f->cpu, &went_offline);
 				continue;
 			}
 			for (int k = 0; k < 3; k++) {
@@ -557,13 +522,13 @@ int pmu_session_sample(struct pmu_session *s, struct pmu_results *res)
 			r->raw += cv->raw;
 			r->value += cv->scaled;
 		}
-		if (cpuset_count(&went_offline)) {
+		if (CPU_COUNT(&went_offline)) {
 			char list[128];
 
 			r->partial = true;
 			cpulist_format(&went_offline, list, sizeof(list));
 			errbuf_append(r->note, sizeof(r->note), "CPU%s %s went offline during the period: counts partial",
-				 cpuset_count(&went_offline) > 1 ? "s" : "", list);
+				 CPU_COUNT(&went_offline) > 1 ? "s" : "", list);
 		}
 		if (r->counted && any_enabled && !any_ran) {
 			r->never_ran = true;

@@ -98,9 +98,8 @@ int pmu_format_apply(const char *format, unsigned long long value,
 		     struct perf_event_attr *attr, char *err, size_t errlen)
 {
 	char buf[256], *colon, *tok, *save;
-	unsigned char bits[64];
-	int nbits = 0, i;
-	__u64 *field;
+	int nbits = 0;
+	__u64 *field, bits;
 
 	if (snprintf(buf, sizeof(buf), "%s", format) >= (int)sizeof(buf)) {
 		errbuf_set(err, errlen, "format '%.40s...' too long", format);
@@ -119,7 +118,8 @@ int pmu_format_apply(const char *format, unsigned long long value,
 			   format, buf);
 		return -1;
 	}
-	/* The target bit positions, low to high as listed. */
+	/* The target bit positions, low to high as listed, take the value's bits. */
+	bits = *field;
 	for (tok = strtok_r(colon + 1, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		unsigned long long lo, hi;
@@ -139,13 +139,14 @@ int pmu_format_apply(const char *format, unsigned long long value,
 				   lo, hi, format);
 			return -1;
 		}
-		for (; lo <= hi; lo++) {
+		for (; lo <= hi; lo++, nbits++) {
 			if (nbits == 64) {
 				errbuf_set(err, errlen, "format '%s' has over 64 bits",
 					   format);
 				return -1;
 			}
-			bits[nbits++] = lo;
+			bits &= ~(1ULL << lo);
+			bits |= (__u64)(value >> nbits & 1) << lo;
 		}
 	}
 	if (!nbits) {
@@ -157,12 +158,7 @@ int pmu_format_apply(const char *format, unsigned long long value,
 			   value, format, nbits);
 		return -1;
 	}
-	for (i = 0; i < nbits; i++) {
-		if (value & (1ULL << i))
-			*field |= 1ULL << bits[i];
-		else
-			*field &= ~(1ULL << bits[i]);
-	}
+	*field = bits;
 	return 0;
 }
 

@@ -1,25 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Per-run tables, their JSON form and the before/after comparison. */
 #include <errno.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <json-c/json.h>
 
 #include "pmu_runs.h"
-
-/* No libm: the tools link statically with a fixed library list. */
-static double absd(double v)
-{
-	return v < 0 ? -v : v;
-}
-
-static bool is_integral(double v)
-{
-	long long i = (long long)(v < 0 ? v - 0.5 : v + 0.5);
-
-	return absd(v - (double)i) < 1e-9;
-}
 
 void pmu_runs_init(struct pmu_runs *r, const char *command, const char *label)
 {
@@ -30,43 +19,16 @@ void pmu_runs_init(struct pmu_runs *r, const char *command, const char *label)
 
 void pmu_runs_free(struct pmu_runs *r)
 {
-	for (int i = 0; i < r->nr_metrics; i++) {
-		free(r->m[i].values);
-		free(r->m[i].flags);
-	}
 	free(r->m);
-	free(r->status);
 	memset(r, 0, sizeof(*r));
 }
 
 int pmu_runs_add_run(struct pmu_runs *r, int wait_status)
 {
-	int n = r->nr_runs + 1;
-	int *st;
-
-	if (n > PMU_RUNS_MAX)
+	if (r->nr_runs == PMU_RUNS_MAX)
 		return -1;
-	st = realloc(r->status, n * sizeof(*st));
-	if (!st)
-		return -1;
-	r->status = st;
-	st[n - 1] = wait_status;
-	for (int i = 0; i < r->nr_metrics; i++) {
-		double *v = realloc(r->m[i].values, n * sizeof(*v));
-		unsigned char *f;
-
-		if (!v)
-			return -1;
-		r->m[i].values = v;
-		f = realloc(r->m[i].flags, n);
-		if (!f)
-			return -1;
-		r->m[i].flags = f;
-		v[n - 1] = 0;
-		f[n - 1] = PMU_VAL_MISSING;
-	}
-	r->nr_runs = n;
-	return n - 1;
+	r->status[r->nr_runs] = wait_status;
+	return r->nr_runs++;
 }
 
 const struct pmu_metric *pmu_runs_find(const struct pmu_runs *r, const char *name)
@@ -77,33 +39,32 @@ const struct pmu_metric *pmu_runs_find(const struct pmu_runs *r, const char *nam
 	return NULL;
 }
 
-int pmu_runs_set(struct pmu_runs *r, int run, const char *name,
-		 const char *unit, double value, unsigned flags)
+/* Metric @name, created (missing in every run) on first use; NULL: out of memory. */
+static struct pmu_metric *metric(struct pmu_runs *r, const char *name, const char *unit)
 {
 	struct pmu_metric *m = (struct pmu_metric *)pmu_runs_find(r, name);
 
-	if (run < 0 || run >= r->nr_runs)
-		return -1;
-	if (!m) {
-		struct pmu_metric *grown = realloc(r->m, (r->nr_metrics + 1) * sizeof(*grown));
+	if (m)
+		return m;
+	m = realloc(r->m, (r->nr_metrics + 1) * sizeof(*m));
+	if (!m)
+		return NULL;
+	r->m = m;
+	m = &r->m[r->nr_metrics++];
+	memset(m, 0, sizeof(*m));
+	memset(m->flags, PMU_VAL_MISSING, sizeof(m->flags));
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	snprintf(m->unit, sizeof(m->unit), "%s", unit ? unit : "");
+	return m;
+}
 
-		if (!grown)
-			return -1;
-		r->m = grown;
-		m = &r->m[r->nr_metrics];
-		memset(m, 0, sizeof(*m));
-		snprintf(m->name, sizeof(m->name), "%s", name);
-		snprintf(m->unit, sizeof(m->unit), "%s", unit ? unit : "");
-		m->values = calloc(r->nr_runs, sizeof(*m->values));
-		m->flags = malloc(r->nr_runs);
-		if (!m->values || !m->flags) {
-			free(m->values);
-			free(m->flags);
-			return -1;
-		}
-		memset(m->flags, PMU_VAL_MISSING, r->nr_runs);
-		r->nr_metrics++;
-	}
+int pmu_runs_set(struct pmu_runs *r, int run, const char *name,
+		 const char *unit, double value, unsigned flags)
+{
+	struct pmu_metric *m;
+
+	if (run < 0 || run >= r->nr_runs || !(m = metric(r, name, unit)))
+		return -1;
 	m->values[run] = value;
 	m->flags[run] = flags & ~PMU_VAL_MISSING;
 	return 0;
@@ -142,7 +103,7 @@ static void fmt_value(double v, unsigned flags, char *buf, size_t len)
 		snprintf(buf, len, "-");
 		return;
 	}
-	if (is_integral(v) || absd(v) >= 1e6)
+	if (fabs(v - round(v)) < 1e-9 || fabs(v) >= 1e6)
 		snprintf(buf, len, "%.0f", v);
 	else
 		snprintf(buf, len, "%.2f", v);
@@ -155,6 +116,7 @@ static void fmt_value(double v, unsigned flags, char *buf, size_t len)
 struct table {
 	int cols;
 	int width[PMU_RUNS_MAX + 4];
+	bool ruled;		/* the top rule is out */
 };
 
 static void rule(FILE *out, const struct table *t)
@@ -169,7 +131,8 @@ static void rule(FILE *out, const struct table *t)
 
 /*
  * A table is laid out in two passes over the same cells: the first
- * (@out NULL) widens the columns to fit, the second prints.
+ * (@out NULL) widens the columns to fit, the second prints, with a rule
+ * above the table and below every row.
  */
 static void cell(FILE *out, struct table *t, int c, const char *s)
 {
@@ -180,9 +143,14 @@ static void cell(FILE *out, struct table *t, int c, const char *s)
 			t->width[c] = n;
 		return;
 	}
+	if (!t->ruled)
+		rule(out, t);
+	t->ruled = true;
 	fprintf(out, "| %-*s ", t->width[c], s);
-	if (c == t->cols - 1)
+	if (c == t->cols - 1) {
 		fputs("|\n", out);
+		rule(out, t);
+	}
 }
 
 void pmu_runs_print(FILE *out, const struct pmu_runs *r)
@@ -196,16 +164,12 @@ void pmu_runs_print(FILE *out, const struct pmu_runs *r)
 	for (int pass = 0; pass < 2; pass++) {
 		FILE *o = pass ? out : NULL;
 
-		if (o)
-			rule(o, &t);
 		cell(o, &t, 0, "Metric");
 		for (int i = 0; i < r->nr_runs; i++) {
 			snprintf(buf, sizeof(buf), "Run%d", i + 1);
 			cell(o, &t, i + 1, buf);
 		}
 		cell(o, &t, r->nr_runs + 1, "Avg.");
-		if (o)
-			rule(o, &t);
 		for (int m = 0; m < r->nr_metrics; m++) {
 			const struct pmu_metric *pm = &r->m[m];
 			double avg;
@@ -223,8 +187,6 @@ void pmu_runs_print(FILE *out, const struct pmu_runs *r)
 			else
 				snprintf(buf, sizeof(buf), "-");
 			cell(o, &t, r->nr_runs + 1, buf);
-			if (o)
-				rule(o, &t);
 		}
 	}
 	if (any_scaled)
@@ -233,30 +195,24 @@ void pmu_runs_print(FILE *out, const struct pmu_runs *r)
 		fputs("  ? exactly 0 over a busy period: not counted by this PMU?\n", out);
 }
 
-static void describe_status(int st, char *buf, size_t len)
-{
-	if (st < 0)
-		snprintf(buf, len, "status unknown");
-	else if (WIFEXITED(st))
-		snprintf(buf, len, "exited with status %d", WEXITSTATUS(st));
-	else if (WIFSIGNALED(st))
-		snprintf(buf, len, "killed by signal %d", WTERMSIG(st));
-	else
-		snprintf(buf, len, "wait status 0x%x", st);
-}
-
 int pmu_runs_print_status(FILE *out, const struct pmu_runs *r)
 {
 	int failed = 0;
 
 	for (int i = 0; i < r->nr_runs; i++) {
-		char buf[64];
 		int st = r->status[i];
 
 		if (st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0)
 			continue;
-		describe_status(st, buf, sizeof(buf));
-		fprintf(out, "vmapstat: run %d: command %s\n", i + 1, buf);
+		fprintf(out, "vmapstat: run %d: command ", i + 1);
+		if (st < 0)
+			fprintf(out, "status unknown\n");
+		else if (WIFEXITED(st))
+			fprintf(out, "exited with status %d\n", WEXITSTATUS(st));
+		else if (WIFSIGNALED(st))
+			fprintf(out, "killed by signal %d\n", WTERMSIG(st));
+		else
+			fprintf(out, "wait status 0x%x\n", st);
 		failed++;
 	}
 	return failed;
@@ -324,8 +280,14 @@ int pmu_runs_write_json(FILE *out, const struct pmu_runs *r)
 	return ret;
 }
 
-static int bad(char *err, size_t errlen, const char *path, const char *what)
+static int bad(char *err, size_t errlen, const char *path, const char *fmt, ...)
 {
+	char what[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
 	snprintf(err, errlen, "%s: %s", path, what);
 	return -1;
 }
@@ -335,7 +297,6 @@ static int runs_from_json(json_object *o, const char *path, struct pmu_runs *r,
 {
 	json_object *v, *st, *ms;
 	int nruns;
-	char what[160];
 
 	if (!json_object_object_get_ex(o, "version", &v) ||
 	    json_object_get_int(v) != 1)
@@ -358,67 +319,50 @@ static int runs_from_json(json_object *o, const char *path, struct pmu_runs *r,
 	    (int)json_object_array_length(st) != nruns)
 		return bad(err, errlen, path, "pmu_runs: \"status\" must be an array of \"runs\" integers");
 	for (int i = 0; i < nruns; i++)
-		if (pmu_runs_add_run(r, json_object_get_int(json_object_array_get_idx(st, i))) < 0)
-			return bad(err, errlen, path, "out of memory");
+		pmu_runs_add_run(r, json_object_get_int(json_object_array_get_idx(st, i)));
 	if (!json_object_object_get_ex(o, "metrics", &ms) ||
 	    !json_object_is_type(ms, json_type_array))
 		return bad(err, errlen, path, "pmu_runs: missing \"metrics\" array");
-	for (size_t m = 0; m < json_object_array_length(ms); m++) {
-		json_object *jm = json_object_array_get_idx(ms, m), *name, *unit = NULL;
+	for (size_t i = 0; i < json_object_array_length(ms); i++) {
+		json_object *jm = json_object_array_get_idx(ms, i), *jname, *unit = NULL;
 		json_object *vals, *fl = NULL;
+		struct pmu_metric *m;
+		const char *name;
 
 		if (!json_object_is_type(jm, json_type_object) ||
-		    !json_object_object_get_ex(jm, "name", &name) ||
-		    !json_object_is_type(name, json_type_string) ||
-		    !json_object_get_string_len(name)) {
-			snprintf(what, sizeof(what), "pmu_runs: metric %zu has no \"name\"", m + 1);
-			return bad(err, errlen, path, what);
-		}
-		json_object_object_get_ex(jm, "unit", &unit);
-		if (pmu_runs_find(r, json_object_get_string(name))) {
-			snprintf(what, sizeof(what), "pmu_runs: metric '%s' appears twice",
-				 json_object_get_string(name));
-			return bad(err, errlen, path, what);
-		}
+		    !json_object_object_get_ex(jm, "name", &jname) ||
+		    !json_object_is_type(jname, json_type_string) ||
+		    !json_object_get_string_len(jname))
+			return bad(err, errlen, path, "pmu_runs: metric %zu has no \"name\"", i + 1);
+		name = json_object_get_string(jname);
+		if (pmu_runs_find(r, name))
+			return bad(err, errlen, path, "pmu_runs: metric '%s' appears twice", name);
 		if (!json_object_object_get_ex(jm, "values", &vals) ||
 		    !json_object_is_type(vals, json_type_array) ||
-		    (int)json_object_array_length(vals) != nruns) {
-			snprintf(what, sizeof(what),
-				 "pmu_runs: metric '%s' must have %d \"values\"",
-				 json_object_get_string(name), nruns);
-			return bad(err, errlen, path, what);
-		}
+		    (int)json_object_array_length(vals) != nruns)
+			return bad(err, errlen, path, "pmu_runs: metric '%s' must have %d \"values\"",
+				   name, nruns);
 		json_object_object_get_ex(jm, "flags", &fl);
 		if (fl && (!json_object_is_type(fl, json_type_array) ||
-			   (int)json_object_array_length(fl) != nruns)) {
-			snprintf(what, sizeof(what), "pmu_runs: metric '%s' has bad \"flags\"",
-				 json_object_get_string(name));
-			return bad(err, errlen, path, what);
-		}
-		for (int i = 0; i < nruns; i++) {
-			json_object *x = json_object_array_get_idx(vals, i);
-			unsigned flags = fl ? json_object_get_int(json_object_array_get_idx(fl, i)) : 0;
+			   (int)json_object_array_length(fl) != nruns))
+			return bad(err, errlen, path, "pmu_runs: metric '%s' has bad \"flags\"", name);
+		json_object_object_get_ex(jm, "unit", &unit);
+		/* kept even when every value is null (not measured in any run) */
+		m = metric(r, name, unit ? json_object_get_string(unit) : "");
+		if (!m)
+			return bad(err, errlen, path, "out of memory");
+		for (int run = 0; run < nruns; run++) {
+			json_object *x = json_object_array_get_idx(vals, run);
 
 			if (!x)
 				continue;	/* null: not measured in this run */
 			if (!json_object_is_type(x, json_type_double) &&
-			    !json_object_is_type(x, json_type_int)) {
-				snprintf(what, sizeof(what),
-					 "pmu_runs: metric '%s' run %d is not a number",
-					 json_object_get_string(name), i + 1);
-				return bad(err, errlen, path, what);
-			}
-			if (pmu_runs_set(r, i, json_object_get_string(name),
-					 unit ? json_object_get_string(unit) : "",
-					 json_object_get_double(x), flags))
-				return bad(err, errlen, path, "out of memory");
-		}
-		if (!pmu_runs_find(r, json_object_get_string(name))) {
-			/* all null: keep the metric, every run missing */
-			pmu_runs_set(r, 0, json_object_get_string(name),
-				     unit ? json_object_get_string(unit) : "", 0, 0);
-			((struct pmu_metric *)pmu_runs_find(r, json_object_get_string(name)))->flags[0] =
-				PMU_VAL_MISSING;
+			    !json_object_is_type(x, json_type_int))
+				return bad(err, errlen, path, "pmu_runs: metric '%s' run %d is not a number",
+					   name, run + 1);
+			m->values[run] = json_object_get_double(x);
+			m->flags[run] = fl ? json_object_get_int(json_object_array_get_idx(fl, run)) &
+					     ~PMU_VAL_MISSING : 0;
 		}
 	}
 	return 0;
@@ -433,45 +377,33 @@ int pmu_runs_read_json(const char *path, struct pmu_runs *r, char *err,
 	size_t len = 0, off = 0;
 	ssize_t n;
 	FILE *f;
-	int ret;
+	int ret = -1;
 
 	memset(r, 0, sizeof(*r));
 	f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
+	if (!f)
+		return bad(err, errlen, path, "%s", strerror(errno));
 	/* the whole file: it holds no NUL */
 	n = getdelim(&text, &len, '\0', f);
 	fclose(f);
-	if (n <= 0) {
-		free(text);
-		return bad(err, errlen, path, "empty file (no pmu_runs object: was it written with --repeat and -j?)");
-	}
-	len = n;
-
-	/* Several JSON values may follow one another (JSON lines). */
 	tok = json_tokener_new();
-	while (off < len) {
+	if (n <= 0) {
+		bad(err, errlen, path, "empty file (no pmu_runs object: was it written with --repeat and -j?)");
+		goto out;
+	}
+	/* Several JSON values may follow one another (JSON lines). */
+	while ((off += strspn(text + off, " \n\t\r")) < (size_t)n) {
 		json_object *obj, *inner;
 
-		off += strspn(text + off, " \n\t\r");
-		if (off >= len)
-			break;
 		json_tokener_reset(tok);
-		obj = json_tokener_parse_ex(tok, text + off, len - off);
+		obj = json_tokener_parse_ex(tok, text + off, n - off);
 		if (!obj) {
 			enum json_tokener_error e = json_tokener_get_error(tok);
-			char what[160];
 
-			snprintf(what, sizeof(what), "not valid JSON at byte %zu: %s",
-				 off + json_tokener_get_parse_end(tok),
-				 e == json_tokener_continue ? "truncated" :
-				 json_tokener_error_desc(e));
-			json_object_put(found);
-			json_tokener_free(tok);
-			free(text);
-			return bad(err, errlen, path, what);
+			bad(err, errlen, path, "not valid JSON at byte %zu: %s",
+			    off + json_tokener_get_parse_end(tok),
+			    e == json_tokener_continue ? "truncated" : json_tokener_error_desc(e));
+			goto out;
 		}
 		off += json_tokener_get_parse_end(tok);
 		if (json_object_is_type(obj, json_type_object) &&
@@ -482,12 +414,14 @@ int pmu_runs_read_json(const char *path, struct pmu_runs *r, char *err,
 		}
 		json_object_put(obj);
 	}
+	if (!found)
+		bad(err, errlen, path, "no pmu_runs object (was it written with --pmu and -j?)");
+	else
+		ret = runs_from_json(found, path, r, err, errlen);
+out:
+	json_object_put(found);
 	json_tokener_free(tok);
 	free(text);
-	if (!found)
-		return bad(err, errlen, path, "no pmu_runs object (was it written with --pmu and -j?)");
-	ret = runs_from_json(found, path, r, err, errlen);
-	json_object_put(found);
 	if (ret)
 		pmu_runs_free(r);
 	return ret;
@@ -503,7 +437,7 @@ void pmu_format_diff(double before, double after, bool have_before,
 		snprintf(buf, len, "n/a");
 		return;
 	}
-	snprintf(buf, len, "%+.2f%%", (after - before) / absd(before) * 100.0);
+	snprintf(buf, len, "%+.2f%%", (after - before) / fabs(before) * 100.0);
 }
 
 /*
@@ -533,10 +467,14 @@ static void avg_text(const struct pmu_runs *r, const struct pmu_metric *m, bool 
 }
 
 struct cmp_row {
-	char name[PMU_METRIC_NAME_LEN];
-	char metric[96], runs[32], before[32], after[32], diff[32];
+	const struct pmu_metric *pm, *mb, *ma;	/* pm: mb or ma */
+	double vb, va;
+	bool hb, ha;			/* averages known */
+	bool counted;			/* neither side never counted */
+	char diff[32];
 };
 
+/* One row per metric: before's order first, then metrics only "after" has. */
 static int compare_rows(const struct pmu_runs *b, const struct pmu_runs *a,
 			struct cmp_row **rows)
 {
@@ -545,33 +483,27 @@ static int compare_rows(const struct pmu_runs *b, const struct pmu_runs *a,
 
 	if (!out)
 		return -1;
-	/* before's order first, then metrics only "after" has */
 	for (int pass = 0; pass < 2; pass++) {
 		const struct pmu_runs *src = pass ? a : b;
 
 		for (int i = 0; i < src->nr_metrics; i++) {
-			const struct pmu_metric *mb, *ma, *pm = &src->m[i];
-			struct cmp_row *row;
-			double vb = 0, va = 0;
-			bool hb, ha;
+			struct cmp_row *row = &out[n];
 
-			if (pass && pmu_runs_find(b, pm->name))
+			if (pass && pmu_runs_find(b, src->m[i].name))
 				continue;
-			mb = pmu_runs_find(b, pm->name);
-			ma = pmu_runs_find(a, pm->name);
-			hb = mb && pmu_metric_avg(b, mb, &vb);
-			ha = ma && pmu_metric_avg(a, ma, &va);
-			row = &out[n++];
-			snprintf(row->name, sizeof(row->name), "%s", pm->name);
-			metric_label(pm, row->metric, sizeof(row->metric));
-			snprintf(row->runs, sizeof(row->runs), "%d/%d",
-				 mb ? b->nr_runs : 0, ma ? a->nr_runs : 0);
-			avg_text(b, mb, hb, vb, row->before, sizeof(row->before));
-			avg_text(a, ma, ha, va, row->after, sizeof(row->after));
-			if ((mb && never_counted(b, mb)) || (ma && never_counted(a, ma)))
-				snprintf(row->diff, sizeof(row->diff), "n/a");
+			n++;
+			row->pm = &src->m[i];
+			row->mb = pmu_runs_find(b, row->pm->name);
+			row->ma = pmu_runs_find(a, row->pm->name);
+			row->hb = row->mb && pmu_metric_avg(b, row->mb, &row->vb);
+			row->ha = row->ma && pmu_metric_avg(a, row->ma, &row->va);
+			row->counted = !(row->mb && never_counted(b, row->mb)) &&
+				       !(row->ma && never_counted(a, row->ma));
+			if (row->counted)
+				pmu_format_diff(row->vb, row->va, row->hb, row->ha,
+						row->diff, sizeof(row->diff));
 			else
-				pmu_format_diff(vb, va, hb, ha, row->diff, sizeof(row->diff));
+				snprintf(row->diff, sizeof(row->diff), "n/a");
 		}
 	}
 	*rows = out;
@@ -599,20 +531,22 @@ void pmu_runs_compare_print(FILE *out, const struct pmu_runs *before,
 	for (int pass = 0; pass < 2; pass++) {
 		FILE *o = pass ? out : NULL;
 
-		if (o)
-			rule(o, &t);
 		for (int c = 0; c < 5; c++)
 			cell(o, &t, c, hdr[c]);
-		if (o)
-			rule(o, &t);
 		for (int i = 0; i < n; i++) {
-			cell(o, &t, 0, rows[i].metric);
-			cell(o, &t, 1, rows[i].runs);
-			cell(o, &t, 2, rows[i].before);
-			cell(o, &t, 3, rows[i].after);
-			cell(o, &t, 4, rows[i].diff);
-			if (o)
-				rule(o, &t);
+			const struct cmp_row *w = &rows[i];
+			char buf[96];
+
+			metric_label(w->pm, buf, sizeof(buf));
+			cell(o, &t, 0, buf);
+			snprintf(buf, sizeof(buf), "%d/%d", w->mb ? before->nr_runs : 0,
+				 w->ma ? after->nr_runs : 0);
+			cell(o, &t, 1, buf);
+			avg_text(before, w->mb, w->hb, w->vb, buf, sizeof(buf));
+			cell(o, &t, 2, buf);
+			avg_text(after, w->ma, w->ha, w->va, buf, sizeof(buf));
+			cell(o, &t, 3, buf);
+			cell(o, &t, 4, w->diff);
 		}
 	}
 	free(rows);
@@ -621,35 +555,26 @@ void pmu_runs_compare_print(FILE *out, const struct pmu_runs *before,
 int pmu_runs_compare_json(FILE *out, const struct pmu_runs *before,
 			  const struct pmu_runs *after)
 {
-	json_object *root = json_object_new_object(), *arr = json_object_new_array();
+	json_object *root, *arr;
 	struct cmp_row *rows;
 	int n = compare_rows(before, after, &rows);
 
-	if (n < 0) {
-		json_object_put(root);
-		json_object_put(arr);
+	if (n < 0)
 		return -1;
-	}
+	root = json_object_new_object();
+	arr = json_object_new_array();
 	for (int i = 0; i < n; i++) {
+		const struct cmp_row *w = &rows[i];
 		json_object *o = json_object_new_object();
-		const struct pmu_metric *mb, *ma;
-		double vb, va;
-		const char *name = rows[i].name;
 
-		mb = pmu_runs_find(before, name);
-		ma = pmu_runs_find(after, name);
-		json_object_object_add(o, "metric", json_object_new_string(name));
-		json_object_object_add(o, "runs_before", json_object_new_int(mb ? before->nr_runs : 0));
-		json_object_object_add(o, "runs_after", json_object_new_int(ma ? after->nr_runs : 0));
-		json_object_object_add(o, "before", mb && pmu_metric_avg(before, mb, &vb) ?
-				       jdouble(vb) : NULL);
-		json_object_object_add(o, "after", ma && pmu_metric_avg(after, ma, &va) ?
-				       jdouble(va) : NULL);
-		json_object_object_add(o, "counted",
-				       json_object_new_boolean(!(mb && never_counted(before, mb)) &&
-							       !(ma && never_counted(after, ma))));
-		json_object_object_add(o, "diff_pct", strcmp(rows[i].diff, "n/a") ?
-				       jdouble(strtod(rows[i].diff, NULL)) : NULL);
+		json_object_object_add(o, "metric", json_object_new_string(w->pm->name));
+		json_object_object_add(o, "runs_before", json_object_new_int(w->mb ? before->nr_runs : 0));
+		json_object_object_add(o, "runs_after", json_object_new_int(w->ma ? after->nr_runs : 0));
+		json_object_object_add(o, "before", w->hb ? jdouble(w->vb) : NULL);
+		json_object_object_add(o, "after", w->ha ? jdouble(w->va) : NULL);
+		json_object_object_add(o, "counted", json_object_new_boolean(w->counted));
+		json_object_object_add(o, "diff_pct", strcmp(w->diff, "n/a") ?
+				       jdouble(strtod(w->diff, NULL)) : NULL);
 		json_object_array_add(arr, o);
 	}
 	free(rows);

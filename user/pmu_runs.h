@@ -19,25 +19,26 @@
 #define PMU_VAL_SCALED	0x2	/* multiplexed, extrapolated */
 #define PMU_VAL_ZERO	0x4	/* 0 over a busy period: not counted? */
 
+/* Runs are few (PMU_RUNS_MAX): every metric has room for all of them. */
 struct pmu_metric {
 	char name[PMU_METRIC_NAME_LEN];
 	char unit[16];		/* "" for counts, "ms", "bytes", ... */
-	double *values;		/* nr_runs entries */
-	unsigned char *flags;	/* nr_runs entries */
+	double values[PMU_RUNS_MAX];		/* nr_runs used */
+	unsigned char flags[PMU_RUNS_MAX];	/* PMU_VAL_MISSING until set */
 };
 
 struct pmu_runs {
 	char command[512];	/* the traced command line, for the report */
 	char label[64];		/* e.g. kernel release, shown by compare */
 	int nr_runs;
-	int *status;		/* wait status per run; -1 = unknown */
+	int status[PMU_RUNS_MAX];	/* wait status per run; -1 = unknown */
 	int nr_metrics;
 	struct pmu_metric *m;
 };
 
 void pmu_runs_init(struct pmu_runs *r, const char *command, const char *label);
 void pmu_runs_free(struct pmu_runs *r);
-/* Start a new run; returns its index or -1 (out of memory / too many). */
+/* Start a new run; returns its index or -1 (too many). */
 int pmu_runs_add_run(struct pmu_runs *r, int wait_status);
 /* Set metric @name in run @run (created on first use, in first-use order). */
 int pmu_runs_set(struct pmu_runs *r, int run, const char *name,

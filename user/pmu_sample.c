@@ -17,8 +17,7 @@
 struct pmu_sample {
 	struct vmapstat_bpf *skel;	/* the collector's */
 	int nr_links;
-	struct bpf_link **links;
-	int *fds;
+	struct bpf_link *links[PMU_MAX_CPUS];	/* each owns its event's fd */
 	bool chunk_attached;
 };
 
@@ -26,8 +25,8 @@ int pmu_sample_open(const struct pmu_sample_opts *opts, struct collector *c,
 		    struct pmu_sample **out, FILE *msgs, char *err, size_t errlen)
 {
 	struct pmu_sample *s = calloc(1, sizeof(*s));
-	struct cpuset cpus;
-	int opened = 0, first_err = 0;
+	cpu_set_t cpus, online;
+	int first_err = 0;
 
 	*out = NULL;
 	if (!s) {
@@ -45,26 +44,14 @@ int pmu_sample_open(const struct pmu_sample_opts *opts, struct collector *c,
 		return 0;
 	}
 
-	if (opts->cpu_list) {
-		if (cpulist_parse(opts->cpu_list, &cpus, err, errlen))
-			goto fail;
-	} else {
-		memset(&cpus, 0, sizeof(cpus));
-		for (long c = 0; c < sysconf(_SC_NPROCESSORS_ONLN) && c < PMU_MAX_CPUS; c++)
-			cpuset_add(&cpus, c);
-	}
-	s->links = calloc(PMU_MAX_CPUS, sizeof(*s->links));
-	s->fds = calloc(PMU_MAX_CPUS, sizeof(*s->fds));
-	if (!s->links || !s->fds) {
-		snprintf(err, errlen, "out of memory");
+	if (pmu_cpus_select(opts->cpu_list, NULL, &cpus, &online, err, errlen))
 		goto fail;
-	}
 	for (int cpu = 0; cpu < PMU_MAX_CPUS; cpu++) {
 		struct perf_event_attr attr = opts->ev->attr;
 		struct bpf_link *l;
 		int fd;
 
-		if (!cpuset_has(&cpus, cpu))
+		if (!CPU_ISSET(cpu, &cpus))
 			continue;
 		attr.sample_period = opts->period ? opts->period : 10000;
 		attr.freq = 0;
@@ -88,11 +75,9 @@ int pmu_sample_open(const struct pmu_sample_opts *opts, struct collector *c,
 			close(fd);
 			continue;
 		}
-		s->fds[s->nr_links] = fd;
 		s->links[s->nr_links++] = l;
-		opened++;
 	}
-	if (!opened) {
+	if (!s->nr_links) {
 		snprintf(err, errlen, "pmu sampling: %s (PMU %s) cannot be sampled on any CPU%s%s",
 			 opts->ev->name, opts->ev->pmu, first_err ? ": " : "",
 			 first_err ? strerror(first_err) : "");
@@ -129,29 +114,21 @@ int pmu_sample_read(struct pmu_sample *s, struct pmu_sample_report *rep)
 {
 	int fd = bpf_map__fd(s->skel->maps.samples);
 	struct pmu_sample_key key, next, *prev = NULL;
-	size_t cap = 64;
 
 	memset(rep, 0, sizeof(*rep));
 	memcpy(rep->counters, (const void *)s->skel->bss->sample_counters, sizeof(rep->counters));
 	rep->chunk_attached = s->chunk_attached;
-	rep->rows = calloc(cap, sizeof(*rep->rows));
+	/* the map holds at most PMU_SAMPLE_MAX_CALLERS keys */
+	rep->rows = calloc(PMU_SAMPLE_MAX_CALLERS, sizeof(*rep->rows));
 	if (!rep->rows)
 		return -ENOMEM;
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+	while (rep->nr < PMU_SAMPLE_MAX_CALLERS && !bpf_map_get_next_key(fd, prev, &next)) {
 		__u64 v;
 
 		key = next;
 		prev = &key;
 		if (bpf_map_lookup_elem(fd, &key, &v))
 			continue;
-		if (rep->nr == cap) {
-			struct pmu_sample_row *g = realloc(rep->rows, 2 * cap * sizeof(*g));
-
-			if (!g)
-				return -ENOMEM;
-			rep->rows = g;
-			cap *= 2;
-		}
 		rep->rows[rep->nr].caller = key.caller;
 		rep->rows[rep->nr].api = key.api;
 		rep->rows[rep->nr].samples = v;
@@ -223,11 +200,7 @@ void pmu_sample_close(struct pmu_sample *s)
 {
 	if (!s)
 		return;
-	for (int i = 0; i < s->nr_links; i++) {
+	for (int i = 0; i < s->nr_links; i++)
 		bpf_link__destroy(s->links[i]);
-		close(s->fds[i]);
-	}
-	free(s->links);
-	free(s->fds);
 	free(s);
 }

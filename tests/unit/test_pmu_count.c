@@ -198,14 +198,14 @@ static struct pmu_session *open_session(const char *cpus, struct pmu_event *evs,
 
 static void test_cpulist(void **state)
 {
-	struct cpuset s;
+	cpu_set_t s;
 	char buf[64];
 
 	(void)state;
 	assert_int_equal(cpulist_parse("0-3,5,7-8", &s, err, sizeof(err)), 0);
-	assert_int_equal(cpuset_count(&s), 7);
-	assert_true(cpuset_has(&s, 5));
-	assert_false(cpuset_has(&s, 4));
+	assert_int_equal(CPU_COUNT(&s), 7);
+	assert_true(CPU_ISSET(5, &s));
+	assert_false(CPU_ISSET(4, &s));
 	cpulist_format(&s, buf, sizeof(buf));
 	assert_string_equal(buf, "0-3,5,7-8");
 	assert_int_equal(cpulist_parse("1023", &s, err, sizeof(err)), 0);
