@@ -27,7 +27,7 @@
 #ifndef VMAPSCOPE_AREA_TRACK_H
 #define VMAPSCOPE_AREA_TRACK_H
 
-#include "../user/pmu_sample.h"
+#include "vmapscope.h"
 
 /* Set by user space before load: --pmu-sample tracks live areas. */
 const volatile bool track_areas = false;

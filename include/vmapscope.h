@@ -256,4 +256,46 @@ struct vmapscope_mod_val {
 /* Latency probe slots; user space binds each to one kernel function. */
 #define VMAPSCOPE_NR_LAT_SLOTS	8
 
+/*
+ * PMU sample attribution (--pmu-sample, bpf/area_track.h): live areas in
+ * an LPM trie, samples counted per (caller, api).
+ */
+/* Map bounds: full maps are counted (PMU_SAMPLE_CNT_*_FULL), never silent. */
+#define PMU_SAMPLE_MAX_PREFIXES	65536	/* LPM blocks, a few per area */
+#define PMU_SAMPLE_MAX_AREAS	16384	/* live vmap areas tracked */
+#define PMU_SAMPLE_MAX_CALLERS	2048	/* (caller, api) sample counters */
+
+struct pmu_sample_area {
+	__u64 end;		/* exclusive */
+	__u64 caller;		/* 0 until vmalloc:vmap_chunk names it */
+	__u32 api;		/* enum vmapscope_api */
+	__u32 pad;
+};
+
+struct pmu_sample_key {
+	__u64 caller;
+	__u32 api;
+	__u32 pad;
+};
+
+enum pmu_sample_counter {
+	PMU_SAMPLE_CNT_SAMPLES = 0,	/* samples seen */
+	PMU_SAMPLE_CNT_NO_ADDR,		/* ... without a data address */
+	PMU_SAMPLE_CNT_OUTSIDE,		/* ... outside every tracked area */
+	PMU_SAMPLE_CNT_AREAS,		/* areas tracked */
+	PMU_SAMPLE_CNT_FREED,		/* areas freed again */
+	PMU_SAMPLE_CNT_AREAS_FULL,	/* area not tracked: areas map full */
+	PMU_SAMPLE_CNT_BLOCKS_FULL,	/* area not tracked: LPM trie full */
+	PMU_SAMPLE_CNT_CALLERS_FULL,	/* sample lost: samples map full */
+	PMU_SAMPLE_CNT_MAX,
+};
+
+/* Operations of the test-only program test_feed. */
+enum pmu_sample_op {
+	PMU_SAMPLE_OP_ALLOC = 1,	/* (addr, size): alloc_vmap_area */
+	PMU_SAMPLE_OP_CHUNK,		/* (addr, caller, api): vmap_chunk */
+	PMU_SAMPLE_OP_FREE,		/* (addr): free_vmap_area_noflush */
+	PMU_SAMPLE_OP_SAMPLE,		/* (addr): one PMU sample */
+};
+
 #endif /* VMAPSCOPE_H */
