@@ -45,19 +45,6 @@ void prom_buf_reset(struct prom_buf *b)
 	prom_buf_free(b);
 }
 
-char *prom_buf_steal(struct prom_buf *b, size_t *len)
-{
-	char *d;
-
-	if (b->f)
-		fclose(b->f);
-	d = b->data ? b->data : strdup("");
-	if (len)
-		*len = b->len;
-	prom_buf_init(b);
-	return d;
-}
-
 /* The stream cannot grow: the only way a memstream write fails. */
 static void buf_oom(struct prom_buf *b)
 {

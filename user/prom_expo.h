@@ -60,8 +60,6 @@ void prom_buf_free(struct prom_buf *b);
 void prom_buf_reset(struct prom_buf *b);	/* empty it, forget the error */
 /* 0 or the first error; message in b->errmsg. */
 static inline int prom_buf_error(const struct prom_buf *b) { return b->err; }
-/* Hand the text over to the caller (malloc'ed); the buffer is emptied. */
-char *prom_buf_steal(struct prom_buf *b, size_t *len);
 
 /* Name checks of the exposition format. */
 bool prom_valid_metric_name(const char *name);
