@@ -77,7 +77,7 @@ else
 fi
 
 # perf, when the guest carries it: the same module run through perf
-# record/script must show as many vmap() batches and PMD blocks.
+# record/script must show as many vmap() calls (one vmap_chunk each) and PMD blocks.
 if command -v perf >/dev/null 2>&1 && [ -f /tmp/trace.mod ]; then
 	want_c=$(grep -c ' vmap_chunk: .*api=vmap ' /tmp/trace.mod)
 	want_h=$(grep -c ' vmap_huge_block: ' /tmp/trace.mod)
@@ -88,8 +88,8 @@ if command -v perf >/dev/null 2>&1 && [ -f /tmp/trace.mod ]; then
 	got_h=$(grep -c 'vmap_huge_block: ' /tmp/perf.txt)
 	grep -m1 'vmap_huge_block: ' /tmp/perf.txt
 	[ "$got_c" = "$want_c" ] && [ "$got_h" = "$want_h" ] &&
-		pass "perf script: $got_c vmap batches and $got_h PMD blocks, as in tracefs" ||
-		fail "perf script: $got_c vmap batches / $got_h PMD blocks, tracefs had $want_c / $want_h"
+		pass "perf script: $got_c vmap() chunks and $got_h PMD blocks, as in tracefs" ||
+		fail "perf script: $got_c vmap() chunks / $got_h PMD blocks, tracefs had $want_c / $want_h"
 else
 	echo "SKIP: perf not in the guest (scripts/build-perf)"
 fi

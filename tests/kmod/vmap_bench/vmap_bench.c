@@ -7,19 +7,26 @@
  * (the vmap() cases last: see vmap_first below):
  *   ioremap_1M, ioremap_64M      ioremap() of the BAR2 of a QEMU ivshmem-plain
  *                                device (lab run --ivshmem 64), if present
- *   vmalloc_huge_1M, _2M         vmalloc_huge(): the whole call, and the
- *                                mapping part alone: from the first entry
- *                                into the page-array mapping code (kprobes on
- *                                the functions either kernel uses) to the
+ *   vmalloc_huge_1M, _2M         vmalloc_huge(): the whole call, and, in a
+ *                                second pass of calls, the mapping part
+ *                                alone: from the first entry into the
+ *                                page-array mapping code (a kprobe on the
+ *                                functions either kernel uses) to the
  *                                return, i.e. after the pages were allocated
  *   vmap_o8_100M, vmap_o9_100M   vmap() of 100 MiB made of order-8 / order-9
  *                                compound pages (vunmap() is not timed)
+ *   vmap_alt16_100M              vmap() of 100 MiB alternating 16 pages of an
+ *                                order-4 compound page and 16 scattered pages
+ *                                (arm64: 64K cont-PTE and 4K in turn; x86_64:
+ *                                4K only)
  *
  * Output: one line per case and metric,
  *   vmap_bench: RESULT case=NAME metric=ns|inst median=N p10=N p90=N iters=N
  * "inst" (kernel instructions retired) is reported when the CPU has a PMU
  * instruction counter; under QEMU TCG that is arm64 with -icount.
- * The init returns -EAGAIN so that the module unloads itself.
+ * Every timed call starts from the same page tables on both kernels (see
+ * "fresh" below).  The init returns -EAGAIN so that the module unloads
+ * itself.
  */
 #define pr_fmt(fmt) "vmap_bench: " fmt
 
@@ -45,6 +52,23 @@ module_param(iters, uint, 0444);
  */
 static bool vmap_first;
 module_param(vmap_first, bool, 0444);
+/*
+ * Before each timed call (untimed), free the lazily unmapped areas with
+ * vm_unmap_aliases(), so that every call finds the same free vmalloc space
+ * and the same page tables under it as the previous one, on both kernels.
+ * Without it, calls land on address ranges that earlier calls or cases
+ * left with PTE tables (which a PMD mapping must free first) or without
+ * them (which a PTE mapping must allocate), and how many do depends on
+ * each kernel's history.  fresh=0 restores that behaviour.
+ */
+static bool fresh = true;
+module_param(fresh, bool, 0444);
+
+static void bench_purge(void)
+{
+	if (fresh)
+		vm_unmap_aliases();
+}
 MODULE_PARM_DESC(iters, "iterations per case (vmap 100M cases use iters/3, at least 5)");
 
 #define MAX_ITERS 1000
@@ -84,11 +108,12 @@ static u64 inst_read(void)
 
 /*
  * vmalloc() allocates its pages, then maps them.  The patched kernel enters
- * the mapping code once per call through vmap_pages_range_noflush_caller()
- * (or, when that is inlined, __vmap_pages_range_noflush_caller() or the
- * walker), stock 6.12 through vmap_pages_range_noflush().  Exactly one probe
- * is placed, on the first of these that exists, so both kernels pay the
- * same probe cost once per call; its hit marks the start of the mapping.
+ * the mapping code once per call through the walker (v3:
+ * vmap_pages_range_noflush_caller() when not inlined), stock 6.12 through
+ * vmap_pages_range_noflush(), which its vmalloc() path inlines: the probe
+ * is placed but not hit there.  A probe hit costs hundreds of instructions
+ * (a trap and a single step), so the calls timed for "ns" and "inst" run
+ * without it, and a second pass with the probe gives "map_ns" only.
  */
 static const char * const map_syms[] = {
 	"vmap_pages_range_noflush_caller",
@@ -184,6 +209,7 @@ static void bench_vmap(const char *name, unsigned int order, unsigned int n)
 			pages[(i << order) + j] = big[i] + j;
 	}
 	for (i = 0; i < n; i++) {
+		bench_purge();
 		i0 = inst_read();
 		t0 = ktime_get_ns();
 		p = vmap(pages, nr, VM_MAP, PAGE_KERNEL);
@@ -217,9 +243,8 @@ static void bench_vmalloc(const char *name, unsigned long size, unsigned int n)
 	u64 t0, t1, i0;
 	void *p;
 
-	WRITE_ONCE(probe_task, current);
 	for (i = 0; i < n; i++) {
-		t_map_start = 0;
+		bench_purge();
 		i0 = inst_read();
 		t0 = ktime_get_ns();
 		p = vmalloc_huge(size, GFP_KERNEL);
@@ -230,20 +255,39 @@ static void bench_vmalloc(const char *name, unsigned long size, unsigned int n)
 			break;
 		}
 		t_ns[i] = t1 - t0;
+		vfree(p);
+		cond_resched();
+	}
+	report(name, "ns", t_ns, i);
+	if (inst_ev)
+		report(name, "inst", t_inst, i);
+
+	/* The mapping part alone, in calls of their own, with the probe. */
+	if (!probes_on()) {
+		pr_info("%s: no mapping-start probe could be placed: map_ns not reported\n",
+			name);
+		return;
+	}
+	WRITE_ONCE(probe_task, current);
+	for (i = 0; i < n; i++) {
+		bench_purge();
+		t_map_start = 0;
+		p = vmalloc_huge(size, GFP_KERNEL);
+		t1 = ktime_get_ns();
+		if (!p)
+			break;
 		if (t_map_start)
 			t_map_ns[nmap++] = t1 - t_map_start;
 		vfree(p);
 		cond_resched();
 	}
 	WRITE_ONCE(probe_task, NULL);
-	report(name, "ns", t_ns, i);
-	if (nmap == i)
+	probes_off();
+	if (nmap && nmap == i)
 		report(name, "map_ns", t_map_ns, nmap);
 	else
 		pr_info("%s: mapping start seen in %u of %u calls, map_ns not reported\n",
 			name, nmap, i);
-	if (inst_ev)
-		report(name, "inst", t_inst, i);
 }
 
 static void bench_ioremap(const char *name, resource_size_t phys,
@@ -254,6 +298,7 @@ static void bench_ioremap(const char *name, resource_size_t phys,
 	u64 t0, i0;
 
 	for (i = 0; i < n; i++) {
+		bench_purge();
 		i0 = inst_read();
 		t0 = ktime_get_ns();
 		p = ioremap(phys, size);
@@ -271,10 +316,73 @@ static void bench_ioremap(const char *name, resource_size_t phys,
 		report(name, "inst", t_inst, n);
 }
 
+/*
+ * vmap() of 100 MiB made of 16 pages of an order-4 compound page, then 16
+ * scattered pages (every other page of a split order-5 block), in turn: a
+ * change of granule every 16 pages on arm64.
+ */
+static void bench_vmap_alt16(const char *name, unsigned int n)
+{
+	unsigned int nr_groups = SZ_1M * 100 / (PAGE_SIZE * 32);
+	unsigned int nr = nr_groups * 32, i, j;
+	struct page **blk = NULL, **sc = NULL, **pages;
+	u64 t0, i0;
+	void *p;
+
+	pages = kvcalloc(nr, sizeof(*pages), GFP_KERNEL);
+	blk = kcalloc(nr_groups, sizeof(*blk), GFP_KERNEL);
+	sc = kcalloc(nr_groups, sizeof(*sc), GFP_KERNEL);
+	if (!pages || !blk || !sc)
+		goto out;
+	for (i = 0; i < nr_groups; i++) {
+		sc[i] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 5);
+		if (sc[i])
+			split_page(sc[i], 5);
+		blk[i] = alloc_pages(GFP_KERNEL | __GFP_COMP | __GFP_NOWARN, 4);
+		if (!blk[i] || !sc[i]) {
+			pr_info("%s: cannot allocate the pages, skipped\n", name);
+			goto out;
+		}
+		for (j = 0; j < 16; j++) {
+			pages[i * 32 + j] = blk[i] + j;
+			pages[i * 32 + 16 + j] = sc[i] + 2 * j;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		bench_purge();
+		i0 = inst_read();
+		t0 = ktime_get_ns();
+		p = vmap(pages, nr, VM_MAP, PAGE_KERNEL);
+		t_ns[i] = ktime_get_ns() - t0;
+		t_inst[i] = inst_read() - i0;
+		if (!p) {
+			pr_info("%s: vmap failed\n", name);
+			goto out;
+		}
+		vunmap(p);
+		cond_resched();
+	}
+	report(name, "ns", t_ns, n);
+	if (inst_ev)
+		report(name, "inst", t_inst, n);
+out:
+	for (i = 0; blk && i < nr_groups; i++) {
+		if (blk[i])
+			__free_pages(blk[i], 4);
+		if (sc && sc[i])
+			for (j = 0; j < 32; j++)
+				__free_page(sc[i] + j);
+	}
+	kfree(sc);
+	kfree(blk);
+	kvfree(pages);
+}
+
 static void bench_vmap_cases(unsigned int n)
 {
 	bench_vmap("vmap_o8_100M", 8, max(n / 3, 5U));
 	bench_vmap("vmap_o9_100M", 9, max(n / 3, 5U));
+	bench_vmap_alt16("vmap_alt16_100M", max(n / 3, 5U));
 }
 
 /* ioremap() of the BAR2 of a QEMU ivshmem-plain device (lab run --ivshmem 64). */
@@ -304,11 +412,8 @@ static int __init vmap_bench_init(void)
 	if (vmap_first)
 		bench_vmap_cases(n);
 	bench_ioremap_cases(n);
-	if (!probes_on())
-		pr_info("no mapping-start probe could be placed: map_ns not reported\n");
 	bench_vmalloc("vmalloc_huge_1M", SZ_1M, n);
 	bench_vmalloc("vmalloc_huge_2M", SZ_2M, n);
-	probes_off();
 	if (!vmap_first)
 		bench_vmap_cases(n);
 

@@ -15,7 +15,9 @@
  *	- with events=1 (default), the vmalloc:vmap_chunk, vmap_set_ptes and
  *	  vmap_huge_block events the call produced in this task are exactly
  *	  the expected ones (count, order, addresses, PFNs, sizes, shifts,
- *	  api, caller inside this module).
+ *	  api, caller inside this module); a vmap() is one page-table walk,
+ *	  one vmap_chunk, whatever the mix of granules (an array of a PMD
+ *	  block then 16 contiguous and 16 scattered pages in turn included).
  *	Also: vfree() of vmalloc_huge() areas gives every block of the
  *	area's page order back to the page allocator whole (a kprobe on
  *	free_unref_page() counts the calls and their orders), and a block
@@ -543,28 +545,35 @@ static void check_unmapped(const char *name, unsigned long va,
 }
 
 /*
- * Expected events of a vmap(): the array is cut into batches of pieces
- * with the same granule, one walker call (vmap_chunk) each.
+ * Expected events of a vmap(): one page-table walk for the whole array,
+ * whatever the mix of granules, so one vmap_chunk with the largest shift
+ * the walk may use (the one the area is aligned for, which the cases make
+ * the largest granule they expect), then the runs and blocks.
  */
 static void want_vmap_events(unsigned long va, struct pagevec_case *c)
 {
-	unsigned int i = 0, b;
+	struct ev e = { EV_CHUNK, va, page_to_pfn(c->pages[0]), c->nr, 0,
+			G4K, 2 /* vmap */ };
 	struct run r = { 0 };
+	unsigned int i;
 
-	while (i < c->nr) {
-		struct ev e = { EV_CHUNK, va + i * PAGE_SIZE,
-				page_to_pfn(c->pages[i]), 0, 0, c->gran[i],
-				2 /* vmap */ };
+	for (i = 0; i < c->nr; i++)
+		e.shift = max_t(unsigned int, e.shift, c->gran[i]);
+	want_ev(&e);
+	for (i = 0; i < c->nr; i++)
+		want_page(&r, va + i * PAGE_SIZE, page_to_pfn(c->pages[i]),
+			  c->gran[i]);
+	want_flush(&r);
+}
 
-		for (b = i; b < c->nr && c->gran[b] == c->gran[i]; b++)
-			;
-		e.n = b - i;
-		want_ev(&e);
-		for (; i < b; i++)
-			want_page(&r, va + i * PAGE_SIZE,
-				  page_to_pfn(c->pages[i]), c->gran[i]);
-		want_flush(&r);
-	}
+/* How many events of @type were recorded. */
+static unsigned int nr_got_type(enum ev_type type)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < nr_got; i++)
+		n += got[i].type == type;
+	return n;
 }
 
 static void run_vmap_case(const char *name, const struct piece *pc,
@@ -585,6 +594,10 @@ static void run_vmap_case(const char *name, const struct piece *pc,
 		goto out;
 	check_mapping(name, addr, &c, false);
 	if (events) {
+		/* vmap_chunk fires once per page-table walk of the array. */
+		check(nr_got_type(EV_CHUNK) == 1,
+		      "%s: one page-table walk for %u pages (vmap_chunk events: %u)",
+		      name, c.nr, nr_got_type(EV_CHUNK));
 		want_vmap_events((unsigned long)addr, &c);
 		check_events(name);
 	}
@@ -1041,15 +1054,28 @@ static int mode_map(void)
 			{ SINGLES, 0, 16, G4K, G4K },
 			{ COMP, 9, 0, G4K, G64K },
 		};
-		/* Four order-9 pages: one batch, four PMDs. */
+		/* Four order-9 pages: one walk, four PMDs. */
 		static const struct piece pmd4[] = {
 			{ COMP, 9, 0, G2M, G2M }, { SPLIT, 9, 0, G2M, G2M },
 			{ COMP, 9, 0, G2M, G2M }, { SPLIT, 9, 0, G2M, G2M },
 		};
+		/*
+		 * A PMD, then 16 contiguous pages and 16 scattered ones in
+		 * turn: still one walk (the granule changes every 16 pages
+		 * on arm64, after the first 2M on x86_64).
+		 */
+#define ALT16 { COMP, 4, 0, G4K, G64K }, { SINGLES, 0, 16, G4K, G4K }
+		static const struct piece alternating[] = {
+			{ COMP, 9, 0, G2M, G2M },
+			ALT16, ALT16, ALT16, ALT16, ALT16, ALT16, ALT16, ALT16,
+		};
+#undef ALT16
 
 		run_vmap_case("vmap mixed", mixed, ARRAY_SIZE(mixed));
 		run_vmap_case("vmap singles+order-9", mixed2, ARRAY_SIZE(mixed2));
 		run_vmap_case("vmap 4x order-9", pmd4, ARRAY_SIZE(pmd4));
+		run_vmap_case("vmap alternating 16 contiguous/16 scattered",
+			      alternating, ARRAY_SIZE(alternating));
 	}
 
 	run_vmalloc_case("vmalloc 1M", SZ_1M, false, G4K, G4K);
@@ -1430,5 +1456,5 @@ static void __exit vmap_test_exit(void)
 
 module_init(vmap_test_init);
 module_exit(vmap_test_exit);
-MODULE_DESCRIPTION("vmapscope: checks of the vmap/vmalloc/ioremap batching series");
+MODULE_DESCRIPTION("vmapscope: checks of the vmap/vmalloc/ioremap block-mapping series");
 MODULE_LICENSE("GPL");

@@ -20,9 +20,9 @@
  *   vswl_vm_map_ram        vm_map_ram(4 pages)     4 x 4K           x86, arm64
  *   vswl_ioremap           ioremap(ioremap_phys, ioremap_size), if given
  *
- * One vmap_chunk each, plus one for the huge_pmd page array (vmap batches
- * merge: all pages of one vmap here map at one shift).  Init fails (and frees everything) if any mapping fails,
- * so a test never reads half a workload.
+ * One vmap_chunk each (a vmap() is one page-table walk whatever its
+ * granules), plus one for the huge_pmd page array.  Init fails (and frees
+ * everything) if any mapping fails, so a test never reads half a workload.
  */
 #include <linux/gfp.h>
 #include <linux/io.h>
