@@ -32,9 +32,10 @@ enum vmapscope_api {
  * vmalloc:vmap_chunk(unsigned long addr, unsigned long pfn,
  *                    unsigned long nr_pages, unsigned int shift,
  *                    const void *caller, unsigned int api)
- *	Once per call of the batching walker: a virtually contiguous range
- *	of nr_pages pages that the walker maps in one page-table walk, at a
- *	requested mapping shift of at most "shift".  pfn is the first page's.
+ *	Once per mapping call (a vmalloc() area, a vmap(), a vm_map_ram(),
+ *	an ioremap(), ...): the virtually contiguous range of nr_pages pages
+ *	it maps, at a mapping shift of at most "shift".  pfn is the first
+ *	page's.
  *	Fires before any vmap_set_ptes / vmap_huge_block event of the range,
  *	in the same task.
  *

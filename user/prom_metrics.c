@@ -570,7 +570,7 @@ static void histograms(struct prom_buf *b, const struct out_row *rows, size_t n,
 	prom_log2_bounds(le, latency ? 1e9 : 1.0);
 	prom_family(b, name, PROM_HISTOGRAM, latency ?
 		    "Time from entry to return of the mapping API (vmalloc, vmap, ioremap, ...), log2 buckets of whole nanoseconds." :
-		    "Pages per chunk the batching page-table walker mapped in one walk (vmalloc:vmap_chunk), log2 buckets.");
+		    "Pages per vmalloc:vmap_chunk event (one per mapping call), log2 buckets.");
 	for (i = 0; i < n; i++) {
 		const struct vmapscope_stats *s = &rows[i].st;
 		const uint64_t *slots = (const uint64_t *)(latency ? s->lat_hist : s->chunk_hist);
