@@ -177,13 +177,38 @@ static void report(const char *name, const char *metric, u64 *v, unsigned int n)
 
 /* ---- cases ----------------------------------------------------------------------- */
 
+/* Time @n vmap() + vunmap() of the same @pages, each from purged lazy areas. */
+static void bench_vmap_calls(const char *name, struct page **pages, unsigned int nr,
+			     unsigned int n)
+{
+	unsigned int i;
+	u64 t0, i0;
+	void *p;
+
+	for (i = 0; i < n; i++) {
+		bench_purge();
+		i0 = inst_read();
+		t0 = ktime_get_ns();
+		p = vmap(pages, nr, VM_MAP, PAGE_KERNEL);
+		t_ns[i] = ktime_get_ns() - t0;
+		t_inst[i] = inst_read() - i0;
+		if (!p) {
+			pr_info("%s: vmap failed\n", name);
+			return;
+		}
+		vunmap(p);
+		cond_resched();
+	}
+	report(name, "ns", t_ns, n);
+	if (inst_ev)
+		report(name, "inst", t_inst, n);
+}
+
 static void bench_vmap(const char *name, unsigned int order, unsigned int n)
 {
 	unsigned int nr_big = SZ_1M * 100 / (PAGE_SIZE << order);
 	unsigned int nr = nr_big << order, i, j;
 	struct page **big, **pages, **spare = NULL;
-	u64 t0, i0;
-	void *p;
 
 	big = kcalloc(nr_big, sizeof(*big), GFP_KERNEL);
 	pages = kvcalloc(nr, sizeof(*pages), GFP_KERNEL);
@@ -208,23 +233,7 @@ static void bench_vmap(const char *name, unsigned int order, unsigned int n)
 		for (j = 0; j < 1U << order; j++)
 			pages[(i << order) + j] = big[i] + j;
 	}
-	for (i = 0; i < n; i++) {
-		bench_purge();
-		i0 = inst_read();
-		t0 = ktime_get_ns();
-		p = vmap(pages, nr, VM_MAP, PAGE_KERNEL);
-		t_ns[i] = ktime_get_ns() - t0;
-		t_inst[i] = inst_read() - i0;
-		if (!p) {
-			pr_info("%s: vmap failed\n", name);
-			goto out;
-		}
-		vunmap(p);
-		cond_resched();
-	}
-	report(name, "ns", t_ns, n);
-	if (inst_ev)
-		report(name, "inst", t_inst, n);
+	bench_vmap_calls(name, pages, nr, n);
 out:
 	for (i = 0; big && i < nr_big; i++) {
 		if (big[i])
@@ -326,8 +335,6 @@ static void bench_vmap_alt16(const char *name, unsigned int n)
 	unsigned int nr_groups = SZ_1M * 100 / (PAGE_SIZE * 32);
 	unsigned int nr = nr_groups * 32, i, j;
 	struct page **blk = NULL, **sc = NULL, **pages;
-	u64 t0, i0;
-	void *p;
 
 	pages = kvcalloc(nr, sizeof(*pages), GFP_KERNEL);
 	blk = kcalloc(nr_groups, sizeof(*blk), GFP_KERNEL);
@@ -348,23 +355,7 @@ static void bench_vmap_alt16(const char *name, unsigned int n)
 			pages[i * 32 + 16 + j] = sc[i] + 2 * j;
 		}
 	}
-	for (i = 0; i < n; i++) {
-		bench_purge();
-		i0 = inst_read();
-		t0 = ktime_get_ns();
-		p = vmap(pages, nr, VM_MAP, PAGE_KERNEL);
-		t_ns[i] = ktime_get_ns() - t0;
-		t_inst[i] = inst_read() - i0;
-		if (!p) {
-			pr_info("%s: vmap failed\n", name);
-			goto out;
-		}
-		vunmap(p);
-		cond_resched();
-	}
-	report(name, "ns", t_ns, n);
-	if (inst_ev)
-		report(name, "inst", t_inst, n);
+	bench_vmap_calls(name, pages, nr, n);
 out:
 	for (i = 0; blk && i < nr_groups; i++) {
 		if (blk[i])
