@@ -15,9 +15,10 @@
  *	- with events=1 (default), the vmalloc:vmap_chunk, vmap_set_ptes and
  *	  vmap_huge_block events the call produced in this task are exactly
  *	  the expected ones (count, order, addresses, PFNs, sizes, shifts,
- *	  api, caller inside this module); a vmap() is one page-table walk,
- *	  one vmap_chunk, whatever the mix of granules (an array of a PMD
- *	  block then 16 contiguous and 16 scattered pages in turn included).
+ *	  api, caller inside this module): one vmap_chunk per vmap();
+ *	- a vmap() is one page-table walk whatever the mix of granules (an
+ *	  array of a PMD block then 16 contiguous and 16 scattered pages in
+ *	  turn included): a kprobe counts the walker's calls.
  *	Also: vfree() of vmalloc_huge() areas gives every block of the
  *	area's page order back to the page allocator whole (a kprobe on
  *	free_unref_page() counts the calls and their orders), and a block
@@ -566,15 +567,24 @@ static void want_vmap_events(unsigned long va, struct pagevec_case *c)
 	want_flush(&r);
 }
 
-/* How many events of @type were recorded. */
-static unsigned int nr_got_type(enum ev_type type)
-{
-	unsigned int i, n = 0;
+/*
+ * Page-table walks of the array: calls of vmap_pages_range_noflush_walk(),
+ * which vmap() calls out of line on both arches, counted with a kprobe in
+ * this task.  The walk's own levels are inlined into it.
+ */
+static struct task_struct *walk_task;
+static unsigned int nr_walks;
+static bool walk_probe;
 
-	for (i = 0; i < nr_got; i++)
-		n += got[i].type == type;
-	return n;
+static int count_walk(struct kprobe *kp, struct pt_regs *regs)
+{
+	if (current == walk_task)
+		nr_walks++;
+	return 0;
 }
+
+static struct kprobe kp_walk = { .symbol_name = "vmap_pages_range_noflush_walk",
+				 .pre_handler = count_walk };
 
 static void run_vmap_case(const char *name, const struct piece *pc,
 			  unsigned int nr_pc)
@@ -588,16 +598,18 @@ static void run_vmap_case(const char *name, const struct piece *pc,
 	}
 	if (events)
 		rec_start();
+	nr_walks = 0;
+	walk_task = current;
 	addr = vmap(c.pages, c.nr, VM_MAP, PAGE_KERNEL);
+	walk_task = NULL;
 	rec_stop();
 	if (!check(addr, "%s: vmap of %u pages", name, c.nr))
 		goto out;
+	check(walk_probe && nr_walks == 1,
+	      "%s: one page-table walk for %u pages (kprobe %s, walks: %u)",
+	      name, c.nr, walk_probe ? "placed" : "missing", nr_walks);
 	check_mapping(name, addr, &c, false);
 	if (events) {
-		/* vmap_chunk fires once per page-table walk of the array. */
-		check(nr_got_type(EV_CHUNK) == 1,
-		      "%s: one page-table walk for %u pages (vmap_chunk events: %u)",
-		      name, c.nr, nr_got_type(EV_CHUNK));
 		want_vmap_events((unsigned long)addr, &c);
 		check_events(name);
 	}
@@ -964,6 +976,7 @@ static void map_setup(void)
 	range_alloc = ksym("__vmalloc_node_range_noprof");
 	find_area = ksym("find_vm_area");
 	vfree_probe = !register_kprobe(&kp_vfree);
+	walk_probe = !register_kprobe(&kp_walk);
 	if (!ON_ARM64)
 		return;
 	if (register_kprobe(&kp_publish))
@@ -980,6 +993,9 @@ static void map_teardown(void)
 	if (vfree_probe)
 		unregister_kprobe(&kp_vfree);
 	vfree_probe = false;
+	if (walk_probe)
+		unregister_kprobe(&kp_walk);
+	walk_probe = false;
 	if (!barrier_probes)
 		return;
 	unregister_kprobe(&kp_set_huge);
