@@ -108,16 +108,13 @@ static u64 inst_read(void)
 
 /*
  * vmalloc() allocates its pages, then maps them.  The patched kernel enters
- * the mapping code once per call through the walker (v3:
- * vmap_pages_range_noflush_caller() when not inlined), stock 6.12 through
+ * the mapping code once per call through the walker, stock 6.12 through
  * vmap_pages_range_noflush(), which its vmalloc() path inlines: the probe
  * is placed but not hit there.  A probe hit costs hundreds of instructions
  * (a trap and a single step), so the calls timed for "ns" and "inst" run
  * without it, and a second pass with the probe gives "map_ns" only.
  */
 static const char * const map_syms[] = {
-	"vmap_pages_range_noflush_caller",
-	"__vmap_pages_range_noflush_caller",
 	"vmap_pages_range_noflush_walk",
 	"vmap_pages_range_noflush",
 };
