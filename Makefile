@@ -28,13 +28,16 @@ all: tools
 
 # Fast suites (unit, host) first, then the lab (it builds the stock and
 # patched kernels, one tree per arch), then every suite that needs only
-# those kernels.  "make check-full" then adds what "make check" leaves out
-# for time: the per-patch build of the series and the debug (KASAN)
-# kernels, which nothing else uses.
+# those kernels, and last the debug (KASAN) kernels: each is a cold build
+# of its own that nothing else uses, so every other result comes first.
+# "make check-full" then adds the per-patch build of the series.
 # Every suite runs even after a failure, then one closing line counts them.
 CHECK_FAST	 = $(filter check-unit check-host %-unit,$(CHECK_TARGETS))
 CHECK_EARLY	 = $(CHECK_FAST) $(filter check-lab,$(CHECK_TARGETS))
-CHECK_SEQUENCE	 = $(CHECK_EARLY) $(filter-out $(CHECK_EARLY),$(CHECK_TARGETS))
+CHECK_LATE	 = $(filter check-kernel-debug,$(CHECK_TARGETS))
+CHECK_SEQUENCE	 = $(CHECK_EARLY) \
+		   $(filter-out $(CHECK_EARLY) $(CHECK_LATE),$(CHECK_TARGETS)) \
+		   $(CHECK_LATE)
 
 define run_suites
 	@pass=0; failed=""; for t in $(1); do \
