@@ -13,6 +13,7 @@ HOST_ARCH	:= $(shell uname -m | sed 's/aarch64/arm64/')
 export VMAPSCOPE_CACHE ?= /var/cache/vmapscope
 
 CHECK_TARGETS	:=
+CHECK_LATE_TARGETS :=
 CHECK_FULL_TARGETS :=
 
 .PHONY: all deps demo check check-full clean
@@ -28,16 +29,15 @@ all: tools
 
 # Fast suites (unit, host) first, then the lab (it builds the stock and
 # patched kernels, one tree per arch), then every suite that needs only
-# those kernels, and last the debug (KASAN) kernels: each is a cold build
-# of its own that nothing else uses, so every other result comes first.
+# those kernels, and last CHECK_LATE_TARGETS, suites that pay for a cold
+# kernel build of their own which nothing else uses (the debug kernels),
+# so that every other result comes first.
 # "make check-full" then adds the per-patch build of the series.
 # Every suite runs even after a failure, then one closing line counts them.
 CHECK_FAST	 = $(filter check-unit check-host %-unit,$(CHECK_TARGETS))
 CHECK_EARLY	 = $(CHECK_FAST) $(filter check-lab,$(CHECK_TARGETS))
-CHECK_LATE	 = $(filter check-kernel-debug,$(CHECK_TARGETS))
-CHECK_SEQUENCE	 = $(CHECK_EARLY) \
-		   $(filter-out $(CHECK_EARLY) $(CHECK_LATE),$(CHECK_TARGETS)) \
-		   $(CHECK_LATE)
+CHECK_SEQUENCE	 = $(CHECK_EARLY) $(filter-out $(CHECK_EARLY),$(CHECK_TARGETS)) \
+		   $(CHECK_LATE_TARGETS)
 
 define run_suites
 	@pass=0; failed=""; for t in $(1); do \

@@ -57,7 +57,7 @@ check-kernel: check-kernel-x86_64 check-kernel-arm64
 # runs them after every other suite (docs/lab.md, "What make check
 # builds").
 check-kernel-debug: check-kernel-debug-x86_64 check-kernel-debug-arm64
-CHECK_TARGETS += check-kernel-debug
+CHECK_LATE_TARGETS += check-kernel-debug
 
 # Every prefix of the series builds, on both arches (scripts/lab
 # series-build: incremental, cached by the patched key; it leaves the
