@@ -10,6 +10,7 @@ DEMO_ARCH	?= x86_64
 # the patched kernel is the stock build plus the whole series, incremental
 # in one tree (scripts/lab series-build --whole).
 lab-kernels: deps
+	@echo "lab: kernel source $$($(LAB) source)"
 	$(LAB) series-build --arch x86_64 --whole
 	$(LAB) build --arch x86_64 --variant patched >/dev/null
 	$(LAB) series-build --arch arm64 --whole

@@ -110,51 +110,29 @@ expect_rc 0 "the stock guest has the stock vmalloc events and none of the series
 expect_rc 125 "a patch that does not apply fails the build" \
 	env VMAPSCOPE_PATCHDIR="$tmp/patches" "$LAB" build --arch x86_64 --variant patched
 expect_err "9999-lab-selftest.patch does not apply" "the error names the broken patch"
+expect_err "does not apply to Linux $(dpkg-query -W -f='${Version}' linux-source-6.12 | sed 's/[.+]/\\&/g')" \
+	"the error names the kernel source version it was applied to"
 [ ! -e "$CACHE/out/x86_64-patched/$k2" ] && ! ls -d "$CACHE/out/x86_64-patched/$k2".tmp* >/dev/null 2>&1 &&
 	ok "no cache entry is left for the broken series" || bad "a cache entry was left for $k2"
 
 # series-build: every prefix of the series must build.  Patch 1 breaks the
 # top Makefile (make fails before compiling anything), patch 2 repairs it:
-# the series as a whole is fine, the prefix is not.
+# the series as a whole is fine, the prefix is not.  Both are made from the
+# Makefile of the source tree under test, so no line a point release
+# changes (SUBLEVEL) is written here.
 mkdir -p "$tmp/brk"
-cat >"$tmp/brk/0001-break.patch" <<'P'
-From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
-From: lab <lab@vmapscope.invalid>
-Subject: [PATCH 1/2] lab self-test: break the build
-
----
- Makefile | 1 +
- 1 file changed, 1 insertion(+)
-
-diff --git a/Makefile b/Makefile
---- a/Makefile
-+++ b/Makefile
-@@ -1,4 +1,5 @@
- # SPDX-License-Identifier: GPL-2.0
-+$(error lab self-test: broken by patch 1)
- VERSION = 6
- PATCHLEVEL = 12
- SUBLEVEL = 117
-P
-cat >"$tmp/brk/0002-repair.patch" <<'P'
-From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
-From: lab <lab@vmapscope.invalid>
-Subject: [PATCH 2/2] lab self-test: repair the build
-
----
- Makefile | 1 -
- 1 file changed, 1 deletion(-)
-
-diff --git a/Makefile b/Makefile
---- a/Makefile
-+++ b/Makefile
-@@ -1,5 +1,4 @@
- # SPDX-License-Identifier: GPL-2.0
--$(error lab self-test: broken by patch 1)
- VERSION = 6
- PATCHLEVEL = 12
- SUBLEVEL = 117
-P
+git -C "$CACHE/linux/repo" show base:Makefile >"$tmp/brk/Makefile.orig" ||
+	bad "cannot read the Makefile of the lab's kernel tree"
+sed '1a $(error lab self-test: broken by patch 1)' "$tmp/brk/Makefile.orig" >"$tmp/brk/Makefile.broken"
+# selftest_patch N/M SUBJECT FROM TO: a git-am-able patch of the top Makefile.
+selftest_patch() {
+	printf 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n'
+	printf 'From: lab <lab@vmapscope.invalid>\nSubject: [PATCH %s] lab self-test: %s\n\n---\n' "$1" "$2"
+	printf 'diff --git a/Makefile b/Makefile\n'
+	diff -u --label a/Makefile --label b/Makefile "$3" "$4"
+}
+selftest_patch 1/2 "break the build" "$tmp/brk/Makefile.orig" "$tmp/brk/Makefile.broken" >"$tmp/brk/0001-break.patch"
+selftest_patch 2/2 "repair the build" "$tmp/brk/Makefile.broken" "$tmp/brk/Makefile.orig" >"$tmp/brk/0002-repair.patch"
 printf '0001-break.patch\n0002-repair.patch\n' >"$tmp/brk/series"
 expect_rc 125 "series-build fails when a prefix of the series does not build" \
 	env VMAPSCOPE_PATCHDIR="$tmp/brk" "$LAB" series-build --arch x86_64

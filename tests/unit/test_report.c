@@ -19,7 +19,7 @@
 static void fill_meta(struct vmapstat_snapshot *s, const char *arch)
 {
 	snprintf(s->arch, sizeof(s->arch), "%s", arch);
-	snprintf(s->kernel_release, sizeof(s->kernel_release), "6.12.117");
+	snprintf(s->kernel_release, sizeof(s->kernel_release), "6.12.0");
 	s->page_shift = 12;
 	s->symbols_ok = true;
 	s->stats_max_entries = 2048;
