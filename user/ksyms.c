@@ -59,21 +59,38 @@ static const char *const data_names[KSYMS_NR_DATA] = {
 struct ksyms *ksyms_load(const char *kallsyms_path, const char *kptr_path)
 {
 	const char *path = kallsyms_path ? kallsyms_path : "/proc/kallsyms";
-	char line[512], *p, *name, *mod;
 	struct ksyms *ks;
-	size_t cap = 0, i, nonzero = 0, total = 0;
-	unsigned long long addr;
-	char type;
 	FILE *f;
+	int e;
 
 	f = fopen(path, "re");
 	if (!f)
 		return NULL;
+	ks = ksyms_read(f, path, kptr_path);
+	e = errno;
+	fclose(f);
+	errno = e;
+	return ks;
+}
+
+struct ksyms *ksyms_read(FILE *f, const char *path, const char *kptr_path)
+{
+	char *line = NULL, *p, *name, *mod;
+	size_t linecap = 0;
+	struct ksyms *ks;
+	size_t cap = 0, i, nonzero = 0, total = 0;
+	unsigned long long addr;
+	char type;
+
 	ks = calloc(1, sizeof(*ks));
 	if (!ks)
 		goto nomem;
-	/* ~100k lines: no sscanf, it dominates the cost under emulation */
-	while (fgets(line, sizeof(line), f)) {
+	/*
+	 * ~100k lines: no sscanf, it dominates the cost under emulation.
+	 * getline: a Rust symbol name alone may take 512 bytes, and the tail
+	 * of a line cut at a fixed size would be read as a line of its own.
+	 */
+	while (getline(&line, &linecap, f) > 0) {
 		long noff, moff = -1;
 
 		addr = strtoull(line, &p, 16);
@@ -132,10 +149,12 @@ struct ksyms *ksyms_load(const char *kallsyms_path, const char *kptr_path)
 		ks->syms[ks->nr].unloaded = false;
 		ks->nr++;
 	}
-	fclose(f);
-	f = NULL;
+	free(line);
+	line = NULL;
 
-	qsort(ks->syms, ks->nr, sizeof(*ks->syms), cmp_ksym);
+	/* no text symbol at all (an empty file): syms is NULL, qsort wants an array */
+	if (ks->nr)
+		qsort(ks->syms, ks->nr, sizeof(*ks->syms), cmp_ksym);
 	for (i = 0; i < ks->nr; i++) {
 		struct ksym *s = &ks->syms[i];
 		intptr_t moff = (intptr_t)s->module;
@@ -180,8 +199,7 @@ struct ksyms *ksyms_load(const char *kallsyms_path, const char *kptr_path)
 	}
 	return ks;
 nomem:
-	if (f)
-		fclose(f);
+	free(line);
 	ksyms_free(ks);
 	errno = ENOMEM;
 	return NULL;

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct ksym {
 	uint64_t addr;
@@ -51,6 +52,11 @@ struct ksyms {
  * Returns NULL with errno set when the file cannot be read.
  */
 struct ksyms *ksyms_load(const char *kallsyms_path, const char *kptr_path);
+/*
+ * The same from an open stream in kallsyms format; path names it in
+ * ks->reason.  NULL with errno = ENOMEM only.
+ */
+struct ksyms *ksyms_read(FILE *f, const char *path, const char *kptr_path);
 void ksyms_free(struct ksyms *ks);
 
 /* Symbol containing addr (addr in [sym, sym + size)), or NULL. */

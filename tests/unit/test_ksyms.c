@@ -156,6 +156,71 @@ static void test_empty_and_missing(void **state)
 	assert_null(ksyms_load("/nonexistent/kallsyms", path_kr));
 }
 
+/*
+ * No text symbol at all: an empty file (--kallsyms /dev/null) or only data
+ * symbols.  The table stays empty without sorting a NULL array, which
+ * the sanitizer build of this test checks (qsort(NULL, 0) is undefined).
+ */
+static void test_no_text_symbols(void **state)
+{
+	char path[300], buf[64];
+	struct ksyms *ks = ksyms_load("/dev/null", path_kr);
+
+	assert_non_null(ks);
+	assert_true(ks->restricted);
+	assert_int_equal(ks->nr, 0);
+	assert_non_null(strstr(ks->reason, "/dev/null is empty"));
+	assert_null(ksyms_lookup(ks, 0xffffffff81200010ULL));
+	ksyms_format(ks, 0xffffffff81200010ULL, buf, sizeof(buf));
+	assert_string_equal(buf, "0xffffffff81200010");
+	ksyms_free(ks);
+
+	snprintf(path, sizeof(path), "%s/kallsyms.data", dir);
+	write_file(path, "ffffffff82100000 D init_mm\n"
+			 "ffffffff82200000 b page_offset_base\n");
+	ks = ksyms_load(path, path_kr);
+	assert_non_null(ks);
+	assert_false(ks->restricted);
+	assert_int_equal(ks->nr, 0);
+	assert_int_equal(ks->nr_data_syms, 2);
+	assert_true(ks->data[KSYMS_INIT_MM] == 0xffffffff82100000ULL);
+	assert_null(ksyms_lookup(ks, 0xffffffff82100000ULL));
+	ksyms_free(ks);
+	unlink(path);
+}
+
+/*
+ * A line longer than any fixed buffer (Rust names reach 512 bytes): the
+ * name is kept whole, and so is the module after it.
+ */
+static void test_long_line(void **state)
+{
+	char path[300], name[700], text[1024], buf[800], want[800];
+	struct ksyms *ks;
+	const struct ksym *s;
+
+	for (size_t i = 0; i < sizeof(name) - 1; i++)
+		name[i] = "_RNvCs1234abcdefgh"[i % 18];
+	name[sizeof(name) - 1] = '\0';
+	snprintf(path, sizeof(path), "%s/kallsyms.long", dir);
+	snprintf(text, sizeof(text), "ffffffffc0001000 t %s\t[rust_mod]\n"
+		 "ffffffffc0001100 t next\t[rust_mod]\n", name);
+	write_file(path, text);
+	ks = ksyms_load(path, path_kr);
+	assert_non_null(ks);
+	assert_int_equal(ks->nr, 2);
+	s = ksyms_lookup(ks, 0xffffffffc0001010ULL);
+	assert_non_null(s);
+	assert_string_equal(s->name, name);
+	assert_non_null(s->module);
+	assert_string_equal(s->module, "rust_mod");
+	ksyms_format(ks, 0xffffffffc0001010ULL, buf, sizeof(buf));
+	snprintf(want, sizeof(want), "%s+0x10/0x100 [rust_mod]", name);
+	assert_string_equal(buf, want);
+	ksyms_free(ks);
+	unlink(path);
+}
+
 /* A relocatable object standing in for a module's .ko. */
 static const char mod_src[] =
 	"int fa(int x) { return x * 3 + 1; }\n"
@@ -330,6 +395,8 @@ int main(void)
 		cmocka_unit_test(test_match),
 		cmocka_unit_test(test_kptr_restrict_zeros),
 		cmocka_unit_test(test_empty_and_missing),
+		cmocka_unit_test(test_no_text_symbols),
+		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_unloaded_module),
 		cmocka_unit_test(test_drop_stale),
 	};
