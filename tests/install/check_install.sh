@@ -5,6 +5,10 @@
 #  - each page renders with man -l and with groff -ww without a warning;
 #  - every long option printed by "TOOL --help" appears in TOOL's page
 #    (rendered text), so the pages cannot drift from the tools;
+#  - the exporter's unit and sysusers.d file land in $PREFIX/lib/systemd/system
+#    and $PREFIX/lib/sysusers.d, the unit naming the installed vmapstat; the
+#    optional pieces (drop-in, sysctl file, Prometheus rules) in
+#    $PREFIX/share/vmapscope, all mode 644 and identical to contrib/;
 #  - "make uninstall" removes exactly what was installed.
 set -uo pipefail
 TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -29,7 +33,12 @@ if ! make -C "$TOPDIR" --no-print-directory OUTDIR="$OUTDIR" install \
 fi
 
 # Nothing outside DESTDIR$PREFIX, nothing unexpected inside it.
-expected=$(for t in $TOOLS; do echo "$PREFIX/sbin/$t"; echo "$PREFIX/share/man/man8/$t.8"; done | sort)
+UNIT=$PREFIX/lib/systemd/system/vmapstat-exporter.service
+SYSUSERS=$PREFIX/lib/sysusers.d/vmapscope.conf
+EXTRAS="systemd/live-bytes.conf sysctl.d/60-vmapscope-kptr-restrict.conf prometheus/vmapscope.rules.yml"
+expected=$( (for t in $TOOLS; do echo "$PREFIX/sbin/$t"; echo "$PREFIX/share/man/man8/$t.8"; done
+	echo "$UNIT"; echo "$SYSUSERS"
+	for f in $EXTRAS; do echo "$PREFIX/share/vmapscope/$f"; done) | sort)
 got=$(cd "$dest" && find . -type f | sed 's|^\.||' | sort)
 [ "$got" = "$expected" ] && ok "installed files: $(echo $got)" ||
 	fail "installed files differ: want [$(echo $expected)], got [$(echo $got)]"
@@ -69,6 +78,25 @@ for t in $TOOLS; do
 	done
 	[ -z "$missing" ] && ok "$t: all $(echo $opts | wc -w) long options of --help are in $t.8" ||
 		fail "$t: long options of --help missing from $t.8:$missing"
+done
+
+# The unit: the installed vmapstat's path in ExecStart, nothing left to
+# substitute, otherwise the file in contrib/.
+want=$(sed "s|@SBINDIR@|$PREFIX/sbin|g" "$TOPDIR/contrib/systemd/vmapstat-exporter.service")
+if [ "$(cat "$dest$UNIT" 2>/dev/null)" = "$want" ] && grep -qx "ExecStart=$PREFIX/sbin/vmapstat --listen .*" "$dest$UNIT" &&
+	! grep -qE '@[A-Z_]+@' "$dest$UNIT"; then
+	ok "unit: $(grep ^ExecStart= "$dest$UNIT")"
+else
+	fail "$dest$UNIT missing or not contrib/systemd/vmapstat-exporter.service with ExecStart=$PREFIX/sbin/vmapstat"
+fi
+for f in "$SYSUSERS:sysusers.d/vmapscope.conf" "$UNIT:"; do
+	[ "$(stat -c %a "$dest${f%%:*}" 2>/dev/null)" = 644 ] || fail "$dest${f%%:*} missing or not mode 644"
+done
+cmp -s "$dest$SYSUSERS" "$TOPDIR/contrib/sysusers.d/vmapscope.conf" || fail "$SYSUSERS is not contrib/sysusers.d/vmapscope.conf"
+for f in $EXTRAS; do
+	cmp -s "$dest$PREFIX/share/vmapscope/$f" "$TOPDIR/contrib/$f" &&
+		[ "$(stat -c %a "$dest$PREFIX/share/vmapscope/$f")" = 644 ] ||
+		fail "$PREFIX/share/vmapscope/$f missing, not mode 644 or not contrib/$f"
 done
 
 if make -C "$TOPDIR" --no-print-directory OUTDIR="$OUTDIR" uninstall \
