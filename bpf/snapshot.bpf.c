@@ -2,7 +2,8 @@
 /*
  * Live mapping audit (vmapstat --snapshot): walk the kernel page tables
  * of given virtual ranges and count the bytes mapped at each granule, and
- * what larger granules the PTE-mapped memory would allow (potential).
+ * which of the 4K-mapped bytes the series would map with larger blocks
+ * (potential: lsnap_run_add() per PTE, the arithmetic once per run).
  *
  * Two syscall programs, run on demand with BPF_PROG_TEST_RUN (nothing is
  * attached anywhere):
@@ -67,7 +68,7 @@ struct pte_ctx {
 	__u32 arch;
 	__u32 pad;
 	__u64 va;		/* address of the first entry of this step */
-	__u64 area_start;	/* the range's start: runs from there may realign */
+	__u64 base;		/* the range's base: run offsets count from it */
 	__u64 addr_mask;
 	__u64 bytes[2];		/* LSNAP_G_PTE, LSNAP_G_CONT_PTE */
 	__u64 unmapped;
@@ -88,43 +89,22 @@ __noinline int decode_entry(__u32 arch, __u32 shift, int last, __u64 e)
 	return kind | (g << 4);
 }
 
-/* Close the run (if any) into pot. */
-static __always_inline void run_end(__u32 arch, struct lsnap_run *r, __u64 *pot)
-{
-	if (r->pages)
-		lsnap_run_potential(arch, r, pot);
-	r->pages = 0;
-}
-
 static long count_pte(__u32 i, void *data)
 {
 	struct pte_ctx *p = data;
 	__u64 e = ptes[i & (LSNAP_PTRS_PER_TABLE - 1)];
 	int d = decode_entry(p->arch, 12, 1, e);
-	__u64 va = p->va + ((__u64)i << 12), pa, next;
 	__u32 cont;
 
 	if ((d & 0xf) != LSNAP_PT_LEAF) {
 		p->unmapped += 4096;
-		run_end(p->arch, &p->run, p->pot);
+		lsnap_run_end(p->arch, &p->run, p->pot);
 		return 0;
 	}
 	cont = (d >> 4) == LSNAP_G_CONT_PTE;
 	p->bytes[cont] += 4096;
-	/* Extend the run when VA and PA both follow on, in the same kind. */
-	pa = e & p->addr_mask;
-	next = p->run.pages << 12;
-	if (p->run.pages && p->run.cont == cont && va == p->run.va + next &&
-	    pa == p->run.pa + next) {
-		p->run.pages++;
-		return 0;
-	}
-	run_end(p->arch, &p->run, p->pot);
-	p->run.va = va;
-	p->run.pa = pa;
-	p->run.pages = 1;
-	p->run.cont = cont;
-	p->run.first = va == p->area_start;
+	lsnap_run_add(p->arch, &p->run, p->base, p->va + ((__u64)i << 12), e & p->addr_mask,
+		      cont, p->pot);
 	return 0;
 }
 
@@ -135,7 +115,7 @@ static long count_pte(__u32 i, void *data)
 static __always_inline void next_range(struct walk_ctx *w)
 {
 	if (w->ri < LSNAP_BATCH)
-		run_end(layout.arch, &w->run, results[w->ri & (LSNAP_BATCH - 1)].potential);
+		lsnap_run_end(layout.arch, &w->run, results[w->ri & (LSNAP_BATCH - 1)].potential);
 	w->ri++;
 	w->lvl = 0;
 	w->table = layout.pgd;
@@ -198,7 +178,7 @@ static long walk_step(__u32 i, void *data)
 		struct pte_ctx p = {
 			.arch = layout.arch,
 			.va = addr & ~4095ULL,
-			.area_start = ranges[ri].area_start,
+			.base = ranges[ri].base,
 			.addr_mask = layout.addr_mask,
 			.run = w->run,
 		};
@@ -222,7 +202,6 @@ static long walk_step(__u32 i, void *data)
 		res->unmapped += p.unmapped;
 		res->potential[LSNAP_POT_64K] += p.pot[LSNAP_POT_64K];
 		res->potential[LSNAP_POT_2M] += p.pot[LSNAP_POT_2M];
-		res->potential[LSNAP_POT_REALIGN] += p.pot[LSNAP_POT_REALIGN];
 		res->potential[LSNAP_POT_MISALIGNED] += p.pot[LSNAP_POT_MISALIGNED];
 		w->run = p.run;
 		w->addr = addr + (n << 12);

@@ -134,41 +134,56 @@ static __always_inline __u64 lsnap_table_va(const struct lsnap_layout *l, __u64 
 	return (e & l->addr_mask) - l->phys_base + l->virt_base;
 }
 
-/* The PTE run being followed (see lsnap_run_potential()); pages 0 = none. */
+/* The PTE run being followed (see lsnap_run_add()); pages 0 = none. */
 struct lsnap_run {
 	__u64 va;
 	__u64 pa;
 	__u64 pages;
+	__u64 off;		/* va - base (lsnap_range.base) at the run's first page */
 	__u32 cont;		/* contiguous-PTE entries (arm64) */
-	__u32 first;		/* starts at the first page of its area */
+	__u32 pad;
 };
 
 /*
- * Mapping potential of PTE-mapped memory: what the same physical pages
- * would allow with larger blocks.  Counted per run of consecutive PTEs of
- * one kind (plain or contiguous) whose physical pages are consecutive
- * too, in bytes:
- *  LSNAP_POT_64K  arm64 only: naturally aligned 64K blocks of plain PTEs
- *                 whose VA and PA are both 64K-aligned (a contiguous-PTE
- *                 block in place), not inside one of the 2M blocks;
- *  LSNAP_POT_2M   naturally aligned 2M blocks whose VA and PA are both
- *                 2M-aligned (a PMD in place);
- *  LSNAP_POT_REALIGN  blocks (64K or 2M) a plain-PTE run would give if its
- *                 area started at a VA congruent to its PA: runs that
- *                 start at their area's first page on a physically
- *                 block-aligned page but whose VA is not aligned alike.
- *                 This is what aligning the area buys (the series' vmap()
- *                 aligns the area of an array of whole blocks; stock
- *                 vmap() places areas at page granularity);
- *  LSNAP_POT_MISALIGNED  every other plain-PTE run of at least the arch's
- *                 smallest block (64K arm64, 2M x86_64) whose VA and PA
- *                 differ modulo that block: physically contiguous, but
- *                 off every block boundary (the whole run is counted).
+ * Mapping potential of PTE-mapped memory: of the bytes mapped with plain
+ * 4K PTEs, what the series would map with a larger block, per block size,
+ * in bytes.  Counted per run of consecutive plain PTEs whose physical
+ * pages are consecutive too, at offsets from the range's base: for a
+ * vmap() area the area's first page, for every other area 0 (the VA).
+ *
+ * The series' vmap() aligns the area to the largest block the array
+ * allows and then maps a block at array index i wherever i is a multiple
+ * of the block's pages, the block's first page is physically aligned to
+ * the block size and the block's pages are physically contiguous; every
+ * other page gets a 4K PTE.  Such a block lies inside one run, at an
+ * offset from the area's first page that is a multiple of the block size,
+ * with (offset - PA) a multiple of it: that is what is counted here, so
+ * the figures do not depend on where the stock kernel placed the area.
+ * The alignment the series picks does not change the count: the area is
+ * 2M-aligned when the array holds one such 2M block anywhere, and then
+ * every such block of either size is mapped; otherwise it is 64K-aligned
+ * (arm64) when the array holds a 64K one, and there is no 2M block to
+ * miss.  For the other APIs the series does not move the area: blocks
+ * count where VA and PA line up in place (base 0).
+ *
+ *  LSNAP_POT_64K  arm64 only: bytes in 64K blocks (contiguous PTEs),
+ *                 outside the 2M ones;
+ *  LSNAP_POT_2M   bytes in 2M blocks (PMDs);
+ *  LSNAP_POT_MISALIGNED  every plain-PTE run of at least the arch's
+ *                 smallest block (64K arm64, 2M x86_64) whose offset and
+ *                 PA differ modulo that block: physically contiguous, but
+ *                 off every block boundary, so mapped with 4K PTEs even
+ *                 with the series (the whole run is counted).
+ *
+ * Runs of contiguous PTEs (arm64) are blocks already; the series maps
+ * nothing there with a larger block (where a PMD fits, it uses one in the
+ * first place), so they carry no potential.  With the series, a row's
+ * bytes per granule are its bytes plus the potential of that granule,
+ * taken from its 4K bytes (lsnap_potential_shift()).
  */
 enum lsnap_potential {
 	LSNAP_POT_64K = 0,
 	LSNAP_POT_2M,
-	LSNAP_POT_REALIGN,
 	LSNAP_POT_MISALIGNED,
 	LSNAP_NR_POT,
 };
@@ -176,29 +191,39 @@ enum lsnap_potential {
 #define LSNAP_SZ_64K	(1ULL << 16)
 #define LSNAP_SZ_2M	(1ULL << 21)
 
-/* Naturally aligned blocks of size sz (a power of two) inside [va, end). */
-static __always_inline __u64 lsnap_blocks_in(__u64 va, __u64 end, __u64 sz)
+/* Mapping shift of the block a potential figure counts; 0 for none. */
+static __always_inline unsigned int lsnap_potential_shift(int k)
 {
-	__u64 lo = (va + sz - 1) & ~(sz - 1), hi = end & ~(sz - 1);
+	switch (k) {
+	case LSNAP_POT_64K:	return 16;
+	case LSNAP_POT_2M:	return 21;
+	}
+	return 0;
+}
+
+/* Naturally aligned blocks of size sz (a power of two) inside [off, end). */
+static __always_inline __u64 lsnap_blocks_in(__u64 off, __u64 end, __u64 sz)
+{
+	__u64 lo = (off + sz - 1) & ~(sz - 1), hi = end & ~(sz - 1);
 
 	return hi > lo ? (hi - lo) / sz : 0;
 }
 
 /*
- * Blocks in place for a run mapped at va: *b2m bytes in 2M blocks, *b64k
- * bytes in 64K blocks outside them (arm64, plain PTEs only).
+ * Blocks of a plain-PTE run at offset off whose first page is at pa:
+ * *b2m bytes in 2M blocks, *b64k bytes in 64K blocks outside them (arm64).
  */
-static __always_inline void lsnap_blocks_at(unsigned int arch, __u64 va, __u64 pa,
-					    __u64 bytes, __u32 cont, __u64 *b64k, __u64 *b2m)
+static __always_inline void lsnap_blocks_at(unsigned int arch, __u64 off, __u64 pa,
+					    __u64 bytes, __u64 *b64k, __u64 *b2m)
 {
 	__u64 n2m = 0;
 
-	if (!((va ^ pa) & (LSNAP_SZ_2M - 1)))
-		n2m = lsnap_blocks_in(va, va + bytes, LSNAP_SZ_2M);
+	if (!((off ^ pa) & (LSNAP_SZ_2M - 1)))
+		n2m = lsnap_blocks_in(off, off + bytes, LSNAP_SZ_2M);
 	*b2m = n2m * LSNAP_SZ_2M;
 	*b64k = 0;
-	if (arch == LSNAP_ARCH_ARM64 && !cont && !((va ^ pa) & (LSNAP_SZ_64K - 1)))
-		*b64k = lsnap_blocks_in(va, va + bytes, LSNAP_SZ_64K) * LSNAP_SZ_64K - *b2m;
+	if (arch == LSNAP_ARCH_ARM64 && !((off ^ pa) & (LSNAP_SZ_64K - 1)))
+		*b64k = lsnap_blocks_in(off, off + bytes, LSNAP_SZ_64K) * LSNAP_SZ_64K - *b2m;
 }
 
 /* Add the potential of run r to pot (LSNAP_NR_POT counters). */
@@ -208,21 +233,48 @@ static __always_inline void lsnap_run_potential(unsigned int arch, const struct 
 	__u64 bytes = r->pages << 12, b64k, b2m;
 	__u64 small = arch == LSNAP_ARCH_ARM64 ? LSNAP_SZ_64K : LSNAP_SZ_2M;
 
-	if (!((r->va ^ r->pa) & (small - 1))) {
-		lsnap_blocks_at(arch, r->va, r->pa, bytes, r->cont, &b64k, &b2m);
-		pot[LSNAP_POT_64K] += b64k;
-		pot[LSNAP_POT_2M] += b2m;
+	if (r->cont)
+		return;
+	if ((r->off ^ r->pa) & (small - 1)) {
+		if (bytes >= small)
+			pot[LSNAP_POT_MISALIGNED] += bytes;
 		return;
 	}
-	if (r->cont || bytes < small)
-		return;
-	if (r->first && !(r->pa & (small - 1))) {
-		/* The same run in an area placed at a VA congruent to its PA. */
-		lsnap_blocks_at(arch, r->pa, r->pa, bytes, 0, &b64k, &b2m);
-		pot[LSNAP_POT_REALIGN] += b64k + b2m;
+	lsnap_blocks_at(arch, r->off, r->pa, bytes, &b64k, &b2m);
+	pot[LSNAP_POT_64K] += b64k;
+	pot[LSNAP_POT_2M] += b2m;
+}
+
+/* Close run r (if any) into pot. */
+static __always_inline void lsnap_run_end(unsigned int arch, struct lsnap_run *r, __u64 *pot)
+{
+	if (r->pages)
+		lsnap_run_potential(arch, r, pot);
+	r->pages = 0;
+}
+
+/*
+ * The walker's step for one valid PTE at va mapping pa (cont: it has the
+ * contiguous bit): extend run r when VA and PA both follow on in the same
+ * kind, else close it into pot and start a new one.  base is the range's
+ * (lsnap_range.base).  The run survives PTE tables and resumed walks: it
+ * ends only at an entry that does not continue it, or at the range's end.
+ */
+static __always_inline void lsnap_run_add(unsigned int arch, struct lsnap_run *r, __u64 base,
+					  __u64 va, __u64 pa, __u32 cont, __u64 *pot)
+{
+	__u64 next = r->pages << 12;
+
+	if (r->pages && r->cont == cont && va == r->va + next && pa == r->pa + next) {
+		r->pages++;
 		return;
 	}
-	pot[LSNAP_POT_MISALIGNED] += bytes;
+	lsnap_run_end(arch, r, pot);
+	r->va = va;
+	r->pa = pa;
+	r->pages = 1;
+	r->cont = cont;
+	r->off = va - base;
 }
 
 /*
@@ -233,7 +285,7 @@ static __always_inline void lsnap_run_potential(unsigned int arch, const struct 
 struct lsnap_range {
 	__u64 start;
 	__u64 end;
-	__u64 area_start;	/* first address of the area (start, unless resumed) */
+	__u64 base;		/* runs' offsets count from here (lsnap_run_potential()) */
 	struct lsnap_run run;
 };
 

@@ -196,6 +196,20 @@ int live_row_cmp(const void *a, const void *b);
 const char *live_potential_name(int k);
 bool live_potential_applies(const char *arch, int k);
 
+/*
+ * Where the walk measures an area's runs from (lsnap_range.base): its
+ * first page for vmap() areas, whose blocks the series places by array
+ * index in an area it aligns itself; 0 (in place) for every other API.
+ */
+uint64_t live_area_base(const struct live_area *a);
+
+/*
+ * Bytes per mapping shift with the series: bytes[] (as walked) with the
+ * potential figures moved from 4K to their blocks' granules.
+ */
+void live_predicted(const uint64_t bytes[VMAPSCOPE_NR_SHIFTS],
+		    const uint64_t pot[LSNAP_NR_POT], uint64_t out[VMAPSCOPE_NR_SHIFTS]);
+
 /* Output: the text tables and one JSON object (json-c). */
 void live_print_text(FILE *f, const struct live_snapshot *s, bool per_caller);
 int live_print_json(FILE *f, const struct live_snapshot *s, bool per_caller);

@@ -38,7 +38,6 @@ const char *live_potential_name(int k)
 	switch (k) {
 	case LSNAP_POT_64K: return "could_64K";
 	case LSNAP_POT_2M: return "could_2M";
-	case LSNAP_POT_REALIGN: return "realign";
 	case LSNAP_POT_MISALIGNED: return "misaligned";
 	}
 	return "?";
@@ -47,6 +46,27 @@ const char *live_potential_name(int k)
 bool live_potential_applies(const char *arch, int k)
 {
 	return k != LSNAP_POT_64K || !strcmp(arch, "arm64");
+}
+
+uint64_t live_area_base(const struct live_area *a)
+{
+	return a->api == VMAPSCOPE_API_VMAP ? a->start : 0;
+}
+
+void live_predicted(const uint64_t bytes[VMAPSCOPE_NR_SHIFTS],
+		    const uint64_t pot[LSNAP_NR_POT], uint64_t out[VMAPSCOPE_NR_SHIFTS])
+{
+	unsigned int sh;
+	int k;
+
+	memcpy(out, bytes, VMAPSCOPE_NR_SHIFTS * sizeof(*out));
+	for (k = 0; k < LSNAP_NR_POT; k++) {
+		sh = lsnap_potential_shift(k);
+		if (!sh)
+			continue;
+		out[sh] += pot[k];
+		out[12] -= pot[k] < out[12] ? pot[k] : out[12];
+	}
 }
 
 uint64_t live_row_mapped(const struct live_row *r)
@@ -224,9 +244,9 @@ void live_print_text(FILE *f, const struct live_snapshot *s, bool per_caller)
 			print_row(f, s->arch, "", &api_rows[i]);
 	}
 	print_row(f, s->arch, "total", &s->total);
-	fprintf(f, "(holes: unmapped parts such as guard pages; could_*: PTE-mapped bytes whose "
-		"VA and PA allow that block in place; realign: blocks if the area were aligned to its "
-		"physical pages; misaligned: contiguous runs off every block boundary; one snapshot: %.3f s, of which %" PRIu64 " BPF runs %.3f s)\n",
+	fprintf(f, "(holes: unmapped parts such as guard pages; could_*: 4K-mapped bytes the series "
+		"would map with that block (vmap: blocks at array indexes, the area aligned; others: "
+		"in place); misaligned: contiguous runs off every block boundary; one snapshot: %.3f s, of which %" PRIu64 " BPF runs %.3f s)\n",
 		s->seconds, s->prog_runs, s->walk_seconds);
 }
 
@@ -241,6 +261,28 @@ static json_object *potential_json(const char *arch, const uint64_t *pot)
 			json_object_object_add(o, live_potential_name(k),
 					       json_object_new_int64(pot[k]));
 	return o;
+}
+
+/* {"4K": N, ...}: bytes per granule of arch, by mapping shift. */
+static json_object *granules_json(const char *arch, const uint64_t *bytes)
+{
+	json_object *b = json_object_new_object();
+	struct gcols c;
+	size_t g;
+
+	gcols_of(arch, &c);
+	for (g = 0; g < c.n; g++)
+		json_object_object_add(b, c.label[g], json_object_new_int64(bytes[c.shift[g]]));
+	return b;
+}
+
+/* What the series would map, per granule: bytes with the potential moved. */
+static json_object *predicted_json(const char *arch, const uint64_t *bytes, const uint64_t *pot)
+{
+	uint64_t p[VMAPSCOPE_NR_SHIFTS];
+
+	live_predicted(bytes, pot, p);
+	return granules_json(arch, p);
 }
 
 static json_object *row_json(const char *arch, const struct live_row *r, bool with_caller)
@@ -261,6 +303,7 @@ static json_object *row_json(const char *arch, const struct live_row *r, bool wi
 	json_object_object_add(o, "bytes", b);
 	json_object_object_add(o, "mapped", json_object_new_int64(live_row_mapped(r)));
 	json_object_object_add(o, "potential", potential_json(arch, r->potential));
+	json_object_object_add(o, "predicted", predicted_json(arch, r->bytes, r->potential));
 	json_object_object_add(o, "unmapped", json_object_new_int64(r->unmapped));
 	json_object_object_add(o, "changed", json_object_new_int64(r->changed));
 	return o;
@@ -287,6 +330,7 @@ static json_object *area_json(const char *arch, const struct live_area *a,
 		json_object_object_add(b, c.label[g], json_object_new_int64(r->bytes[c.shift[g]]));
 	json_object_object_add(o, "bytes", b);
 	json_object_object_add(o, "potential", potential_json(arch, r->potential));
+	json_object_object_add(o, "predicted", predicted_json(arch, r->bytes, r->potential));
 	json_object_object_add(o, "unmapped", json_object_new_int64(r->unmapped));
 	json_object_object_add(o, "changed", json_object_new_boolean(r->changed));
 	return o;

@@ -395,7 +395,7 @@ static int walk_all(struct snapshot_bpf *skel, const struct live_areas *areas,
 			for (i = 0; i < n; i++) {
 				skel->bss->ranges[i].start = q[qi + i].start;
 				skel->bss->ranges[i].end = areas->v[q[qi + i].area].end;
-				skel->bss->ranges[i].area_start = areas->v[q[qi + i].area].start;
+				skel->bss->ranges[i].base = live_area_base(&areas->v[q[qi + i].area]);
 				skel->bss->ranges[i].run = q[qi + i].run;
 			}
 			memset(skel->bss->results, 0, sizeof(skel->bss->results));
