@@ -6,6 +6,27 @@
  * scrape queues; libmicrohttpd reference-counts responses, so replacing
  * it while slow clients are still receiving the old one is safe: the old
  * text is freed when its last connection is done (or gone).
+ *
+ * The server thread is ours, not libmicrohttpd's: it accepts the
+ * connections itself, holds each one until its request line has arrived
+ * (peeking, so libmicrohttpd later reads the request as sent), answers a
+ * malformed one with 400 at once, then hands the socket to libmicrohttpd
+ * (MHD_add_connection) and runs libmicrohttpd's event loop (MHD_run) in
+ * the same thread.  Every callback, the deadline sweep and the eviction
+ * of waiting connections therefore run in one thread: a socket can be
+ * shut down without racing libmicrohttpd closing it.
+ *
+ * Connection states (struct conn):
+ *   PENDING  accepted, request line not complete yet (ours)
+ *   WAITING  in libmicrohttpd, no request being answered: the rest of the
+ *            first request's header, or the next request on a kept-alive
+ *            connection
+ *   ACTIVE   a request is being answered (from its complete header to its
+ *            last byte sent)
+ * PENDING and WAITING connections have a deadline that trickling bytes do
+ * not extend, and are what a newcomer evicts when the limits are reached;
+ * only ACTIVE connections can fill the server (and they are served from
+ * memory, or closed by the idle timeout when their client stops reading).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -15,6 +36,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 #include <microhttpd.h>
 
@@ -23,17 +47,59 @@
 #include "prom_http.h"
 #include "vocab.h"
 
+enum conn_phase { C_PENDING, C_WAITING, C_ACTIVE };
+
+struct conn {
+	struct conn *prev, *next;
+	int fd;
+	struct sockaddr_storage addr;
+	socklen_t addrlen;
+	enum conn_phase phase;
+	bool closing;			/* shut down by us; libmicrohttpd closes it */
+	double deadline;		/* PENDING / WAITING: when it is dropped */
+	double since;			/* start of the current wait (eviction order) */
+};
+
 struct prom_server {
 	struct MHD_Daemon *daemon;
 	uint16_t port;
+	char host[64];			/* for URLs: "127.0.0.1", "[::1]", "[::]" */
+	bool tls;
 	pthread_mutex_t lock;		/* current, stats */
 	struct MHD_Response *current;	/* the latest exposition */
 	struct MHD_Response *not_found;
 	struct MHD_Response *bad_method;
+	struct MHD_Response *unauthorized;
 	struct prom_server_stats stats;
 	void (*refresh)(void *arg);
 	void *refresh_arg;
+	int (*authorize)(void *arg, const char *user, const char *pass);
+	void *auth_arg;
+
+	/* the server thread's own (no lock: only that thread touches them) */
+	pthread_t thread;
+	bool thread_started;
+	int listen_fd, epfd, wake_fd, mhd_epfd;
+	bool listen_armed;
+	struct conn conns;		/* list head */
+	unsigned int live;		/* connections not closing */
+	unsigned int max_conns, per_ip;
+	double header_timeout, idle_timeout;
+	struct conn *adding;		/* MHD_add_connection() in progress */
 };
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static bool port_ok(const char *s, unsigned long *port)
+{
+	return !parse_ulong(s, 65535, port);
+}
 
 int prom_listen_parse(const char *spec, struct prom_listen *out,
 		      char *err, size_t errlen)
@@ -47,12 +113,27 @@ int prom_listen_parse(const char *spec, struct prom_listen *out,
 
 	memset(out, 0, sizeof(*out));
 	if (!spec || !*spec) {
-		errbuf_set(err, errlen, "--listen: empty address, expected [ADDR:]PORT");
+		errbuf_set(err, errlen, "--listen: empty address, expected [ADDR]:PORT");
 		return -EINVAL;
 	}
 	if (strlen(spec) > 80) {
-		errbuf_set(err, errlen, "--listen: '%.20s...' is too long for [ADDR:]PORT", spec);
+		errbuf_set(err, errlen, "--listen: '%.20s...' is too long for [ADDR]:PORT", spec);
 		return -EINVAL;
+	}
+	if (spec[0] == ':' && !strchr(spec + 1, ':')) {
+		/* ":PORT": every address, IPv6 and IPv4, as Go exporters do */
+		if (!port_ok(spec + 1, &port)) {
+			errbuf_set(err, errlen, "--listen '%s': bad port '%s' (0-65535)",
+				   spec, spec + 1);
+			return -EINVAL;
+		}
+		out->any = true;
+		out->addr.ss_family = AF_INET6;
+		in6->sin6_addr = in6addr_any;
+		in6->sin6_port = htons((uint16_t)port);
+		out->addrlen = sizeof(*in6);
+		snprintf(out->text, sizeof(out->text), ":%lu", port);
+		return 0;
 	}
 	if (spec[0] == '[') {
 		const char *close = strchr(spec, ']');
@@ -68,7 +149,7 @@ int prom_listen_parse(const char *spec, struct prom_listen *out,
 		port_s = close + 2;
 		v6 = true;
 	} else if ((colon = strrchr(spec, ':'))) {
-		if (colon == spec || (size_t)(colon - spec) >= sizeof(host) ||
+		if ((size_t)(colon - spec) >= sizeof(host) ||
 		    memchr(spec, ':', (size_t)(colon - spec))) {
 			errbuf_set(err, errlen,
 				"--listen '%s': expected ADDR:PORT (IPv6 as [ADDR]:PORT)",
@@ -79,7 +160,7 @@ int prom_listen_parse(const char *spec, struct prom_listen *out,
 		host[colon - spec] = '\0';
 		port_s = colon + 1;
 	}
-	if (parse_ulong(port_s, 65535, &port)) {
+	if (!port_ok(port_s, &port)) {
 		errbuf_set(err, errlen, "--listen '%s': bad port '%s' (0-65535)",
 			spec, port_s);
 		return -EINVAL;
@@ -103,25 +184,38 @@ int prom_listen_parse(const char *spec, struct prom_listen *out,
 
 /*
  * Bind the socket ourselves: libmicrohttpd's own bind failure is a bare
- * NULL, and the user deserves "Address already in use".
+ * NULL, and the user deserves "Address already in use".  ":PORT" binds
+ * [::] for IPv6 and IPv4 alike, or 0.0.0.0 where IPv6 is not available.
  */
-static int open_listen_socket(const struct prom_listen *l, uint16_t *port,
+static int open_listen_socket(const struct prom_listen *l, struct prom_server *s,
 			      char *err, size_t errlen)
 {
-	struct sockaddr_storage bound;
-	socklen_t blen = sizeof(bound);
-	int fd, one = 1, e;
+	struct sockaddr_storage bound, any4;
+	const struct sockaddr_storage *addr = &l->addr;
+	socklen_t blen = sizeof(bound), alen = l->addrlen;
+	int fd, one = 1, v6only = !l->any, e;
 
-	fd = socket(l->addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	fd = socket(addr->ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0 && l->any && errno == EAFNOSUPPORT) {
+		struct sockaddr_in *in4 = (struct sockaddr_in *)&any4;
+
+		memset(&any4, 0, sizeof(any4));
+		in4->sin_family = AF_INET;
+		in4->sin_addr.s_addr = htonl(INADDR_ANY);
+		in4->sin_port = ((const struct sockaddr_in6 *)&l->addr)->sin6_port;
+		addr = &any4;
+		alen = sizeof(*in4);
+		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	}
 	if (fd < 0) {
 		e = errno;
 		errbuf_set(err, errlen, "--listen %s: socket: %s", l->text, strerror(e));
 		return -e;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (l->addr.ss_family == AF_INET6)
-		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
-	if (bind(fd, (const struct sockaddr *)&l->addr, l->addrlen) ||
+	if (addr->ss_family == AF_INET6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof(v6only));
+	if (bind(fd, (const struct sockaddr *)addr, alen) ||
 	    listen(fd, 64) ||
 	    getsockname(fd, (struct sockaddr *)&bound, &blen)) {
 		e = errno;
@@ -129,9 +223,19 @@ static int open_listen_socket(const struct prom_listen *l, uint16_t *port,
 		close(fd);
 		return -e;
 	}
-	*port = ntohs(bound.ss_family == AF_INET6 ?
-		      ((struct sockaddr_in6 *)&bound)->sin6_port :
-		      ((struct sockaddr_in *)&bound)->sin_port);
+	if (bound.ss_family == AF_INET6) {
+		struct sockaddr_in6 *b6 = (struct sockaddr_in6 *)&bound;
+		char a[INET6_ADDRSTRLEN];
+
+		s->port = ntohs(b6->sin6_port);
+		inet_ntop(AF_INET6, &b6->sin6_addr, a, sizeof(a));
+		snprintf(s->host, sizeof(s->host), "[%s]", a);
+	} else {
+		struct sockaddr_in *b4 = (struct sockaddr_in *)&bound;
+
+		s->port = ntohs(b4->sin_port);
+		inet_ntop(AF_INET, &b4->sin_addr, s->host, sizeof(s->host));
+	}
 	return fd;
 }
 
@@ -149,6 +253,36 @@ static struct MHD_Response *text_response(const char *text, bool exposition)
 	return r;
 }
 
+static struct conn *conn_of(struct MHD_Connection *mc)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(mc, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return ci ? ci->socket_context : NULL;
+}
+
+/*
+ * Basic auth, when configured: the password is checked on every request
+ * (Prometheus sends it each time).  Returns true when the request may go on.
+ */
+static bool authorized(struct prom_server *s, struct MHD_Connection *conn)
+{
+	char *pass = NULL, *user;
+	int ok;
+
+	if (!s->authorize)
+		return true;
+	user = MHD_basic_auth_get_username_password(conn, &pass);
+	ok = user && pass && s->authorize(s->auth_arg, user, pass);
+	if (pass) {
+		explicit_bzero(pass, strlen(pass));
+		MHD_free(pass);
+	}
+	if (user)
+		MHD_free(user);
+	return ok;
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 			      const char *url, const char *method,
 			      const char *version, const char *upload_data,
@@ -163,6 +297,21 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 		      (!strcmp(method, MHD_HTTP_METHOD_GET) ||
 		       !strcmp(method, MHD_HTTP_METHOD_HEAD));
 
+	if (!*con_cls) {
+		/* the header is complete: no deadline while it is answered */
+		struct conn *c = conn_of(conn);
+
+		if (c)
+			c->phase = C_ACTIVE;
+	}
+	if (!authorized(s, conn)) {
+		/* before any body is read; libmicrohttpd then closes */
+		pthread_mutex_lock(&s->lock);
+		s->stats.unauthorized++;
+		pthread_mutex_unlock(&s->lock);
+		return MHD_queue_basic_auth_fail_response(conn, "vmapscope",
+							  s->unauthorized);
+	}
 	if (scrape) {
 		/*
 		 * Answer a scrape on the second call, once the request is
@@ -213,16 +362,445 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 	return ret;
 }
 
+/* ---- connections: accounting, deadlines, eviction ---------------------- */
+
+static void conn_unlink(struct conn *c)
+{
+	c->prev->next = c->next;
+	c->next->prev = c->prev;
+}
+
+static void stat_inc(struct prom_server *s, uint64_t *counter)
+{
+	pthread_mutex_lock(&s->lock);
+	(*counter)++;
+	pthread_mutex_unlock(&s->lock);
+}
+
+/*
+ * Drop a connection that is not being answered.  A PENDING one is ours to
+ * close; a WAITING one belongs to libmicrohttpd, which sees the shutdown
+ * as the client's end and closes it in its next round (NOTIFY_CLOSED then
+ * frees the record).
+ */
+static void conn_drop(struct prom_server *s, struct conn *c)
+{
+	if (c->closing)
+		return;
+	s->live--;
+	if (c->phase == C_PENDING) {
+		epoll_ctl(s->epfd, EPOLL_CTL_DEL, c->fd, NULL);
+		close(c->fd);
+		conn_unlink(c);
+		free(c);
+		return;
+	}
+	c->closing = true;
+	shutdown(c->fd, SHUT_RDWR);
+}
+
+/* Whether two client addresses are the same host (the port differs). */
+static bool same_host(const struct sockaddr_storage *a,
+		      const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return false;
+	if (a->ss_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	if (a->ss_family == AF_INET6)
+		return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+			       &((const struct sockaddr_in6 *)b)->sin6_addr,
+			       sizeof(struct in6_addr));
+	return false;
+}
+
+/* The connection waiting longest (of host, if given), or NULL. */
+static struct conn *oldest_waiting(struct prom_server *s,
+				   const struct sockaddr_storage *host)
+{
+	struct conn *c, *best = NULL;
+
+	for (c = s->conns.next; c != &s->conns; c = c->next) {
+		if (c->closing || c->phase == C_ACTIVE)
+			continue;
+		if (host && !same_host(&c->addr, host))
+			continue;
+		if (!best || c->since < best->since)
+			best = c;
+	}
+	return best;
+}
+
+static unsigned int host_conns(struct prom_server *s,
+			       const struct sockaddr_storage *host)
+{
+	unsigned int n = 0;
+	struct conn *c;
+
+	for (c = s->conns.next; c != &s->conns; c = c->next)
+		if (!c->closing && same_host(&c->addr, host))
+			n++;
+	return n;
+}
+
+/*
+ * Make room for a connection from host: at the per-host or the total
+ * limit, the connection (of that host, or any) waiting longest for its
+ * request goes.  Returns false when every connection holding the limit is
+ * being answered: the newcomer is then refused.
+ */
+static bool make_room(struct prom_server *s, const struct sockaddr_storage *host)
+{
+	struct conn *victim;
+
+	if (host_conns(s, host) >= s->per_ip) {
+		victim = oldest_waiting(s, host);
+		if (!victim)
+			return false;
+		conn_drop(s, victim);
+		stat_inc(s, &s->stats.evicted);
+	}
+	if (s->live >= s->max_conns) {
+		victim = oldest_waiting(s, NULL);
+		if (!victim)
+			return false;
+		conn_drop(s, victim);
+		stat_inc(s, &s->stats.evicted);
+	}
+	return true;
+}
+
+/* Pending connections wake us up on new bytes only (edge triggered). */
+static int watch_pending(struct prom_server *s, struct conn *c)
+{
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP | EPOLLET,
+				  .data.ptr = c };
+
+	return epoll_ctl(s->epfd, EPOLL_CTL_ADD, c->fd, &ev);
+}
+
+static void accept_all(struct prom_server *s)
+{
+	for (;;) {
+		struct sockaddr_storage a;
+		socklen_t alen = sizeof(a);
+		struct conn *c;
+		int fd;
+
+		/* full of connections being answered: leave it to the backlog */
+		if (s->live >= s->max_conns && !oldest_waiting(s, NULL))
+			return;
+		fd = accept4(s->listen_fd, (struct sockaddr *)&a, &alen,
+			     SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0)
+			return;		/* EAGAIN, or an aborted connection */
+		if (!make_room(s, &a)) {
+			close(fd);	/* this host holds the limit with requests */
+			stat_inc(s, &s->stats.refused);
+			continue;
+		}
+		c = calloc(1, sizeof(*c));
+		if (!c) {
+			close(fd);
+			continue;
+		}
+		c->fd = fd;
+		c->addr = a;
+		c->addrlen = alen;
+		c->phase = C_PENDING;
+		c->since = now_s();
+		c->deadline = c->since + s->header_timeout;
+		c->next = s->conns.next;
+		c->prev = &s->conns;
+		s->conns.next->prev = c;
+		s->conns.next = c;
+		s->live++;
+		if (watch_pending(s, c)) {
+			s->live--;
+			conn_unlink(c);
+			close(fd);
+			free(c);
+		}
+	}
+}
+
+static bool tchar(unsigned char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+	       (ch >= '0' && ch <= '9') || (ch && strchr("!#$%&'*+-.^_`|~", ch));
+}
+
+enum line_verdict { LINE_INCOMPLETE, LINE_OK, LINE_BAD };
+
+/*
+ * The first bytes of a request: a method token, a space, then printable
+ * text up to the end of the line.  Anything else cannot become a request:
+ * answered with 400 before libmicrohttpd sees it (which would close such
+ * a connection unanswered, or wait for a line end until the timeout).
+ * Leading empty lines are allowed, as RFC 9112 asks.
+ */
+static enum line_verdict check_request_line(const unsigned char *p, size_t n)
+{
+	size_t i = 0;
+	bool method = true;
+
+	while (i < n && (p[i] == '\r' || p[i] == '\n'))
+		i++;
+	if (i == n)
+		return LINE_INCOMPLETE;
+	if (!tchar(p[i]))
+		return LINE_BAD;
+	for (; i < n; i++) {
+		unsigned char ch = p[i];
+
+		if (method) {
+			if (ch == ' ') {
+				method = false;
+				continue;
+			}
+			if (!tchar(ch))
+				return LINE_BAD;
+			continue;
+		}
+		if (ch == '\n')
+			return LINE_OK;
+		if (ch == '\r' && i + 1 < n && p[i + 1] != '\n')
+			return LINE_BAD;
+		if (ch < 0x20 && ch != '\t' && ch != '\r')
+			return LINE_BAD;
+		if (ch == 0x7f)
+			return LINE_BAD;
+	}
+	return LINE_INCOMPLETE;
+}
+
+static void reply_and_close(struct prom_server *s, struct conn *c,
+			    const char *body)
+{
+	char resp[512], sink[4096];
+	int len;
+
+	/* read what was sent, so that closing does not reset the answer */
+	while (recv(c->fd, sink, sizeof(sink), MSG_DONTWAIT) > 0)
+		;
+	len = snprintf(resp, sizeof(resp),
+		       "HTTP/1.1 400 Bad Request\r\n"
+		       "Content-Type: text/plain; charset=utf-8\r\n"
+		       "Content-Length: %zu\r\nConnection: close\r\n\r\n%s",
+		       strlen(body), body);
+	stat_inc(s, &s->stats.bad_request);	/* before the client can see it */
+	if (send(c->fd, resp, (size_t)len, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
+		/* the client is gone or not reading: nothing to tell it */
+	}
+	shutdown(c->fd, SHUT_WR);
+	conn_drop(s, c);
+}
+
+/* Hand a connection to libmicrohttpd; the record follows it (socket_context). */
+static void hand_over(struct prom_server *s, struct conn *c)
+{
+	epoll_ctl(s->epfd, EPOLL_CTL_DEL, c->fd, NULL);
+	c->phase = C_WAITING;
+	s->adding = c;
+	if (MHD_add_connection(s->daemon, c->fd, (struct sockaddr *)&c->addr,
+			       c->addrlen) != MHD_YES) {
+		/* the socket is closed either way; NOTIFY_CLOSED may have run */
+		if (s->adding) {
+			s->live--;
+			conn_unlink(c);
+			free(c);
+		}
+	}
+	s->adding = NULL;
+}
+
+#define PEEK_MAX	8192
+
+static void check_pending(struct prom_server *s, struct conn *c)
+{
+	unsigned char buf[PEEK_MAX];
+	ssize_t n;
+
+	n = recv(c->fd, buf, sizeof(buf), MSG_PEEK | MSG_DONTWAIT);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		conn_drop(s, c);	/* gone before it asked anything */
+		return;
+	}
+	if (s->tls) {
+		/* a TLS handshake starts with a handshake record (22) */
+		if (buf[0] == 0x16)
+			hand_over(s, c);
+		else if (tchar(buf[0]))
+			reply_and_close(s, c, "400 bad request: this is an HTTPS server, "
+					"use https://\n");
+		else
+			conn_drop(s, c);
+		return;
+	}
+	switch (check_request_line(buf, (size_t)n)) {
+	case LINE_OK:
+		hand_over(s, c);
+		break;
+	case LINE_BAD:
+		reply_and_close(s, c, "400 bad request: not an HTTP request line\n");
+		break;
+	case LINE_INCOMPLETE:
+		if (n == sizeof(buf))
+			reply_and_close(s, c, "400 bad request: request line too long\n");
+		break;
+	}
+}
+
+static void notify_connection(void *cls, struct MHD_Connection *mc,
+			      void **socket_context,
+			      enum MHD_ConnectionNotificationCode toe)
+{
+	struct prom_server *s = cls;
+	struct conn *c;
+
+	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+		*socket_context = s->adding;
+		s->adding = NULL;
+		return;
+	}
+	c = *socket_context;
+	if (!c)
+		return;
+	if (!c->closing)
+		s->live--;
+	conn_unlink(c);
+	free(c);
+	*socket_context = NULL;
+}
+
+/* A request was answered (or abandoned): the connection waits again. */
+static void request_completed(void *cls, struct MHD_Connection *mc,
+			      void **con_cls, enum MHD_RequestTerminationCode toe)
+{
+	struct prom_server *s = cls;
+	struct conn *c = conn_of(mc);
+
+	if (!c || c->phase != C_ACTIVE)
+		return;
+	c->phase = C_WAITING;
+	c->since = now_s();
+	c->deadline = c->since + s->idle_timeout;
+}
+
+/* Drop what waited past its deadline; returns ms until the next one. */
+static long sweep(struct prom_server *s)
+{
+	double now = now_s(), next = now + 1.0;
+	struct conn *c, *n;
+
+	for (c = s->conns.next; c != &s->conns; c = n) {
+		n = c->next;
+		if (c->closing || c->phase == C_ACTIVE)
+			continue;
+		if (c->deadline <= now) {
+			stat_inc(s, &s->stats.deadline_closed);
+			conn_drop(s, c);
+		} else if (c->deadline < next) {
+			next = c->deadline;
+		}
+	}
+	return (long)((next - now) * 1000) + 1;
+}
+
+static void arm_listen(struct prom_server *s)
+{
+	bool want = s->live < s->max_conns || oldest_waiting(s, NULL);
+	struct epoll_event ev = { .events = want ? EPOLLIN : 0,
+				  .data.ptr = &s->listen_fd };
+
+	if (want != s->listen_armed) {
+		epoll_ctl(s->epfd, EPOLL_CTL_MOD, s->listen_fd, &ev);
+		s->listen_armed = want;
+	}
+}
+
+static void *server_thread(void *arg)
+{
+	struct prom_server *s = arg;
+	struct epoll_event evs[64];
+
+	for (;;) {
+		MHD_UNSIGNED_LONG_LONG mhd_ms;
+		long wait_ms = sweep(s);
+		int i, n;
+
+		if (MHD_get_timeout(s->daemon, &mhd_ms) == MHD_YES &&
+		    (long long)mhd_ms < wait_ms)
+			wait_ms = (long)mhd_ms;
+		arm_listen(s);
+		n = epoll_wait(s->epfd, evs, 64, (int)wait_ms);
+		for (i = 0; i < n; i++) {
+			void *p = evs[i].data.ptr;
+
+			if (p == &s->wake_fd)
+				return NULL;
+			if (p == &s->listen_fd)
+				accept_all(s);
+			else if (p != &s->mhd_epfd)
+				check_pending(s, p);
+		}
+		MHD_run(s->daemon);
+	}
+	return NULL;
+}
+
 /* libmicrohttpd's own messages (client resets, timeouts) are routine. */
 static void quiet_logger(void *cls, const char *fmt, va_list ap)
 {
 }
 
+static void server_free(struct prom_server *s)
+{
+	struct conn *c, *n;
+
+	if (s->daemon)
+		MHD_stop_daemon(s->daemon);	/* NOTIFY_CLOSED for its own */
+	for (c = s->conns.next; c && c != &s->conns; c = n) {
+		n = c->next;			/* still pending: ours */
+		close(c->fd);
+		free(c);
+	}
+	if (s->listen_fd >= 0)
+		close(s->listen_fd);
+	if (s->epfd >= 0)
+		close(s->epfd);
+	if (s->wake_fd >= 0)
+		close(s->wake_fd);
+	if (s->current)
+		MHD_destroy_response(s->current);
+	if (s->not_found)
+		MHD_destroy_response(s->not_found);
+	if (s->bad_method)
+		MHD_destroy_response(s->bad_method);
+	if (s->unauthorized)
+		MHD_destroy_response(s->unauthorized);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+static int epoll_add(int epfd, int fd, void *tag)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = tag };
+
+	return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
+}
+
 int prom_server_start(const struct prom_server_opts *opts,
 		      struct prom_server **out, char *err, size_t errlen)
 {
+	unsigned int timeout_s = opts->timeout_s ? opts->timeout_s : PROM_DEFAULT_TIMEOUT_S;
+	unsigned int flags = MHD_USE_EPOLL | MHD_USE_NO_LISTEN_SOCKET;
+	const union MHD_DaemonInfo *di;
 	struct prom_server *s;
-	int fd, rc;
+	int rc;
 
 	s = calloc(1, sizeof(*s));
 	if (!s) {
@@ -230,59 +808,105 @@ int prom_server_start(const struct prom_server_opts *opts,
 		return -ENOMEM;
 	}
 	pthread_mutex_init(&s->lock, NULL);
+	s->listen_fd = s->epfd = s->wake_fd = -1;
+	s->conns.next = s->conns.prev = &s->conns;
 	s->refresh = opts->refresh;
 	s->refresh_arg = opts->refresh_arg;
+	s->authorize = opts->authorize;
+	s->auth_arg = opts->auth_arg;
+	s->max_conns = opts->max_connections ? opts->max_connections :
+		       PROM_DEFAULT_MAX_CONNECTIONS;
+	s->per_ip = opts->max_per_ip ? opts->max_per_ip : PROM_PER_IP_CONNECTIONS;
+	if (s->per_ip > s->max_conns)
+		s->per_ip = s->max_conns;
+	s->idle_timeout = timeout_s;
+	s->header_timeout = opts->header_timeout_s ? opts->header_timeout_s :
+			    PROM_DEFAULT_HEADER_TIMEOUT_S;
+	if (s->header_timeout > timeout_s)
+		s->header_timeout = timeout_s;
 	s->current = text_response("", true);
 	s->not_found = text_response("404 not found: vmapscope serves /metrics\n", false);
 	s->bad_method = text_response("405 method not allowed: use GET\n", false);
-	if (!s->current || !s->not_found || !s->bad_method) {
+	s->unauthorized = text_response("401 unauthorized\n", false);
+	if (!s->current || !s->not_found || !s->bad_method || !s->unauthorized) {
 		errbuf_set(err, errlen, "--listen: out of memory");
 		rc = -ENOMEM;
 		goto fail;
 	}
 	MHD_add_response_header(s->bad_method, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
 
-	fd = open_listen_socket(&opts->listen, &s->port, err, errlen);
-	if (fd < 0) {
-		rc = fd;
+	rc = open_listen_socket(&opts->listen, s, err, errlen);
+	if (rc < 0)
 		goto fail;
+	s->listen_fd = rc;
+	if (opts->tls_cert_pem) {
+		flags |= MHD_USE_TLS;
+		s->tls = true;
 	}
 	/*
-	 * One internal polling thread (epoll where available) serves every
-	 * connection from memory; that is plenty for scrapes and keeps a
-	 * flood of clients from costing threads.
+	 * libmicrohttpd without threads of its own: server_thread() runs
+	 * its loop (epoll) with ours.  Our limits are enforced before a
+	 * connection reaches it, so its own only guard against a bug.
 	 */
-	s->daemon = MHD_start_daemon(
-		MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, handle, s,
-		MHD_OPTION_LISTEN_SOCKET, fd,
-		MHD_OPTION_CONNECTION_TIMEOUT,
-		(unsigned int)(opts->timeout_s ? opts->timeout_s :
-			       PROM_DEFAULT_TIMEOUT_S),
-		MHD_OPTION_CONNECTION_LIMIT,
-		(unsigned int)(opts->max_connections ? opts->max_connections :
-			       PROM_DEFAULT_MAX_CONNECTIONS),
-		MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-		(unsigned int)PROM_PER_IP_CONNECTIONS,
-		MHD_OPTION_EXTERNAL_LOGGER, quiet_logger, NULL,
-		MHD_OPTION_END);
+	{
+		struct MHD_OptionItem o[16];
+		int k = 0;
+
+#define OPT(opt, v, p) (o[k++] = (struct MHD_OptionItem){ (opt), (intptr_t)(v), (p) })
+		OPT(MHD_OPTION_CONNECTION_TIMEOUT, timeout_s, NULL);
+		OPT(MHD_OPTION_CONNECTION_LIMIT, 4 * s->max_conns + 16, NULL);
+		OPT(MHD_OPTION_NOTIFY_CONNECTION, notify_connection, s);
+		OPT(MHD_OPTION_NOTIFY_COMPLETED, request_completed, s);
+		OPT(MHD_OPTION_EXTERNAL_LOGGER, quiet_logger, NULL);
+		if (s->tls) {
+			OPT(MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)opts->tls_cert_pem);
+			OPT(MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)opts->tls_key_pem);
+			if (opts->tls_client_ca_pem)
+				OPT(MHD_OPTION_HTTPS_MEM_TRUST, 0,
+				    (void *)opts->tls_client_ca_pem);
+			if (opts->tls_priorities)
+				OPT(MHD_OPTION_HTTPS_PRIORITIES, 0,
+				    (void *)opts->tls_priorities);
+		}
+		OPT(MHD_OPTION_END, 0, NULL);
+#undef OPT
+		s->daemon = MHD_start_daemon(flags, 0, NULL, NULL, handle, s,
+					     MHD_OPTION_ARRAY, o, MHD_OPTION_END);
+	}
 	if (!s->daemon) {
-		close(fd);
-		errbuf_set(err, errlen, "--listen %s: cannot start the HTTP server",
-			opts->listen.text);
+		errbuf_set(err, errlen, s->tls ?
+			   "--listen %s: cannot start the HTTPS server (certificate, key or TLS settings refused by GnuTLS)" :
+			   "--listen %s: cannot start the HTTP server",
+			   opts->listen.text);
 		rc = -EIO;
 		goto fail;
 	}
+	di = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_EPOLL_FD);
+	s->mhd_epfd = di ? di->epoll_fd : -1;
+	s->epfd = epoll_create1(EPOLL_CLOEXEC);
+	s->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (s->mhd_epfd < 0 || s->epfd < 0 || s->wake_fd < 0 ||
+	    epoll_add(s->epfd, s->listen_fd, &s->listen_fd) ||
+	    epoll_add(s->epfd, s->wake_fd, &s->wake_fd) ||
+	    epoll_add(s->epfd, s->mhd_epfd, &s->mhd_epfd)) {
+		rc = -errno;
+		errbuf_set(err, errlen, "--listen %s: epoll: %s", opts->listen.text,
+			   strerror(errno));
+		goto fail;
+	}
+	s->listen_armed = true;
+	rc = pthread_create(&s->thread, NULL, server_thread, s);
+	if (rc) {
+		errbuf_set(err, errlen, "--listen %s: cannot start a thread: %s",
+			   opts->listen.text, strerror(rc));
+		rc = -rc;
+		goto fail;
+	}
+	s->thread_started = true;
 	*out = s;
 	return 0;
 fail:
-	if (s->current)
-		MHD_destroy_response(s->current);
-	if (s->not_found)
-		MHD_destroy_response(s->not_found);
-	if (s->bad_method)
-		MHD_destroy_response(s->bad_method);
-	pthread_mutex_destroy(&s->lock);
-	free(s);
+	server_free(s);
 	return rc;
 }
 
@@ -316,6 +940,11 @@ uint16_t prom_server_port(const struct prom_server *s)
 	return s->port;
 }
 
+const char *prom_server_host(const struct prom_server *s)
+{
+	return s->host;
+}
+
 void prom_server_stats(struct prom_server *s, struct prom_server_stats *st)
 {
 	pthread_mutex_lock(&s->lock);
@@ -325,12 +954,15 @@ void prom_server_stats(struct prom_server *s, struct prom_server_stats *st)
 
 void prom_server_stop(struct prom_server *s)
 {
+	uint64_t one = 1;
+
 	if (!s)
 		return;
-	MHD_stop_daemon(s->daemon);	/* closes the listen socket too */
-	MHD_destroy_response(s->current);
-	MHD_destroy_response(s->not_found);
-	MHD_destroy_response(s->bad_method);
-	pthread_mutex_destroy(&s->lock);
-	free(s);
+	if (s->thread_started) {
+		if (write(s->wake_fd, &one, sizeof(one)) != sizeof(one)) {
+			/* an eventfd write cannot fail short of overflow */
+		}
+		pthread_join(s->thread, NULL);
+	}
+	server_free(s);
 }

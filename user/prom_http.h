@@ -12,20 +12,35 @@
  * node_exporter does).
  *
  * Requests: GET or HEAD /metrics -> 200; any other path -> 404; any other
- * method on /metrics -> 405 with "Allow: GET, HEAD".  Connections that
- * stay idle (half-open, or a client that stops reading) are closed after
- * the connection timeout; at most max_connections are open at a time, at
- * most PROM_PER_IP_CONNECTIONS from one client address.
+ * method on /metrics -> 405 with "Allow: GET, HEAD"; a first line that
+ * cannot be an HTTP request line -> 400 at once; with basic auth
+ * configured, a request without the right user and password -> 401.
+ *
+ * Connections: a connection must complete its first request line and
+ * header within header_timeout_s of being accepted, and the next request
+ * on a kept-alive connection within timeout_s of the previous answer;
+ * trickling bytes does not extend either deadline.  A connection that
+ * stops moving while it is answered (a client that does not read) is
+ * closed after timeout_s of inactivity.  At most max_connections are
+ * open, at most PROM_PER_IP_CONNECTIONS from one client address; when a
+ * new connection would pass either limit, the connection that has waited
+ * longest for its request (from that address, or any) is closed to make
+ * room, so a scraper always gets through; only connections being
+ * answered hold their place (beyond them, new connections wait in the
+ * listen backlog, or are refused when their own address holds its limit).
  */
 #ifndef VMAPSCOPE_PROM_HTTP_H
 #define VMAPSCOPE_PROM_HTTP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
 
 #define PROM_DEFAULT_ADDR		"127.0.0.1"
 #define PROM_DEFAULT_TIMEOUT_S		10
+/* A new connection's request header must be complete within this. */
+#define PROM_DEFAULT_HEADER_TIMEOUT_S	5
 #define PROM_DEFAULT_MAX_CONNECTIONS	64
 /* One client address may hold at most this many (so it cannot starve others). */
 #define PROM_PER_IP_CONNECTIONS		32
@@ -33,14 +48,17 @@
 struct prom_listen {
 	struct sockaddr_storage addr;
 	socklen_t addrlen;
-	char text[80];			/* "127.0.0.1:9100", "[::1]:9100" */
+	char text[80];			/* "127.0.0.1:9100", "[::1]:9100", ":9100" */
+	bool any;			/* ":PORT": every address, IPv6 and IPv4 */
 };
 
 /*
- * Parse "[ADDR:]PORT": PORT alone binds 127.0.0.1; ADDR is an IPv4
- * address, "[IPv6]" or "localhost".  PORT 0 asks the kernel for a free
- * port (prom_server_port() tells which).  Returns 0, or -EINVAL with one
- * line in err.
+ * Parse "[ADDR]:PORT": PORT alone binds 127.0.0.1; ":PORT" binds every
+ * address (IPv6 [::] accepting IPv4 too, or 0.0.0.0 without IPv6), as
+ * Prometheus exporters read it; ADDR is an IPv4 address, "[IPv6]" or
+ * "localhost".  PORT 0 asks the kernel for a free port
+ * (prom_server_port() tells which).  Returns 0, or -EINVAL with one line
+ * in err.
  */
 int prom_listen_parse(const char *spec, struct prom_listen *out,
 		      char *err, size_t errlen);
@@ -48,10 +66,25 @@ int prom_listen_parse(const char *spec, struct prom_listen *out,
 struct prom_server_opts {
 	struct prom_listen listen;
 	unsigned int timeout_s;		/* 0 = PROM_DEFAULT_TIMEOUT_S */
+	/* 0 = PROM_DEFAULT_HEADER_TIMEOUT_S; never more than timeout_s */
+	unsigned int header_timeout_s;
 	unsigned int max_connections;	/* 0 = PROM_DEFAULT_MAX_CONNECTIONS */
+	unsigned int max_per_ip;	/* 0 = PROM_PER_IP_CONNECTIONS */
 	/* NULL, or called (server thread) before each scrape is answered */
 	void (*refresh)(void *arg);
 	void *refresh_arg;
+	/*
+	 * HTTPS (libmicrohttpd's GnuTLS): PEM texts, NULL = plain HTTP.
+	 * tls_client_ca_pem: client certificates are verified against it;
+	 * tls_priorities: a GnuTLS priority string (minimum version).
+	 */
+	const char *tls_cert_pem;
+	const char *tls_key_pem;
+	const char *tls_client_ca_pem;
+	const char *tls_priorities;
+	/* NULL, or basic auth: non-zero when user and password are right */
+	int (*authorize)(void *arg, const char *user, const char *pass);
+	void *auth_arg;
 };
 
 /* Counters of what the server did (tests and diagnostics). */
@@ -61,6 +94,11 @@ struct prom_server_stats {
 	uint64_t bad_method;		/* 405 */
 	uint64_t failed;		/* responses that could not be queued */
 	uint64_t publishes;
+	uint64_t bad_request;		/* 400: not an HTTP request line */
+	uint64_t unauthorized;		/* 401 */
+	uint64_t evicted;		/* waiting connections closed for a newcomer */
+	uint64_t deadline_closed;	/* waiting connections past their deadline */
+	uint64_t refused;		/* newcomers refused: their address's limit */
 };
 
 struct prom_server;
@@ -79,6 +117,9 @@ int prom_server_publish(struct prom_server *s, const char *text, size_t len);
 
 /* The bound port (useful with port 0). */
 uint16_t prom_server_port(const struct prom_server *s);
+
+/* The bound address as a URL host: "127.0.0.1", "[::1]", "[::]". */
+const char *prom_server_host(const struct prom_server *s);
 
 void prom_server_stats(struct prom_server *s, struct prom_server_stats *st);
 

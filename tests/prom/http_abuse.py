@@ -7,7 +7,9 @@ usage: http_abuse.py PORT TIMEOUT_S
   - 6 half-open / stalled clients (nothing, or half a request line) must
     be closed by the server between TIMEOUT_S/2 and TIMEOUT_S + 3 s, while
     a normal scrape made meanwhile is answered at once;
-  - 40 scrapes from 20 threads at once all get a complete 200 response.
+  - 40 scrapes from 20 threads at once all get a complete 200 response;
+  - 64 clients trickling a request header do not keep a scrape waiting;
+  - a garbage request line is answered 400 at once.
 Prints one "ok - ..." line per check; exits 1 on the first failure.
 """
 import socket
@@ -110,3 +112,40 @@ for t in threads:
 if len(results) != 40 or not all(results):
     fail("concurrent scrapes: %d of %d complete" % (sum(results), len(results)))
 print("ok - 40 concurrent scrapes from 20 threads all complete")
+
+# 4. 64 clients trickling a request header a byte at a time (bounded: 3 s)
+#    hold every slot 127.0.0.1 may use; a scrape still gets through at once
+trick = [connect() for _ in range(64)]
+req = b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 64
+for k in range(3):
+    for s in trick:
+        try:
+            s.sendall(req[k:k + 1])
+        except OSError:
+            pass
+    time.sleep(0.3)
+t0 = time.monotonic()
+head, body = scrape()
+took = time.monotonic() - t0
+if not complete(head, body) or took > 1.0:
+    fail("scrape beside 64 trickling clients: %.2f s, %r" % (took, head[:80]))
+for s in trick:
+    s.close()
+print("ok - 64 trickling clients; a scrape beside them answered in %.3f s" % took)
+
+# 5. a first line that is no HTTP request line: 400 at once
+for junk in (b"GARBAGE\r\n\r\n", b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03"):
+    s = connect()
+    s.settimeout(1.0)
+    t0 = time.monotonic()
+    s.sendall(junk)
+    try:
+        got = s.recv(4096)
+    except socket.timeout:
+        fail("%r: no answer within 1 s" % junk[:12])
+    except ConnectionResetError:
+        got = b""
+    s.close()
+    if not got.startswith(b"HTTP/1.1 400 "):
+        fail("%r: got %r, not 400" % (junk[:12], got[:40]))
+print("ok - garbage request lines answered 400 at once")

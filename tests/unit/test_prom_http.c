@@ -36,10 +36,12 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int start(unsigned int timeout_s, unsigned int max_conn)
+static int start_per_ip(unsigned int timeout_s, unsigned int max_conn,
+			unsigned int per_ip)
 {
 	struct prom_server_opts o = { .timeout_s = timeout_s,
-				      .max_connections = max_conn };
+				      .max_connections = max_conn,
+				      .max_per_ip = per_ip };
 	char err[256];
 
 	assert_int_equal(prom_listen_parse("127.0.0.1:0", &o.listen, err, sizeof(err)), 0);
@@ -47,6 +49,11 @@ static int start(unsigned int timeout_s, unsigned int max_conn)
 	port = prom_server_port(srv);
 	assert_int_not_equal(port, 0);
 	return 0;
+}
+
+static int start(unsigned int timeout_s, unsigned int max_conn)
+{
+	return start_per_ip(timeout_s, max_conn, 0);
 }
 
 static int setup(void **state)
@@ -467,49 +474,32 @@ static void test_stalled_reader_times_out(void **state)
 	close(fd);
 }
 
-/*
- * With max_connections clients open, a further one waits (libmicrohttpd
- * stops accepting; the kernel holds it in the backlog) and is served as
- * soon as a slot frees up.
- */
-static void test_connection_limit_recovers(void **state)
+/* A connection from src (NULL: 127.0.0.1) with a small receive buffer. */
+static int connect_from(const char *src, int rcvbuf)
 {
-	struct pollfd p;
-	int idle[4], i, fd;
-	char *r;
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+	struct sockaddr_in me = { .sin_family = AF_INET };
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
-	(void)state;
-	prom_server_stop(srv);
-	start(10, 4);
-	for (i = 0; i < 4; i++)
-		idle[i] = connect_lo();
-	usleep(200000);
-	fd = connect_lo();
-	send_all(fd, "GET /metrics HTTP/1.0\r\n\r\n");
-	p = (struct pollfd){ .fd = fd, .events = POLLIN };
-	assert_int_equal(poll(&p, 1, 1000), 0);	/* not served: limit holds */
-	for (i = 0; i < 4; i++)
-		close(idle[i]);
-	r = recv_all(fd, NULL);			/* served now, long before 10 s */
-	close(fd);
-	assert_int_equal(status_of(r), 200);
-	free(r);
+	assert_true(fd >= 0);
+	if (rcvbuf)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	if (src) {
+		assert_int_equal(inet_pton(AF_INET, src, &me.sin_addr), 1);
+		assert_int_equal(bind(fd, (struct sockaddr *)&me, sizeof(me)), 0);
+	}
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	return fd;
 }
 
 /* Scrape from a given loopback source address; returns the status or 0. */
 static int scrape_from(const char *src)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
-	struct sockaddr_in me = { .sin_family = AF_INET };
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int fd = connect_from(src, 0);
 	char *r;
 	int code;
 
-	assert_true(fd >= 0);
-	assert_int_equal(inet_pton(AF_INET, src, &me.sin_addr), 1);
-	assert_int_equal(bind(fd, (struct sockaddr *)&me, sizeof(me)), 0);
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
 	send_all(fd, "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
 	r = recv_all(fd, NULL);
 	close(fd);
@@ -519,27 +509,218 @@ static int scrape_from(const char *src)
 }
 
 /*
- * One client address cannot take every connection: with
- * PROM_PER_IP_CONNECTIONS idle connections from 127.0.0.1, another one
- * from it is refused, while 127.0.0.2 (another host, as far as the
- * server knows) is still served.
+ * Clients that requested an 8 MiB exposition and do not read it (more
+ * than the socket buffers hold): their requests are being answered, so
+ * they hold their connections (until the idle timeout).
  */
-static void test_per_address_limit(void **state)
+static void open_stalled_readers(int *fds, int n, const char *src)
 {
-	int idle[PROM_PER_IP_CONNECTIONS], i;
+	static char big[8 << 20];
+	int i;
+
+	memset(big, 'q', sizeof(big) - 1);
+	assert_int_equal(prom_server_publish(srv, big, sizeof(big) - 1), 0);
+	for (i = 0; i < n; i++) {
+		fds[i] = connect_from(src, 4096);
+		send_all(fds[i], "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+	}
+	usleep(300000);
+}
+
+static bool served_within(int fd, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, ms) == 1;
+}
+
+/*
+ * max_connections idle clients do not lock a scraper out: the one that
+ * has waited longest for its request is closed to make room.
+ */
+static void test_connection_limit_evicts_idle(void **state)
+{
+	struct prom_server_stats st;
+	int idle[4], i, closed = 0;
+	char *r;
 
 	(void)state;
 	prom_server_stop(srv);
-	start(10, 0);
-	for (i = 0; i < PROM_PER_IP_CONNECTIONS; i++)
+	start(10, 4);
+	for (i = 0; i < 4; i++) {
 		idle[i] = connect_lo();
-	usleep(300000);
+		usleep(20000);
+	}
+	usleep(200000);
+	assert_int_equal(scrape_from(NULL), 200);
+	r = request("GET", "/metrics", NULL);
+	assert_int_equal(status_of(r), 200);
+	free(r);
+	for (i = 0; i < 4; i++)
+		if (wait_closed(idle[i], 0.5) >= 0)
+			closed++;
+	/* the oldest made room (one, or two if the scrapes overlapped) */
+	assert_true(closed >= 1);
+	assert_true(wait_closed(idle[0], 0.1) >= 0);
+	prom_server_stats(srv, &st);
+	assert_true(st.evicted >= 1);
+	for (i = 0; i < 4; i++)
+		close(idle[i]);
+}
+
+/*
+ * With max_connections clients being answered (they do not read), a
+ * further one waits in the listen backlog and is served as soon as a
+ * slot frees up.
+ */
+static void test_connection_limit_recovers(void **state)
+{
+	int busy[4], i, fd;
+	char *r;
+
+	(void)state;
+	prom_server_stop(srv);
+	start(10, 4);
+	open_stalled_readers(busy, 4, NULL);
+	fd = connect_lo();
+	send_all(fd, "GET /metrics HTTP/1.0\r\n\r\n");
+	assert_false(served_within(fd, 1000));	/* not served: limit holds */
+	for (i = 0; i < 4; i++)
+		close(busy[i]);
+	r = recv_all(fd, NULL);			/* served now, long before 10 s */
+	close(fd);
+	assert_int_equal(status_of(r), 200);
+	free(r);
+}
+
+/*
+ * One client address cannot take every connection: with its limit of
+ * connections being answered from 127.0.0.1 (4 here, for the test's
+ * memory; PROM_PER_IP_CONNECTIONS by default), another one from it is
+ * refused, while 127.0.0.2 (another host, as far as the server knows) is
+ * still served; idle connections from 127.0.0.1 at the limit make room
+ * for a scrape from it.
+ */
+static void test_per_address_limit(void **state)
+{
+	int fds[PROM_PER_IP_CONNECTIONS], i;
+
+	(void)state;
+	prom_server_stop(srv);
+	start_per_ip(10, 0, 4);
+	open_stalled_readers(fds, 4, NULL);
 	assert_int_equal(scrape_from("127.0.0.1"), 0);	/* closed unanswered */
 	assert_int_equal(scrape_from("127.0.0.2"), 200);
+	for (i = 0; i < 4; i++)
+		close(fds[i]);
+	usleep(300000);
+	assert_int_equal(prom_server_publish(srv, "x 1\n", 4), 0);
+
+	/* the default limit, held by idle connections */
+	prom_server_stop(srv);
+	start(10, 0);
 	for (i = 0; i < PROM_PER_IP_CONNECTIONS; i++)
-		close(idle[i]);
+		fds[i] = connect_lo();
 	usleep(300000);
 	assert_int_equal(scrape_from("127.0.0.1"), 200);
+	assert_int_equal(scrape_from("127.0.0.2"), 200);
+	for (i = 0; i < PROM_PER_IP_CONNECTIONS; i++)
+		close(fds[i]);
+}
+
+#define TRICKLERS	64
+
+struct trickle {
+	int fd[TRICKLERS];
+	double closed_at[TRICKLERS];	/* when the server closed it, or 0 */
+	double stop_at;
+};
+
+/* Send one byte of a request per 200 ms to every trickler, until stop_at. */
+static void *trickle_thread(void *arg)
+{
+	static const char req[] = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+				  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+	struct trickle *t = arg;
+	size_t k = 0;
+	int i;
+
+	while (now_s() < t->stop_at) {
+		for (i = 0; i < TRICKLERS; i++) {
+			if (t->closed_at[i])
+				continue;
+			if (send(t->fd[i], req + k % (sizeof(req) - 1), 1,
+				 MSG_NOSIGNAL | MSG_DONTWAIT) < 0 ||
+			    (served_within(t->fd[i], 0) &&
+			     recv(t->fd[i], (char[64]){ 0 }, 64, MSG_DONTWAIT) <= 0))
+				t->closed_at[i] = now_s();
+		}
+		k++;
+		usleep(200000);
+	}
+	return NULL;
+}
+
+/*
+ * 64 connections from 127.0.0.1 trickling a request header a byte at a
+ * time fill both limits; a scrape from 127.0.0.1 is still answered within
+ * a second, and the tricklers are closed at their header deadline (2 s
+ * here) although they never stop sending.
+ */
+static void test_tricklers_do_not_lock_out(void **state)
+{
+	struct trickle t = { .stop_at = now_s() + 6.0 };
+	double t0;
+	pthread_t th;
+	int i, open_after;
+
+	(void)state;
+	assert_int_equal(prom_server_publish(srv, "x 1\n", 4), 0);
+	for (i = 0; i < TRICKLERS; i++)
+		t.fd[i] = connect_lo();
+	assert_int_equal(pthread_create(&th, NULL, trickle_thread, &t), 0);
+	usleep(500000);
+	t0 = now_s();
+	assert_int_equal(scrape_from("127.0.0.1"), 200);
+	assert_true(now_s() - t0 < 1.0);
+	pthread_join(th, NULL);
+	/* they were still trickling at 6 s: none may be open */
+	for (i = 0, open_after = 0; i < TRICKLERS; i++) {
+		if (!t.closed_at[i] && wait_closed(t.fd[i], 0.1) < 0)
+			open_after++;
+		close(t.fd[i]);
+	}
+	assert_int_equal(open_after, 0);
+}
+
+/* A first line that is no request line: 400 at once, not a silent close. */
+static void test_garbage_gets_400(void **state)
+{
+	static const char *const garbage[] = {
+		"GARBAGE\r\n\r\n", "GET\r\n\r\n", "\x16\x03\x01\x02\xfc\x03\x03",
+		"\x01\x02\x03 x y\r\n", "GET /metrics HTTP/1.1\x01\r\n\r\n",
+	};
+	struct prom_server_stats st;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(garbage) / sizeof(garbage[0]); i++) {
+		int fd = connect_lo();
+		double t0 = now_s();
+		char *r;
+
+		send_all(fd, garbage[i]);
+		r = recv_all(fd, NULL);
+		close(fd);
+		if (status_of(r) != 400 || !strstr(r, "not an HTTP request line"))
+			fail_msg("request %zu: got '%.80s'", i, r);
+		assert_true(now_s() - t0 < 0.5);
+		free(r);
+	}
+	prom_server_stats(srv, &st);
+	assert_int_equal(st.bad_request, sizeof(garbage) / sizeof(garbage[0]));
+	/* and a real request after the garbage is still fine */
+	assert_int_equal(scrape_from(NULL), 200);
 }
 
 static void parse_ok(const char *spec, const char *text)
@@ -574,11 +755,32 @@ static void test_listen_parse(void **state)
 	parse_ok("localhost:9100", "127.0.0.1:9100");
 	parse_ok("0.0.0.0:80", "0.0.0.0:80");
 	parse_ok("[::1]:9100", "[::1]:9100");
+	parse_ok("[::]:9100", "[::]:9100");
 	assert_int_equal(prom_listen_parse("9100", &l, err, sizeof(err)), 0);
 	assert_int_equal(l.addr.ss_family, AF_INET);
 	assert_int_equal(ntohl(((struct sockaddr_in *)&l.addr)->sin_addr.s_addr),
 			 INADDR_LOOPBACK);
 	assert_int_equal(ntohs(((struct sockaddr_in *)&l.addr)->sin_port), 9100);
+	assert_false(l.any);
+
+	/* ":PORT": every address, IPv6 [::] that takes IPv4 too */
+	assert_int_equal(prom_listen_parse(":9465", &l, err, sizeof(err)), 0);
+	assert_string_equal(l.text, ":9465");
+	assert_true(l.any);
+	assert_int_equal(l.addr.ss_family, AF_INET6);
+	assert_int_equal(l.addrlen, sizeof(struct sockaddr_in6));
+	assert_memory_equal(&((struct sockaddr_in6 *)&l.addr)->sin6_addr, &in6addr_any,
+			    sizeof(struct in6_addr));
+	assert_int_equal(ntohs(((struct sockaddr_in6 *)&l.addr)->sin6_port), 9465);
+	parse_ok(":0", ":0");
+
+	/* IPv6 with a port */
+	assert_int_equal(prom_listen_parse("[::1]:80", &l, err, sizeof(err)), 0);
+	assert_false(l.any);
+	assert_int_equal(l.addr.ss_family, AF_INET6);
+	assert_memory_equal(&((struct sockaddr_in6 *)&l.addr)->sin6_addr, &in6addr_loopback,
+			    sizeof(struct in6_addr));
+	assert_int_equal(ntohs(((struct sockaddr_in6 *)&l.addr)->sin6_port), 80);
 
 	parse_bad("", "empty");
 	parse_bad("abc", "bad port");
@@ -586,7 +788,11 @@ static void test_listen_parse(void **state)
 	parse_bad("-1", "bad port");
 	parse_bad("+80", "bad port");
 	parse_bad("127.0.0.1:", "bad port");
-	parse_bad(":80", "expected ADDR:PORT");
+	parse_bad(":", "bad port");
+	parse_bad(":abc", "bad port");
+	parse_bad(":65536", "bad port");
+	parse_bad("::80", "IPv6 as [ADDR]:PORT");
+	parse_bad("1.2.3.4:80:80", "expected ADDR:PORT");
 	parse_bad("1.2.3:80", "bad IPv4 address");
 	parse_bad("example.com:80", "bad IPv4 address");
 	parse_bad("::1:80", "IPv6 as [ADDR]:PORT");
@@ -636,7 +842,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_client_disconnect_mid_response, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_idle_clients_time_out, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stalled_reader_times_out, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_connection_limit_evicts_idle, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_connection_limit_recovers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tricklers_do_not_lock_out, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_garbage_gets_400, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_per_address_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bind_error_is_one_line, setup, teardown),
 	};
