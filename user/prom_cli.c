@@ -2,7 +2,8 @@
 /*
  * vmapstat's Prometheus options (argp child "prom_argp", see hooks.h):
  *
- *   --listen [ADDR:]PORT   serve GET /metrics (127.0.0.1 unless ADDR given)
+ *   --listen [ADDR]:PORT   serve GET /metrics (127.0.0.1 unless ADDR given;
+ *                          ":PORT" = every address)
  *   --listen-timeout SECS  close idle / stalled HTTP connections after SECS
  *   --textfile PATH        rewrite a node_exporter textfile every interval
  *   --prometheus           print one exposition to stdout at the end
@@ -41,9 +42,9 @@ enum {
 };
 
 static const struct argp_option prom_options[] = {
-	{ "listen", OPT_LISTEN, "[ADDR:]PORT", 0,
-	  "Serve GET /metrics (Prometheus text format) on ADDR:PORT, default address 127.0.0.1; "
-	  "without INTERVAL each scrape reads the counters", 0 },
+	{ "listen", OPT_LISTEN, "[ADDR]:PORT", 0,
+	  "Serve GET /metrics (Prometheus text format) on ADDR:PORT, default address 127.0.0.1, "
+	  "\":PORT\" every address; without INTERVAL each scrape reads the counters", 0 },
 	{ "listen-timeout", OPT_LISTEN_TIMEOUT, "SECS", 0,
 	  "Close HTTP connections idle for SECS (default 10)", 0 },
 	{ "textfile", OPT_TEXTFILE, "PATH", 0,
@@ -73,6 +74,7 @@ static struct prom_state *state;
 static struct prom_server *server;
 static struct prom_buf buf;
 static bool textfile_failing;
+static char textfile_err[512];	/* the last write's error */
 static bool live_failing;
 static struct live_auditor *auditor;	/* --live-bytes: walker loaded once */
 
@@ -130,14 +132,15 @@ static int render(void)
 }
 
 /*
- * Publish and write the current exposition.  A textfile that cannot be
- * written (disk full, directory gone) is reported once and retried next
- * interval: the collector and the HTTP endpoint keep going.
+ * Publish and write the current exposition.  The first write of the
+ * textfile (at start) must work: a path that cannot be written then is
+ * the user's mistake, and a run that never writes it must not look
+ * successful.  A later failure (disk full, directory gone) is reported
+ * once and retried next interval, the collector and the HTTP endpoint
+ * keep going; prom_cli_end() fails the run if the last write failed.
  */
-static int publish(void)
+static int publish(bool first)
 {
-	char err[512];
-
 	if (render())
 		return -1;
 	if (server && prom_server_publish(server, buf.data, buf.len)) {
@@ -145,10 +148,15 @@ static int publish(void)
 		return -1;
 	}
 	if (popt.textfile) {
-		if (prom_textfile_write(popt.textfile, buf.data, buf.len, err,
-					sizeof(err))) {
+		if (prom_textfile_write(popt.textfile, buf.data, buf.len,
+					textfile_err, sizeof(textfile_err))) {
+			if (first) {
+				fprintf(stderr, "vmapstat: %s\n", textfile_err);
+				return -1;
+			}
 			if (!textfile_failing)
-				fprintf(stderr, "vmapstat: %s (will retry)\n", err);
+				fprintf(stderr, "vmapstat: %s (will retry)\n",
+					textfile_err);
 			textfile_failing = true;
 		} else if (textfile_failing) {
 			fprintf(stderr, "vmapstat: --textfile %s: written again\n",
@@ -168,7 +176,7 @@ void prom_pmu_results(const struct pmu_results *res)
 		fprintf(stderr, "vmapstat: prometheus: out of memory\n");
 	/* the PMU hook may run after ours in the same interval: republish */
 	else if (server || popt.textfile)
-		publish();
+		publish(false);
 	pthread_mutex_unlock(&lock);
 }
 
@@ -186,7 +194,7 @@ static void refresh(void *arg)
 		if (prom_state_add(state, &delta))
 			fprintf(stderr, "vmapstat: prometheus: out of memory\n");
 		else if (!popt.live || !take_live(false))
-			publish();
+			publish(false);
 		snapshot_free(&delta);
 	}
 	snapshot_free(&scrape_prev);
@@ -244,13 +252,13 @@ int prom_cli_start(const struct vmapstat_run *run)
 			fprintf(stderr, "vmapstat: %s\n", err);
 			return -1;
 		}
-		/* the real port (tests and scripts may ask for port 0) after "ADDR:" or "[ADDR]:" */
-		fprintf(stderr, "vmapstat: serving http://%.*s:%u/metrics\n",
-			(int)(strrchr(popt.addr.text, ':') - popt.addr.text),
-			popt.addr.text, prom_server_port(server));
+		/* the real port (tests and scripts may ask for port 0) */
+		fprintf(stderr, "vmapstat: serving http://%s:%u/metrics%s\n",
+			prom_server_host(server), prom_server_port(server),
+			popt.addr.any ? " (every address)" : "");
 	}
 	if (server || popt.textfile)
-		return publish();
+		return publish(true);
 	return 0;
 }
 
@@ -275,7 +283,7 @@ int prom_cli_interval(const struct vmapstat_run *run,
 	} else if (popt.live && take_live(false)) {
 		ret = -1;
 	} else if (server || popt.textfile) {
-		ret = publish();
+		ret = publish(false);
 	}
 	pthread_mutex_unlock(&lock);
 	return ret;
@@ -299,6 +307,12 @@ int prom_cli_end(const struct vmapstat_run *run,
 			ret = -1;
 		}
 	}
+	if (textfile_failing) {
+		fprintf(stderr, "vmapstat: %s (the last write failed: the file is stale)\n",
+			textfile_err);
+		ret = -1;
+	}
+	textfile_failing = false;
 	snapshot_free(&scrape_prev);
 	scrape_collector = NULL;
 	live_auditor_close(auditor);
@@ -341,6 +355,16 @@ static error_t prom_parse(int key, char *arg, struct argp_state *st)
 		break;
 	case OPT_LIVE_BYTES:
 		popt.live = true;
+		break;
+	case ARGP_KEY_END:
+		/*
+		 * vmapstat hands argp the arguments before "--" and keeps the
+		 * command that follows: argv[argc] is "--" in command mode.
+		 */
+		if (popt.listen && st->argv[st->argc] &&
+		    !strcmp(st->argv[st->argc], "--"))
+			argp_error(st, "--listen serves until vmapstat is stopped: "
+				   "give an INTERVAL or none, not -- COMMAND");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

@@ -128,7 +128,7 @@ bad 2 "does not exist" --textfile /nonexistent-vmapscope/x.prom 1 1
 bad 2 "invalid --top-callers" --top-callers -1 --prometheus 1 1
 bad 2 "invalid --top-callers" --top-callers 10x --prometheus 1 1
 bad 2 "invalid --listen-timeout" --listen 0 --listen-timeout 0 1 1
-bad 1 "not -- COMMAND" --listen 0 -- /bin/true
+bad 2 "not -- COMMAND" --listen 0 -- /bin/true
 port=$(free_port)
 python3 -c 'import socket,sys,time
 s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -138,4 +138,51 @@ wait_for 20 python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1"
 	fail "could not occupy port $port"
 bad 1 "Address already in use" --listen "127.0.0.1:$port" 1 1
 pass "bad options and a busy port: one line, exit 2 / 1"
+
+# A textfile that cannot be written at start: one line, exit 1, at once
+rc=0
+timeout 20 "$VMAPSTAT" --textfile /proc/vmapscope-test.prom 0.2 3 >"$T/tf.out" 2>"$T/tf.err" || rc=$?
+[ $rc = 1 ] || fail "--textfile /proc/...: exit $rc, want 1 ($(cat "$T/tf.err"))"
+[ "$(grep -c -- '--textfile' "$T/tf.err")" = 1 ] && tail -1 "$T/tf.err" | grep -q -- '--textfile /proc/vmapscope-test.prom: cannot create' ||
+	fail "--textfile /proc/...: not one clear last line: $(cat "$T/tf.err")"
+! grep -q 'will retry' "$T/tf.err" || fail "--textfile /proc/...: still says it will retry"
+pass "a textfile that cannot be written at start: one line, exit 1"
+
+# Written, then its directory vanishes: retried; exit 1 if the last write
+# failed, 0 if a later write worked again
+textfile_gone() {	# RECREATE(0/1)
+	local d="$T/tfdir" rc=0
+	mkdir -p "$d"
+	"$VMAPSTAT" --textfile "$d/v.prom" 0.3 12 >/dev/null 2>"$T/tf.err" &
+	local pid=$!
+	wait_for 10 test -s "$d/v.prom" || fail "textfile never written"
+	rm -rf "$d"
+	wait_for 10 grep -q 'will retry' "$T/tf.err" || fail "no retry line: $(cat "$T/tf.err")"
+	[ "$1" = 1 ] && mkdir -p "$d"
+	wait "$pid" || rc=$?
+	echo $rc
+}
+rc=$(textfile_gone 0)
+[ "$rc" = 1 ] || fail "textfile whose last write failed: exit $rc, want 1 ($(cat "$T/tf.err"))"
+tail -1 "$T/tf.err" | grep -q 'the last write failed' || fail "no final line: $(cat "$T/tf.err")"
+rc=$(textfile_gone 1)
+[ "$rc" = 0 ] || fail "textfile written again: exit $rc, want 0 ($(cat "$T/tf.err"))"
+grep -q 'written again' "$T/tf.err" || fail "no 'written again': $(cat "$T/tf.err")"
+pass "a textfile failing mid-run is retried; exit 1 only if its last write failed"
+
+# --listen :PORT: every address, IPv4 and IPv6 (in a network namespace of
+# our own, where the only addresses are loopback ones)
+if command -v unshare >/dev/null && unshare -n true 2>/dev/null; then
+	unshare -n bash -c '
+		ip link set lo up
+		"$1" --listen :0 0.5 8 >/dev/null 2>"$2/any.err" &
+		for _ in $(seq 50); do grep -q "serving " "$2/any.err" && break; sleep 0.2; done
+		port=$(sed -n "s|.*serving http://\[::\]:\([0-9]*\)/metrics (every address)|\1|p" "$2/any.err")
+		[ -n "$port" ] || { echo "no serving line: $(cat "$2/any.err")"; exit 1; }
+		curl -sf "http://127.0.0.1:$port/metrics" | grep -q "^vmapscope_build_info" || { echo "IPv4 scrape failed"; exit 1; }
+		curl -sf "http://[::1]:$port/metrics" | grep -q "^vmapscope_build_info" || { echo "IPv6 scrape failed"; exit 1; }
+		kill -INT %1; wait %1' _ "$VMAPSTAT" "$T" >"$T/any.out" 2>&1 ||
+		fail "--listen :0: $(cat "$T/any.out")"
+	pass "--listen :PORT serves IPv4 and IPv6 (private network namespace)"
+fi
 finish
