@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -19,24 +20,117 @@ void pmu_runs_init(struct pmu_runs *r, const char *command, const char *label)
 
 void pmu_runs_free(struct pmu_runs *r)
 {
+	for (int i = 0; i < r->nr_metrics; i++)
+		free(r->m[i].values);	/* flags share the block */
 	free(r->m);
+	free(r->status);
+	free(r->index);
 	memset(r, 0, sizeof(*r));
+}
+
+/* One block for a metric's values and flags, room for @cap runs. */
+static int metric_room(struct pmu_metric *m, int old_cap, int cap)
+{
+	double *v = malloc(cap * (sizeof(double) + 1));
+	unsigned char *f;
+
+	if (!v)
+		return -1;
+	f = (unsigned char *)(v + cap);
+	memset(v, 0, cap * sizeof(double));
+	memset(f, PMU_VAL_MISSING, cap);
+	if (old_cap) {
+		memcpy(v, m->values, old_cap * sizeof(double));
+		memcpy(f, m->flags, old_cap);
+	}
+	free(m->values);
+	m->values = v;
+	m->flags = f;
+	return 0;
+}
+
+/* Room for @want runs in the status array and in every metric (doubling). */
+static int runs_room(struct pmu_runs *r, int want)
+{
+	int cap = r->cap_runs ? r->cap_runs : 4;
+	int *st;
+
+	if (want <= r->cap_runs)
+		return 0;
+	while (cap < want)
+		cap *= 2;
+	if (cap > PMU_RUNS_MAX)
+		cap = PMU_RUNS_MAX;
+	st = realloc(r->status, cap * sizeof(*st));
+	if (!st)
+		return -1;
+	r->status = st;
+	for (int i = 0; i < r->nr_metrics; i++)
+		if (metric_room(&r->m[i], r->cap_runs, cap))
+			return -1;
+	r->cap_runs = cap;
+	return 0;
 }
 
 int pmu_runs_add_run(struct pmu_runs *r, int wait_status)
 {
-	if (r->nr_runs == PMU_RUNS_MAX)
+	if (r->nr_runs == PMU_RUNS_MAX || runs_room(r, r->nr_runs + 1))
 		return -1;
 	r->status[r->nr_runs] = wait_status;
 	return r->nr_runs++;
 }
 
+/* FNV-1a over the name as stored (at most PMU_METRIC_NAME_LEN - 1 bytes). */
+static size_t name_hash(const char *name)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (int i = 0; name[i] && i < PMU_METRIC_NAME_LEN - 1; i++)
+		h = (h ^ (unsigned char)name[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/* The index slot that holds @name, or the empty slot where it would go. */
+static size_t index_slot(const struct pmu_runs *r, const char *name)
+{
+	size_t mask = r->index_size - 1, i = name_hash(name) & mask;
+
+	while (r->index[i] &&
+	       strncmp(r->m[r->index[i] - 1].name, name, PMU_METRIC_NAME_LEN - 1))
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* Keep the index at most half full: rebuilt at twice the size. */
+static int index_room(struct pmu_runs *r)
+{
+	size_t size = r->index_size ? r->index_size : 64;
+	unsigned int *old = r->index;
+
+	if ((size_t)(r->nr_metrics + 1) * 2 <= r->index_size)
+		return 0;
+	while ((size_t)(r->nr_metrics + 1) * 2 > size)
+		size *= 2;
+	r->index = calloc(size, sizeof(*r->index));
+	if (!r->index) {
+		r->index = old;
+		return -1;
+	}
+	r->index_size = size;
+	free(old);
+	for (int i = 0; i < r->nr_metrics; i++)
+		r->index[index_slot(r, r->m[i].name)] = i + 1;
+	return 0;
+}
+
 const struct pmu_metric *pmu_runs_find(const struct pmu_runs *r, const char *name)
 {
-	for (int i = 0; i < r->nr_metrics; i++)
-		if (!strcmp(r->m[i].name, name))
-			return &r->m[i];
-	return NULL;
+	size_t i;
+
+	if (!r->index_size)
+		return NULL;
+	i = index_slot(r, name);
+	return r->index[i] ? &r->m[r->index[i] - 1] : NULL;
 }
 
 /* Metric @name, created (missing in every run) on first use; NULL: out of memory. */
@@ -46,15 +140,24 @@ static struct pmu_metric *metric(struct pmu_runs *r, const char *name, const cha
 
 	if (m)
 		return m;
-	m = realloc(r->m, (r->nr_metrics + 1) * sizeof(*m));
-	if (!m)
+	if (index_room(r))
 		return NULL;
-	r->m = m;
-	m = &r->m[r->nr_metrics++];
+	if (r->nr_metrics == r->cap_metrics) {
+		int cap = r->cap_metrics ? r->cap_metrics * 2 : 16;
+
+		m = realloc(r->m, cap * sizeof(*m));
+		if (!m)
+			return NULL;
+		r->m = m;
+		r->cap_metrics = cap;
+	}
+	m = &r->m[r->nr_metrics];
 	memset(m, 0, sizeof(*m));
-	memset(m->flags, PMU_VAL_MISSING, sizeof(m->flags));
+	if (metric_room(m, 0, r->cap_runs ? r->cap_runs : 1))
+		return NULL;
 	snprintf(m->name, sizeof(m->name), "%s", name);
 	snprintf(m->unit, sizeof(m->unit), "%s", unit ? unit : "");
+	r->index[index_slot(r, m->name)] = ++r->nr_metrics;
 	return m;
 }
 
@@ -73,7 +176,7 @@ int pmu_runs_set(struct pmu_runs *r, int run, const char *name,
 bool pmu_metric_avg(const struct pmu_runs *r, const struct pmu_metric *m,
 		    double *avg)
 {
-	double sum = 0;
+	double sum = 0, mean = 0;
 	int n = 0;
 
 	for (int i = 0; i < r->nr_runs; i++) {
@@ -81,8 +184,10 @@ bool pmu_metric_avg(const struct pmu_runs *r, const struct pmu_metric *m,
 			continue;
 		sum += m->values[i];
 		n++;
+		/* a running mean cannot overflow where the sum can */
+		mean = mean * ((double)(n - 1) / n) + m->values[i] / n;
 	}
-	*avg = n ? sum / n : 0;
+	*avg = !n ? 0 : isfinite(sum) ? sum / n : mean;
 	return n > 0;
 }
 
@@ -221,11 +326,16 @@ int pmu_runs_print_status(FILE *out, const struct pmu_runs *r)
 /* ------------------------------------------------------------------ */
 /* JSON                                                                */
 
-/* Doubles as short decimal text ("68.4", not "68.400000000000006"). */
+/*
+ * Doubles as short decimal text ("68.4", not "68.400000000000006"); JSON
+ * has no inf or nan: null (NULL) for what is not finite.
+ */
 static json_object *jdouble(double v)
 {
 	char buf[40];
 
+	if (!isfinite(v))
+		return NULL;
 	snprintf(buf, sizeof(buf), "%.15g", v);
 	if (!strpbrk(buf, ".eEn"))
 		strncat(buf, ".0", sizeof(buf) - strlen(buf) - 1);
@@ -356,8 +466,9 @@ static int runs_from_json(json_object *o, const char *path, struct pmu_runs *r,
 
 			if (!x)
 				continue;	/* null: not measured in this run */
-			if (!json_object_is_type(x, json_type_double) &&
-			    !json_object_is_type(x, json_type_int))
+			if ((!json_object_is_type(x, json_type_double) &&
+			     !json_object_is_type(x, json_type_int)) ||
+			    !isfinite(json_object_get_double(x)))
 				return bad(err, errlen, path, "pmu_runs: metric '%s' run %d is not a number",
 					   name, run + 1);
 			m->values[run] = json_object_get_double(x);
@@ -430,14 +541,33 @@ out:
 /* ------------------------------------------------------------------ */
 /* Compare                                                             */
 
+/* The percent change, rounded to what is printed; false: none (n/a). */
+static bool diff_pct(double before, double after, bool have_before,
+		     bool have_after, double *pct)
+{
+	double d;
+
+	if (!have_before || !have_after || before == 0)
+		return false;
+	d = (after - before) / fabs(before) * 100.0;
+	/* (after - before) alone can overflow: then divide first */
+	if (!isfinite(d))
+		d = (after / fabs(before) - before / fabs(before)) * 100.0;
+	if (!isfinite(d))
+		return false;
+	*pct = d;
+	return true;
+}
+
 void pmu_format_diff(double before, double after, bool have_before,
 		     bool have_after, char *buf, size_t len)
 {
-	if (!have_before || !have_after || before == 0) {
+	double d;
+
+	if (!diff_pct(before, after, have_before, have_after, &d))
 		snprintf(buf, len, "n/a");
-		return;
-	}
-	snprintf(buf, len, "%+.2f%%", (after - before) / fabs(before) * 100.0);
+	else
+		snprintf(buf, len, "%+.2f%%", d);
 }
 
 /*
@@ -471,7 +601,8 @@ struct cmp_row {
 	double vb, va;
 	bool hb, ha;			/* averages known */
 	bool counted;			/* neither side never counted */
-	char diff[32];
+	bool have_diff;
+	double diff;			/* percent, when have_diff */
 };
 
 /* One row per metric: before's order first, then metrics only "after" has. */
@@ -499,11 +630,9 @@ static int compare_rows(const struct pmu_runs *b, const struct pmu_runs *a,
 			row->ha = row->ma && pmu_metric_avg(a, row->ma, &row->va);
 			row->counted = !(row->mb && never_counted(b, row->mb)) &&
 				       !(row->ma && never_counted(a, row->ma));
-			if (row->counted)
-				pmu_format_diff(row->vb, row->va, row->hb, row->ha,
-						row->diff, sizeof(row->diff));
-			else
-				snprintf(row->diff, sizeof(row->diff), "n/a");
+			row->have_diff = row->counted &&
+					 diff_pct(row->vb, row->va, row->hb, row->ha,
+						  &row->diff);
 		}
 	}
 	*rows = out;
@@ -546,7 +675,11 @@ void pmu_runs_compare_print(FILE *out, const struct pmu_runs *before,
 			cell(o, &t, 2, buf);
 			avg_text(after, w->ma, w->ha, w->va, buf, sizeof(buf));
 			cell(o, &t, 3, buf);
-			cell(o, &t, 4, w->diff);
+			if (w->have_diff)
+				snprintf(buf, sizeof(buf), "%+.2f%%", w->diff);
+			else
+				snprintf(buf, sizeof(buf), "n/a");
+			cell(o, &t, 4, buf);
 		}
 	}
 	free(rows);
@@ -573,8 +706,10 @@ int pmu_runs_compare_json(FILE *out, const struct pmu_runs *before,
 		json_object_object_add(o, "before", w->hb ? jdouble(w->vb) : NULL);
 		json_object_object_add(o, "after", w->ha ? jdouble(w->va) : NULL);
 		json_object_object_add(o, "counted", json_object_new_boolean(w->counted));
-		json_object_object_add(o, "diff_pct", strcmp(w->diff, "n/a") ?
-				       jdouble(strtod(w->diff, NULL)) : NULL);
+		/* as printed: two decimals */
+		json_object_object_add(o, "diff_pct", !w->have_diff ? NULL :
+				       jdouble(isfinite(w->diff * 100) ?
+					       round(w->diff * 100) / 100 : w->diff));
 		json_object_array_add(arr, o);
 	}
 	free(rows);

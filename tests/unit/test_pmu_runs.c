@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <json-c/json.h>
 
 #include "pmu_runs.h"
 
@@ -296,6 +297,208 @@ static void test_bad_json(void **state)
 			  "metric 'x' run 1 is not a number");
 	expect_read_error("{\"pmu_runs\":{\"version\":1,\"runs\":1,\"status\":[0],\"metrics\":[{\"name\":\"x\",\"values\":[1]},{\"name\":\"x\",\"values\":[2]}]}}",
 			  "appears twice");
+	/* json-c reads NaN and Infinity: no value a counter can have */
+	expect_read_error("{\"pmu_runs\":{\"version\":1,\"runs\":1,\"status\":[0],\"metrics\":[{\"name\":\"x\",\"values\":[NaN]}]}}",
+			  "metric 'x' run 1 is not a number");
+	expect_read_error("{\"pmu_runs\":{\"version\":1,\"runs\":1,\"status\":[0],\"metrics\":[{\"name\":\"x\",\"values\":[-Infinity]}]}}",
+			  "metric 'x' run 1 is not a number");
+}
+
+/* @text parsed by json-c in strict mode (no NaN, no Infinity), or fail. */
+static json_object *parse_strict(const char *text)
+{
+	struct json_tokener *tok = json_tokener_new();
+	json_object *o;
+
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	o = json_tokener_parse_ex(tok, text, strlen(text));
+	if (!o || json_tokener_get_parse_end(tok) + 1 < strlen(text))
+		fail_msg("not valid JSON (%s): %.300s",
+			 json_tokener_error_desc(json_tokener_get_error(tok)), text);
+	json_tokener_free(tok);
+	return o;
+}
+
+/* The compare row of @metric in a parsed "compare -j" object. */
+static json_object *cmp_row_of(json_object *root, const char *metric)
+{
+	json_object *arr, *name;
+
+	assert_true(json_object_object_get_ex(root, "compare", &arr));
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		json_object *o = json_object_array_get_idx(arr, i);
+
+		if (json_object_object_get_ex(o, "metric", &name) &&
+		    !strcmp(json_object_get_string(name), metric))
+			return o;
+	}
+	fail_msg("no compare row for %s", metric);
+	return NULL;
+}
+
+static bool is_null(json_object *row, const char *key)
+{
+	json_object *v;
+
+	assert_true(json_object_object_get_ex(row, key, &v));
+	return v == NULL;
+}
+
+static double num(json_object *row, const char *key)
+{
+	json_object *v;
+
+	assert_true(json_object_object_get_ex(row, key, &v));
+	assert_non_null(v);
+	return json_object_get_double(v);
+}
+
+/*
+ * Valid values whose sums, differences or ratios are not finite: the
+ * comparison stays valid JSON, with null where no finite number exists.
+ */
+static void test_compare_json_extreme_values(void **state)
+{
+	static char buf[1 << 16];
+	struct pmu_runs b, a;
+	json_object *root, *row;
+	char *text;
+	FILE *f;
+
+	(void)state;
+	pmu_runs_init(&b, "x", "before");
+	pmu_runs_init(&a, "x", "after");
+	for (int i = 0; i < 2; i++) {
+		pmu_runs_add_run(&b, 0);
+		pmu_runs_add_run(&a, 0);
+		/* the sum of the runs overflows, their average does not */
+		pmu_runs_set(&b, i, "huge", "", 1e308, 0);
+		pmu_runs_set(&a, i, "huge", "", -1e308, 0);
+		/* the ratio overflows */
+		pmu_runs_set(&b, i, "tiny", "", 1e-300, 0);
+		pmu_runs_set(&a, i, "tiny", "", 1e308, 0);
+		pmu_runs_set(&b, i, "plain", "", 100, 0);
+		pmu_runs_set(&a, i, "plain", "", 75, 0);
+	}
+	f = fmemopen(buf, sizeof(buf), "w");
+	assert_int_equal(pmu_runs_compare_json(f, &b, &a), 0);
+	fclose(f);
+	assert_null(strstr(buf, "inf"));
+	assert_null(strstr(buf, "nan"));
+	root = parse_strict(buf);
+	row = cmp_row_of(root, "huge");
+	assert_true(num(row, "before") == 1e308);
+	assert_true(num(row, "after") == -1e308);
+	assert_true(num(row, "diff_pct") == -200.0);
+	row = cmp_row_of(root, "tiny");
+	assert_true(is_null(row, "diff_pct"));
+	row = cmp_row_of(root, "plain");
+	assert_true(num(row, "diff_pct") == -25.0);
+	json_object_put(root);
+
+	/* the table says n/a where JSON says null */
+	text = capture(print_cmp, &b, &a);
+	assert_non_null(strstr(text, "| -200.00% |"));
+	assert_null(strstr(text, "inf"));
+	assert_null(strstr(text, "nan"));
+
+	/* and the saved runs are valid JSON too */
+	f = fmemopen(buf, sizeof(buf), "w");
+	assert_int_equal(pmu_runs_write_json(f, &b), 0);
+	fclose(f);
+	json_object_put(parse_strict(buf));
+	pmu_runs_free(&b);
+	pmu_runs_free(&a);
+}
+
+#define BIG	100000
+
+/* BIG metrics of 3 runs, value run * BIG + i; "after" has one more. */
+static void fill_big(struct pmu_runs *r, int extra)
+{
+	char name[32];
+
+	pmu_runs_init(r, "big", NULL);
+	for (int run = 0; run < 3; run++) {
+		assert_int_equal(pmu_runs_add_run(r, 0), run);
+		for (int i = 0; i < BIG + extra; i++) {
+			snprintf(name, sizeof(name), "metric_%06d", i);
+			assert_int_equal(pmu_runs_set(r, run, name, "", (double)run * BIG + i, 0), 0);
+		}
+	}
+}
+
+/*
+ * A file of 100k metrics reads back whole and compares row by row (the
+ * time and memory this takes are in docs/benchmarks.md, not asserted).
+ */
+static void test_many_metrics(void **state)
+{
+	struct pmu_runs b, a, rb, ra;
+	char pb[256], pa[256], name[32];
+	json_object *root, *arr;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	fill_big(&b, 0);
+	fill_big(&a, 1);
+	assert_int_equal(b.nr_metrics, BIG);
+	snprintf(pb, sizeof(pb), "%s/big_b.json", tmpdir);
+	snprintf(pa, sizeof(pa), "%s/big_a.json", tmpdir);
+	f = fopen(pb, "w");
+	assert_int_equal(pmu_runs_write_json(f, &b), 0);
+	fclose(f);
+	f = fopen(pa, "w");
+	assert_int_equal(pmu_runs_write_json(f, &a), 0);
+	fclose(f);
+	assert_int_equal(pmu_runs_read_json(pb, &rb, err, sizeof(err)), 0);
+	assert_int_equal(pmu_runs_read_json(pa, &ra, err, sizeof(err)), 0);
+	assert_int_equal(rb.nr_metrics, BIG);
+	assert_int_equal(ra.nr_metrics, BIG + 1);
+	for (int i = 0; i < BIG; i += 997) {
+		const struct pmu_metric *m;
+		double avg;
+
+		snprintf(name, sizeof(name), "metric_%06d", i);
+		m = pmu_runs_find(&rb, name);
+		assert_non_null(m);
+		assert_string_equal(m->name, name);
+		assert_true(m->values[2] == 2.0 * BIG + i);
+		assert_true(pmu_metric_avg(&rb, m, &avg) && avg == BIG + i);
+	}
+	assert_null(pmu_runs_find(&rb, "metric_100000"));
+	assert_non_null(pmu_runs_find(&ra, "metric_100000"));
+
+	f = open_memstream(&text, &len);
+	assert_int_equal(pmu_runs_compare_json(f, &rb, &ra), 0);
+	fclose(f);
+	root = parse_strict(text);
+	assert_true(json_object_object_get_ex(root, "compare", &arr));
+	/* every metric once, before's order, then the one only "after" has */
+	assert_int_equal(json_object_array_length(arr), BIG + 1);
+	assert_string_equal(json_object_get_string(json_object_object_get(
+		json_object_array_get_idx(arr, 12345), "metric")), "metric_012345");
+	assert_string_equal(json_object_get_string(json_object_object_get(
+		json_object_array_get_idx(arr, BIG), "metric")), "metric_100000");
+	assert_true(is_null(json_object_array_get_idx(arr, BIG), "before"));
+	json_object_put(root);
+	free(text);
+
+	/* a duplicate at the very end is still found */
+	f = fopen(pb, "w");
+	fputs("{\"pmu_runs\":{\"version\":1,\"runs\":1,\"status\":[0],\"metrics\":[", f);
+	for (int i = 0; i < BIG; i++)
+		fprintf(f, "{\"name\":\"metric_%06d\",\"values\":[%d]},", i, i);
+	fputs("{\"name\":\"metric_054321\",\"values\":[1]}]}}\n", f);
+	fclose(f);
+	pmu_runs_free(&rb);
+	assert_int_equal(pmu_runs_read_json(pb, &rb, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "metric 'metric_054321' appears twice"));
+	pmu_runs_free(&b);
+	pmu_runs_free(&a);
+	pmu_runs_free(&ra);
 }
 
 int main(void)
@@ -307,6 +510,8 @@ int main(void)
 		cmocka_unit_test(test_diff_format),
 		cmocka_unit_test(test_json_roundtrip_and_compare),
 		cmocka_unit_test(test_bad_json),
+		cmocka_unit_test(test_compare_json_extreme_values),
+		cmocka_unit_test(test_many_metrics),
 	};
 
 	return cmocka_run_group_tests_name("pmu_runs", tests, mk_tmp, rm_tmp);
