@@ -3,13 +3,40 @@
 #   make deps-tools    the Debian packages the host tools need to build and
 #                      run (scripts/install-deps tools), nothing of the lab
 #   make deps-test     those the test suites need (scripts/install-deps test)
+#   make check-deploy-unit   fast, no BPF: the dependency sets
+#                      (tests/deploy/test_install_deps.sh), the Prometheus
+#                      rules (promtool check rules, promtool test rules)
+#   make check-deploy  root, BPF on this machine's kernel:
+#                      tests/deploy/test_service.sh (the exporter's systemd
+#                      unit: verify, sysusers, its capabilities one by one,
+#                      its sandbox against a traced run) and
+#                      tests/deploy/test_quickstart.sh (the README's host-only
+#                      commands in a fresh clone, the installed vmapstat run)
 #
 # "make deps" (scripts/install-deps, every set) is in the top Makefile.
 
-.PHONY: deps-tools deps-test
+DEPLOY_RULES	:= contrib/prometheus/vmapscope.rules.yml
+DEPLOY_RULES_TESTS := tests/deploy/vmapscope.rules.test.yml
+
+.PHONY: deps-tools deps-test check-deploy-unit check-deploy
 
 deps-tools:
 	scripts/install-deps tools
 
 deps-test:
 	scripts/install-deps test
+
+check-deploy-unit:
+	TOPDIR=$(TOPDIR) bash tests/deploy/test_install_deps.sh
+	promtool check rules $(DEPLOY_RULES)
+	promtool test rules $(DEPLOY_RULES_TESTS)
+
+check-deploy: tools
+	@set -e; for t in tests/deploy/test_service.sh tests/deploy/test_quickstart.sh; do \
+		echo "== $$t"; TOPDIR=$(TOPDIR) OUTDIR=$(OUTDIR) bash $$t; done
+
+# for the tests: the value of a make variable (deploy-print-TOOLS_LDLIBS)
+deploy-print-%:
+	@echo '$($*)'
+
+CHECK_TARGETS	+= check-deploy-unit check-deploy
