@@ -6,13 +6,20 @@
  *   vmapstat --pmu dtlb_walk:u,l1d_tlb_refill:u,l2d_tlb_refill:u -C 10 \
  *            --repeat 5 -j -- perf record -C 10 -m ,1G -e cs_etm// -- ...
  *
- * The counters are opened (disabled) when vmapstat has attached, enabled
- * right before each run of the command starts and disabled right after it
- * exits, so each run's counts and mappings cover the same period.
+ * With a command, the events count that command and its children (as
+ * perf stat -- CMD does): opened on vmapstat, disabled, inherited by the
+ * child it forks for each run and enabled when that child execs, so
+ * nothing of vmapstat itself is counted.  With -a, -C or --pmu-per-cpu,
+ * and without a command, they count CPUs: opened (disabled) when vmapstat
+ * has attached, enabled right before each run of the command starts and
+ * disabled right after it exits.  Either way each run's counts and
+ * mappings cover the same period.
  */
+#include <json-c/json.h>
 #include <argp.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -36,6 +43,7 @@ enum {
 static struct {
 	const char *events;		/* --pmu */
 	const char *cpus;		/* -C */
+	bool all_cpus;			/* -a */
 	bool per_cpu;
 	struct pmu_event *evs;
 	int nr_evs;
@@ -47,17 +55,23 @@ static struct {
 	unsigned long long period;
 	struct pmu_sample *sampler;
 	bool active;			/* some PMU option was given */
+	bool repeat_given;		/* --repeat */
 } pmu;
 
 static const struct argp_option pmu_options[] = {
 	{ "pmu", OPT_PMU, "EVENTS", 0,
 	  "Count these PMU events (comma list, perf names: dtlb_walk:u, "
 	  "cycles, rNNN, pmu/event=0x34/...) per CPU over the traced period", 0 },
-	{ "cpus", 'C', "CPUS", 0, "Count on these CPUs only (e.g. 0-3,10)", 0 },
+	{ "all-cpus", 'a', NULL, 0,
+	  "Count on every CPU, system-wide, rather than only the command "
+	  "and its children (the default with -- COMMAND)", 0 },
+	{ "cpus", 'C', "CPUS", 0,
+	  "Count on these CPUs only (e.g. 0-3,10), system-wide there", 0 },
 	{ "repeat", OPT_REPEAT, "N", 0,
 	  "Run the command N times: per-run table with the average (-j saves it "
 	  "for 'vmapstat compare')", 0 },
-	{ "pmu-per-cpu", OPT_PER_CPU, NULL, 0, "Also print each CPU's PMU count", 0 },
+	{ "pmu-per-cpu", OPT_PER_CPU, NULL, 0,
+	  "Also print each CPU's PMU count (counts system-wide, as -a)", 0 },
 	{ "pmu-sample", OPT_SAMPLE, "EVENT", 0,
 	  "Sample EVENT and attribute each sample's data address to the vmap "
 	  "area (and caller) containing it", 0 },
@@ -73,12 +87,21 @@ static error_t pmu_parse(int key, char *arg, struct argp_state *st)
 	unsigned long n;
 
 	switch (key) {
+	case ARGP_KEY_INIT:
+		/* options of an earlier parse (tests parse several times) */
+		free(pmu.evs);
+		memset(&pmu, 0, sizeof(pmu));
+		vmapstat_cmd_repeat = 1;
+		break;
 	case OPT_PMU:
 		free(pmu.evs);
 		if (pmu_event_list_resolve(NULL, arg, &pmu.evs, &pmu.nr_evs, err,
 					   sizeof(err)))
 			argp_error(st, "--pmu: %s", err);
 		pmu.events = arg;
+		break;
+	case 'a':
+		pmu.all_cpus = true;
 		break;
 	case 'C':
 		if (pmu_cpulist_check(arg, NULL, err, sizeof(err)))
@@ -90,6 +113,7 @@ static error_t pmu_parse(int key, char *arg, struct argp_state *st)
 			argp_error(st, "--repeat: invalid count '%s' (1..%d)", arg,
 				   PMU_RUNS_MAX);
 		vmapstat_cmd_repeat = n;
+		pmu.repeat_given = true;
 		break;
 	case OPT_PER_CPU:
 		pmu.per_cpu = true;
@@ -113,8 +137,13 @@ static error_t pmu_parse(int key, char *arg, struct argp_state *st)
 	case ARGP_KEY_END:
 		if (pmu.cpus && !pmu.events)
 			argp_error(st, "-C selects CPUs for --pmu: give --pmu EVENTS too");
+		if (pmu.all_cpus && !pmu.events)
+			argp_error(st, "-a counts --pmu events on every CPU: give --pmu EVENTS too");
 		if (pmu.period && !pmu.sampling)
 			argp_error(st, "--pmu-period needs --pmu-sample EVENT");
+		/* the run table holds the --pmu counts: without them it is empty */
+		if (pmu.repeat_given && !pmu.events)
+			argp_error(st, "--repeat tabulates --pmu counts per run: give --pmu EVENTS too");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -145,7 +174,11 @@ static void join_command(char *const *argv, char *buf, size_t len)
 
 int pmu_cli_start(const struct vmapstat_run *run)
 {
-	struct pmu_count_opts o = { .cpu_list = pmu.cpus };
+	struct pmu_count_opts o = {
+		.cpu_list = pmu.cpus,
+		/* like perf stat: the command, unless CPUs were asked for */
+		.task = run->command && !pmu.all_cpus && !pmu.cpus && !pmu.per_cpu,
+	};
 	struct utsname u;
 	char cmd[512], label[64] = "", err[512];
 
@@ -167,19 +200,23 @@ int pmu_cli_start(const struct vmapstat_run *run)
 			return -1;
 		}
 	}
-	if (!pmu.nr_evs)
-		return 0;
-	if (pmu_session_open(&o, pmu.evs, pmu.nr_evs, &pmu.session, stderr, err,
-			     sizeof(err))) {
-		fprintf(stderr, "vmapstat: %s\n", err);
-		return -1;
+	if (pmu.nr_evs) {
+		if (pmu_session_open(&o, pmu.evs, pmu.nr_evs, &pmu.session, stderr, err,
+				     sizeof(err))) {
+			fprintf(stderr, "vmapstat: %s\n", err);
+			return -1;
+		}
+		if (!pmu_session_nr_counted(pmu.session))
+			fprintf(stderr, "vmapstat: pmu: none of the events can be counted here; "
+				"reporting mappings only\n");
 	}
-	if (!pmu_session_nr_counted(pmu.session))
-		fprintf(stderr, "vmapstat: pmu: none of the events can be counted here; "
-			"reporting mappings only\n");
-	/* interval mode: count from now on */
-	if (!run->command)
-		pmu_session_start(pmu.session);
+	/* interval mode: count and sample from now on, our own setup done */
+	if (!run->command) {
+		if (pmu.session)
+			pmu_session_start(pmu.session);
+		if (pmu.sampler)
+			pmu_sample_start(pmu.sampler);
+	}
 	return 0;
 }
 
@@ -187,6 +224,8 @@ int pmu_cli_run_start(const struct vmapstat_run *run, int idx)
 {
 	if (pmu.session)
 		pmu_session_start(pmu.session);
+	if (pmu.sampler)
+		pmu_sample_start(pmu.sampler);
 	return 0;
 }
 
@@ -231,6 +270,8 @@ int pmu_cli_run_end(const struct vmapstat_run *run, int idx, int status,
 
 	if (!pmu.active)
 		return 0;
+	if (pmu.sampler)
+		pmu_sample_stop(pmu.sampler);
 	r = pmu_runs_add_run(&pmu.runs, status);
 	if (r < 0) {
 		fprintf(stderr, "vmapstat: out of memory\n");
@@ -247,7 +288,8 @@ int pmu_cli_run_end(const struct vmapstat_run *run, int idx, int status,
 					 (e->zero_busy ? PMU_VAL_ZERO : 0);
 
 			if (e->counted && !e->never_ran)
-				pmu_runs_set(&pmu.runs, r, e->name, "", e->value, flags);
+				pmu_runs_set(&pmu.runs, r, e->name, e->unit,
+					     pmu_result_shown(e, e->value), flags);
 		}
 		pmu_runs_set(&pmu.runs, r, "wall time", "ms", res.period_s * 1e3, 0);
 		pmu_results_free(&pmu.last);
@@ -258,29 +300,67 @@ int pmu_cli_run_end(const struct vmapstat_run *run, int idx, int status,
 	return 0;
 }
 
-static void print_results_json(FILE *out, const struct pmu_results *res)
+/* @v with @decimals as JSON text (null if it is no finite number). */
+static json_object *jnum(double v, int decimals)
 {
-	fprintf(out, "{\"pmu\":{\"period_s\":%.6f,\"busy_s\":%.6f,\"cpus\":\"%s\",\"events\":[",
-		res->period_s, res->busy_ns / 1e9, res->cpus);
+	char buf[48];
+
+	if (!isfinite(v))
+		return NULL;
+	snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+	return json_object_new_double_s(v, buf);
+}
+
+/* One interval's counts as {"pmu": {...}}. */
+static json_object *results_json(const struct pmu_results *res)
+{
+	json_object *root = json_object_new_object(), *o = json_object_new_object();
+	json_object *evs = json_object_new_array();
+
+	json_object_object_add(o, "period_s", jnum(res->period_s, 6));
+	json_object_object_add(o, "busy_s", jnum(res->busy_ns / 1e9, 6));
+	json_object_object_add(o, "cpus", json_object_new_string(res->cpus));
 	for (int i = 0; i < res->nr; i++) {
 		const struct pmu_result *r = &res->r[i];
+		json_object *e = json_object_new_object(), *pc = json_object_new_array();
 
-		fprintf(out, "%s{\"name\":\"%s\",\"pmu\":\"%s\",\"counted\":%s,"
-			"\"value\":%.0f,\"raw\":%llu,\"scaled\":%s,\"running_pct\":%.2f,"
-			"\"zero_busy\":%s,\"partial\":%s,\"per_cpu\":[",
-			i ? "," : "", r->name, r->pmu, r->counted ? "true" : "false",
-			r->value, (unsigned long long)r->raw, r->scaled ? "true" : "false",
-			r->running_pct, r->zero_busy ? "true" : "false",
-			r->partial ? "true" : "false");
-		for (int c = 0; c < r->nr_cpus; c++)
-			fprintf(out, "%s{\"cpu\":%d,\"value\":%.0f}", c ? "," : "",
-				r->cpu[c].cpu, r->cpu[c].scaled);
-		fprintf(out, "],\"note\":\"");
-		for (const char *p = r->note; *p; p++)
-			fprintf(out, *p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
-		fprintf(out, "\"}");
+		json_object_object_add(e, "name", json_object_new_string(r->name));
+		json_object_object_add(e, "pmu", json_object_new_string(r->pmu));
+		json_object_object_add(e, "counted", json_object_new_boolean(r->counted));
+		json_object_object_add(e, "value", jnum(pmu_result_shown(r, r->value),
+							r->unit[0] ? 6 : 0));
+		json_object_object_add(e, "unit", json_object_new_string(r->unit));
+		json_object_object_add(e, "raw", json_object_new_uint64(r->raw));
+		json_object_object_add(e, "scaled", json_object_new_boolean(r->scaled));
+		json_object_object_add(e, "running_pct", jnum(r->running_pct, 2));
+		json_object_object_add(e, "zero_busy", json_object_new_boolean(r->zero_busy));
+		json_object_object_add(e, "partial", json_object_new_boolean(r->partial));
+		for (int c = 0; c < r->nr_cpus; c++) {
+			json_object *jc = json_object_new_object();
+
+			json_object_object_add(jc, "cpu", json_object_new_int(r->cpu[c].cpu));
+			json_object_object_add(jc, "value", jnum(pmu_result_shown(r, r->cpu[c].scaled),
+								 r->unit[0] ? 6 : 0));
+			json_object_array_add(pc, jc);
+		}
+		json_object_object_add(e, "per_cpu", pc);
+		json_object_object_add(e, "note", json_object_new_string(r->note));
+		json_object_array_add(evs, e);
 	}
-	fprintf(out, "]}}\n");
+	json_object_object_add(o, "events", evs);
+	json_object_object_add(root, "pmu", o);
+	return root;
+}
+
+static int print_results_json(FILE *out, const struct pmu_results *res)
+{
+	json_object *root = results_json(res);
+	int ret;
+
+	ret = fprintf(out, "%s\n", json_object_to_json_string_ext(root,
+			JSON_C_TO_STRING_PLAIN)) < 0 ? -1 : 0;
+	json_object_put(root);
+	return ret;
 }
 
 int pmu_cli_interval(const struct vmapstat_run *run,
@@ -339,6 +419,7 @@ int pmu_cli_end(const struct vmapstat_run *run,
 	if (pmu.sampler) {
 		struct pmu_sample_report rep;
 
+		pmu_sample_stop(pmu.sampler);
 		if (!pmu_sample_read(pmu.sampler, &rep)) {
 			pmu_sample_report_print(run->json ? stderr : out, &rep,
 						pmu.sample_ev.name, run->collector);
@@ -436,11 +517,25 @@ int vmapstat_compare_main(int argc, char **argv)
 			return 2;
 		}
 	}
+	/* nothing to compare is a failed comparison, not an empty table */
+	for (int i = 0; i < 2; i++) {
+		if (!runs[i].nr_metrics) {
+			fprintf(stderr, "vmapstat compare: %s: no metrics in its pmu_runs "
+				"(was it written with --pmu EVENTS?)\n", cmp.files[i]);
+			pmu_runs_free(&runs[0]);
+			pmu_runs_free(&runs[1]);
+			return 1;
+		}
+	}
 	if (cmp.json)
-		pmu_runs_compare_json(stdout, &runs[0], &runs[1]);
+		ret = pmu_runs_compare_json(stdout, &runs[0], &runs[1]);
 	else
 		pmu_runs_compare_print(stdout, &runs[0], &runs[1]);
 	pmu_runs_free(&runs[0]);
 	pmu_runs_free(&runs[1]);
+	if (ret || fflush(stdout)) {
+		fprintf(stderr, "vmapstat compare: cannot write the comparison\n");
+		return 1;
+	}
 	return 0;
 }

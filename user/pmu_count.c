@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -216,9 +217,24 @@ struct pmu_session {
 	struct timespec t0;
 	uint64_t busy0;
 	bool enabled;
+	bool task;		/* per command (opts.task), not per CPU */
 };
 
-/* Busy (non-idle, non-iowait) CPU time of the CPUs in @s from /proc/stat. */
+/* CPU time of the children reaped so far: the command's, per command. */
+static uint64_t children_cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_CHILDREN, &ru))
+		return 0;
+	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ULL +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
+}
+
+/*
+ * Busy (non-idle, non-iowait) CPU time of the CPUs in @s from /proc/stat;
+ * per command, the command's CPU time.
+ */
 static uint64_t busy_ns(const struct pmu_session *ss, const cpu_set_t *s)
 {
 	char path[512], line[512];
@@ -226,6 +242,8 @@ static uint64_t busy_ns(const struct pmu_session *ss, const cpu_set_t *s)
 	uint64_t ticks = 0;
 	FILE *f;
 
+	if (ss->task)
+		return children_cpu_ns();
 	snprintf(path, sizeof(path), "%s/proc/stat", ss->proc_root);
 	f = fopen(path, "r");
 	if (!f)
@@ -288,6 +306,68 @@ static void slot_note(struct pmu_slot *sl, FILE *msgs, const char *fmt, ...)
 			sl->ev.pmu, sl->ev.desc, sl->note);
 }
 
+/* The reason of a failed open, as one phrase. */
+static const char *open_reason(int e, const struct pmu_event *ev, char *buf, size_t len)
+{
+	const char *why = errno_reason(e, ev);
+
+	if (!why) {
+		snprintf(buf, len, "%s (errno %d)", strerror(e), e);
+		why = buf;
+	}
+	return why;
+}
+
+/*
+ * Per command: each event once, on this process and any CPU, disabled,
+ * inherited by the child forked next and enabled when it execs.
+ */
+static int task_open(struct pmu_session *s, const struct pmu_event *evs, int nr,
+		     struct pmu_session **out, FILE *msgs, char *err, size_t errlen)
+{
+	s->slots = calloc(nr ? nr : 1, sizeof(*s->slots));
+	if (!s->slots) {
+		snprintf(err, errlen, "out of memory");
+		free(s);
+		return -1;
+	}
+	s->nr = nr;
+	for (int i = 0; i < nr; i++) {
+		struct pmu_slot *sl = &s->slots[i];
+		struct perf_event_attr attr;
+		struct pmu_fd *f;
+		char buf[96];
+
+		sl->ev = evs[i];
+		sl->ev.attr.disabled = 1;
+		sl->ev.attr.inherit = 1;
+		sl->ev.attr.enable_on_exec = 1;
+		sl->ev.attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+					  PERF_FORMAT_TOTAL_TIME_RUNNING;
+		sl->fds = calloc(1, sizeof(*sl->fds));
+		if (!sl->fds) {
+			snprintf(err, errlen, "out of memory");
+			pmu_session_close(s);
+			return -1;
+		}
+		f = &sl->fds[0];
+		sl->nr_fds = 1;
+		f->cpu = -1;
+		attr = sl->ev.attr;
+		f->fd = s->ops->open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (f->fd >= 0) {
+			sl->nr_open = 1;
+			continue;
+		}
+		f->err = -f->fd;
+		f->fd = -1;
+		slot_note(sl, msgs, "not counted: %s", open_reason(f->err, &sl->ev, buf, sizeof(buf)));
+		f->err = 0;
+	}
+	*out = s;
+	return 0;
+}
+
 int pmu_session_open(const struct pmu_count_opts *opts,
 		     const struct pmu_event *evs, int nr,
 		     struct pmu_session **out, FILE *msgs,
@@ -307,6 +387,9 @@ int pmu_session_open(const struct pmu_count_opts *opts,
 		 opts->proc_root ? opts->proc_root : "");
 	s->busy_threshold_ns = opts->busy_threshold_ns ?
 			       opts->busy_threshold_ns : 10000000ULL;
+	s->task = opts->task;
+	if (s->task)
+		return task_open(s, evs, nr, out, msgs, err, errlen);
 	if (pmu_cpus_select(opts->cpu_list, s->sys_root, &s->selected,
 			    &s->online_at_start, err, errlen)) {
 		errbuf_set(err, errlen, "-C: %s", err);
@@ -375,7 +458,7 @@ int pmu_session_open(const struct pmu_count_opts *opts,
 		/* One line per distinct failure reason, naming the CPUs. */
 		for (int a = 0; a < sl->nr_fds; a++) {
 			int e = sl->fds[a].err;
-			const char *why = errno_reason(e, &sl->ev);
+			const char *why;
 			char list[128], buf[96];
 			cpu_set_t failed;
 
@@ -389,10 +472,7 @@ int pmu_session_open(const struct pmu_count_opts *opts,
 				}
 			}
 			cpulist_format(&failed, list, sizeof(list));
-			if (!why) {
-				snprintf(buf, sizeof(buf), "%s (errno %d)", strerror(e), e);
-				why = buf;
-			}
+			why = open_reason(e, &sl->ev, buf, sizeof(buf));
 			slot_note(sl, msgs, "not counted on CPU%s %s: %s",
 				  CPU_COUNT(&failed) > 1 ? "s" : "", list, why);
 		}
@@ -441,9 +521,24 @@ int pmu_session_start(struct pmu_session *s)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
 	s->busy0 = busy_ns(s, &s->selected);
-	for_each_fd_ioctl(s, PERF_EVENT_IOC_ENABLE);
+	/* per command: the command's exec enables its inherited counters */
+	if (!s->task)
+		for_each_fd_ioctl(s, PERF_EVENT_IOC_ENABLE);
 	s->enabled = true;
 	return 0;
+}
+
+/* task-clock and cpu-clock count nanoseconds: shown in msec, as perf does */
+static bool is_clock(const struct pmu_event *ev)
+{
+	return ev->attr.type == PERF_TYPE_SOFTWARE &&
+	       (ev->attr.config == PERF_COUNT_SW_TASK_CLOCK ||
+		ev->attr.config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
+double pmu_result_shown(const struct pmu_result *r, double v)
+{
+	return r->unit[0] ? v / 1e6 : v;
 }
 
 int pmu_session_sample(struct pmu_session *s, struct pmu_results *res)
@@ -459,6 +554,7 @@ int pmu_session_sample(struct pmu_session *s, struct pmu_results *res)
 			(t1.tv_nsec - s->t0.tv_nsec) / 1e9;
 	res->busy_ns = busy1 > s->busy0 ? busy1 - s->busy0 : 0;
 	snprintf(res->cpus, sizeof(res->cpus), "%s", s->selected_list);
+	res->task = s->task;
 	if (read_cpuset(s->sys_root, "online", &online_now))
 		online_now = s->online_at_start;
 
@@ -475,6 +571,8 @@ int pmu_session_sample(struct pmu_session *s, struct pmu_results *res)
 		snprintf(r->name, sizeof(r->name), "%s", sl->ev.name);
 		snprintf(r->pmu, sizeof(r->pmu), "%s", sl->ev.pmu);
 		snprintf(r->note, sizeof(r->note), "%s", sl->note);
+		if (is_clock(&sl->ev))
+			snprintf(r->unit, sizeof(r->unit), "msec");
 		r->counted = sl->nr_open > 0;
 		r->running_pct = 100.0;
 		r->cpu = calloc(sl->nr_open + 1, sizeof(*r->cpu));
@@ -489,11 +587,12 @@ int pmu_session_sample(struct pmu_session *s, struct pmu_results *res)
 				continue;
 			cv = &r->cpu[r->nr_cpus++];
 			cv->cpu = f->cpu;
-			if (!CPU_ISSET(f->cpu, &online_now))
+			if (f->cpu >= 0 && !CPU_ISSET(f->cpu, &online_now))
 				CPU_SET(f->cpu, &went_offline);
 			if (read_fd(s, f, v)) {
 				/* An offline CPU's counter can stop answering. */
-				CPU_SET(f->cpu, &went_offline);
+				if (f->cpu >= 0)
+					CPU_SET(f->cpu, &went_offline);
 				continue;
 			}
 			for (int k = 0; k < 3; k++) {
@@ -610,14 +709,21 @@ void pmu_format_count(double v, char *buf, size_t len)
 
 void pmu_results_print(FILE *out, const struct pmu_results *res, bool per_cpu)
 {
-	fprintf(out, "\nPMU counts, CPUs %s, %.3f s (%.3f s busy CPU time):\n\n",
-		res->cpus[0] ? res->cpus : "-", res->period_s, res->busy_ns / 1e9);
+	if (res->task)
+		fprintf(out, "\nPMU counts of the command and its children, %.3f s "
+			"(%.3f s CPU time):\n\n", res->period_s, res->busy_ns / 1e9);
+	else
+		fprintf(out, "\nPMU counts, CPUs %s, %.3f s (%.3f s busy CPU time):\n\n",
+			res->cpus[0] ? res->cpus : "-", res->period_s, res->busy_ns / 1e9);
 	for (int i = 0; i < res->nr; i++) {
 		const struct pmu_result *r = &res->r[i];
 		char num[40], flag[64] = "";
 
 		if (!r->counted)
 			snprintf(num, sizeof(num), "<not counted>");
+		else if (r->unit[0])
+			snprintf(num, sizeof(num), "%.2f %s", pmu_result_shown(r, r->value),
+				 r->unit);
 		else
 			pmu_format_count(r->value, num, sizeof(num));
 		if (r->scaled)
@@ -633,7 +739,11 @@ void pmu_results_print(FILE *out, const struct pmu_results *res, bool per_cpu)
 		for (int j = 0; j < r->nr_cpus; j++) {
 			const struct pmu_cpu_value *c = &r->cpu[j];
 
-			pmu_format_count(c->scaled, num, sizeof(num));
+			if (r->unit[0])
+				snprintf(num, sizeof(num), "%.2f %s",
+					 pmu_result_shown(r, c->scaled), r->unit);
+			else
+				pmu_format_count(c->scaled, num, sizeof(num));
 			fprintf(out, "%20s    CPU%-4d", num, c->cpu);
 			if (c->running_ns < c->enabled_ns)
 				fprintf(out, " (%.1f%% of %.3f s)",

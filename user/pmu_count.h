@@ -1,9 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Per-CPU PMU counting for a traced period (perf stat -a -C style).
+ * PMU counting for a traced period, in one of two modes:
  *
- * Each resolved event is opened once per selected CPU (pid = -1), disabled;
- * start() enables, sample()/stop() read deltas with time_enabled and
+ * - per CPU (perf stat -a / -C): each resolved event is opened once per
+ *   selected CPU (pid = -1), disabled; start() enables;
+ * - per command (perf stat -- CMD, opts.task): each event is opened once
+ *   on the calling process (pid = 0, any CPU), disabled, with inherit and
+ *   enable_on_exec: the child the caller forks next inherits it, and it
+ *   starts counting when that child execs the command.  The caller's own
+ *   counter is never enabled, so nothing of the caller is counted, and
+ *   the command's children are (inherit); their counts add up in the
+ *   caller's counter when they exit.  start() only takes the baseline.
+ *
+ * sample()/stop() read deltas with time_enabled and
  * time_running so that multiplexed counts are scaled and marked.  What
  * cannot be counted (event missing from the PMU, CPU offline or outside
  * the PMU's CPUs, permissions) becomes one clear line naming the event and
@@ -51,6 +60,9 @@ struct pmu_sys_ops {
 
 struct pmu_count_opts {
 	const char *cpu_list;		/* -C; NULL = all online CPUs */
+	bool task;			/* count the next command vmapstat
+					   forks and execs, with its children,
+					   not CPUs (cpu_list unused) */
 	const char *sys_root;		/* prefix for /sys/devices/system/cpu;
 					   NULL = "" (the real one) */
 	const char *proc_root;		/* prefix for /proc/stat; NULL = "" */
@@ -80,6 +92,8 @@ struct pmu_result {
 	bool zero_busy;		/* exactly 0 over a busy period */
 	bool partial;		/* a CPU went offline during the period */
 	char note[256];		/* why not counted / flags, "" if none */
+	char unit[8];		/* how to show value: "msec" for the clock
+				   events (value stays in their ns), else "" */
 	int nr_cpus;
 	struct pmu_cpu_value *cpu;	/* nr_cpus entries (owned by the result set) */
 };
@@ -87,7 +101,9 @@ struct pmu_result {
 struct pmu_results {
 	double period_s;		/* wall time of the period */
 	uint64_t busy_ns;		/* busy CPU time on the selected CPUs */
-	char cpus[128];			/* the selected CPUs, as a list */
+	char cpus[128];			/* the selected CPUs, as a list; "" per command */
+	bool task;			/* counted per command, not per CPU:
+					   busy_ns is the command's CPU time */
 	int nr;
 	struct pmu_result *r;
 };
@@ -122,6 +138,9 @@ void pmu_results_free(struct pmu_results *res);
  * printed beside the counts; the caveat lines go to the same stream.
  */
 void pmu_results_print(FILE *out, const struct pmu_results *res, bool per_cpu);
+
+/* @v (a value of @r: raw event units) in @r->unit: ns → msec for clocks. */
+double pmu_result_shown(const struct pmu_result *r, double v);
 
 /* "1,234,567" grouping for integer counts. */
 void pmu_format_count(double v, char *buf, size_t len);

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -16,8 +17,8 @@
 
 struct pmu_sample {
 	struct vmapstat_bpf *skel;	/* the collector's */
-	int nr_links;
-	struct bpf_link *links[PMU_MAX_CPUS];	/* each owns its event's fd */
+	int nr_fds;
+	int fds[PMU_MAX_CPUS];		/* one event per CPU, on_sample attached */
 	bool chunk_attached;
 };
 
@@ -48,7 +49,6 @@ int pmu_sample_open(const struct pmu_sample_opts *opts, struct collector *c,
 		goto fail;
 	for (int cpu = 0; cpu < PMU_MAX_CPUS; cpu++) {
 		struct perf_event_attr attr = opts->ev->attr;
-		struct bpf_link *l;
 		int fd;
 
 		if (!CPU_ISSET(cpu, &cpus))
@@ -57,7 +57,8 @@ int pmu_sample_open(const struct pmu_sample_opts *opts, struct collector *c,
 		attr.freq = 0;
 		/* makes perf_prepare_sample() fill in (or zero) the address */
 		attr.sample_type = PERF_SAMPLE_ADDR;
-		attr.disabled = 0;
+		/* pmu_sample_start() enables it, once vmapstat is set up */
+		attr.disabled = 1;
 		fd = syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 		if (fd < 0) {
 			if (!first_err)
@@ -67,17 +68,23 @@ int pmu_sample_open(const struct pmu_sample_opts *opts, struct collector *c,
 					opts->ev->name, opts->ev->pmu, cpu, strerror(errno));
 			continue;
 		}
-		l = bpf_program__attach_perf_event(s->skel->progs.on_sample, fd);
-		if (!l) {
+		/*
+		 * The plain ioctl, not bpf_program__attach_perf_event(): libbpf
+		 * would first load a probe program to see whether perf links
+		 * work, and the collector, attached already, would count the
+		 * vmap areas of that load (bpf_check, ...) as mappings made
+		 * during the traced period.
+		 */
+		if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, bpf_program__fd(s->skel->progs.on_sample))) {
 			if (msgs)
 				fprintf(msgs, "vmapstat: pmu sampling: %s: cannot attach to CPU %d: %s\n",
 					opts->ev->name, cpu, strerror(errno));
 			close(fd);
 			continue;
 		}
-		s->links[s->nr_links++] = l;
+		s->fds[s->nr_fds++] = fd;
 	}
-	if (!s->nr_links) {
+	if (!s->nr_fds) {
 		snprintf(err, errlen, "pmu sampling: %s (PMU %s) cannot be sampled on any CPU%s%s",
 			 opts->ev->name, opts->ev->pmu, first_err ? ": " : "",
 			 first_err ? strerror(first_err) : "");
@@ -196,11 +203,27 @@ void pmu_sample_report_print(FILE *out, const struct pmu_sample_report *rep,
 			(unsigned long long)c[PMU_SAMPLE_CNT_CALLERS_FULL], PMU_SAMPLE_MAX_CALLERS);
 }
 
+static void ioctl_all(struct pmu_sample *s, unsigned long req)
+{
+	for (int i = 0; i < s->nr_fds; i++)
+		ioctl(s->fds[i], req, 0);
+}
+
+void pmu_sample_start(struct pmu_sample *s)
+{
+	ioctl_all(s, PERF_EVENT_IOC_ENABLE);
+}
+
+void pmu_sample_stop(struct pmu_sample *s)
+{
+	ioctl_all(s, PERF_EVENT_IOC_DISABLE);
+}
+
 void pmu_sample_close(struct pmu_sample *s)
 {
 	if (!s)
 		return;
-	for (int i = 0; i < s->nr_links; i++)
-		bpf_link__destroy(s->links[i]);
+	for (int i = 0; i < s->nr_fds; i++)
+		close(s->fds[i]);	/* detaches on_sample */
 	free(s);
 }

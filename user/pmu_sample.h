@@ -48,10 +48,16 @@ struct pmu_sample;
  * Open the sampling event on each CPU with the perf_event program of @c,
  * a collector opened with track_areas (its tracepoint programs track the
  * areas).  CPUs where the event cannot be opened are reported on @msgs;
- * fails (-1, @err) when it opens nowhere.
+ * fails (-1, @err) when it opens nowhere.  The events are disabled:
+ * nothing is sampled before pmu_sample_start(), so the caller's own
+ * setup is not sampled; and opening loads no BPF program (the collector
+ * would see the vmap areas of that load).
  */
 int pmu_sample_open(const struct pmu_sample_opts *opts, struct collector *c,
 		    struct pmu_sample **out, FILE *msgs, char *err, size_t errlen);
+/* Sample from now on / no more (until the next start). */
+void pmu_sample_start(struct pmu_sample *s);
+void pmu_sample_stop(struct pmu_sample *s);
 /* Test path: run one operation through the same BPF code. */
 int pmu_sample_feed(struct pmu_sample *s, enum pmu_sample_op op, uint64_t addr,
 		    uint64_t size, uint64_t caller, uint32_t api);

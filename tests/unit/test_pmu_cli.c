@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <cmocka.h>
+#include <json-c/json.h>
 
 #include "hooks.h"
 #include "pmu_runs.h"
@@ -252,6 +253,8 @@ static void test_bad_options(void **state)
 	char *a4[] = { "vmapstat", "--pmu", "no_such_event", NULL };
 	char *a5[] = { "vmapstat", "--pmu", "task-clock", "-C", "100000", NULL };
 	char *a6[] = { "vmapstat", "--pmu", "task-clock", "-C", "1000", NULL };
+	char *a7[] = { "vmapstat", "--repeat", "3", NULL };
+	char *a8[] = { "vmapstat", "-a", NULL };
 
 	(void)state;
 	expect_usage_error(a1, "--repeat: invalid count '0'");
@@ -260,6 +263,9 @@ static void test_bad_options(void **state)
 	expect_usage_error(a4, "--pmu: no_such_event: unknown event");
 	expect_usage_error(a5, "-C: bad CPU list '100000'");
 	expect_usage_error(a6, "-C: CPU 1000 does not exist");
+	/* nothing to tabulate: an empty table is no result */
+	expect_usage_error(a7, "--repeat tabulates --pmu counts per run: give --pmu EVENTS too");
+	expect_usage_error(a8, "-a counts --pmu events on every CPU: give --pmu EVENTS too");
 }
 
 static int compare_main_wrapper(void *arg)
@@ -280,7 +286,7 @@ static void test_compare_main(void **state)
 	char *missing[] = { "compare", b, "/nonexistent.json", NULL };
 	struct pmu_runs r;
 	FILE *f;
-	char *out;
+	char *out, *err;
 
 	(void)state;
 	snprintf(b, sizeof(b), "%s.b", out_path);
@@ -309,6 +315,61 @@ static void test_compare_main(void **state)
 	assert_int_equal(captured(compare_main_wrapper, missing), 2);
 	assert_string_equal(slurp(err_path),
 			    "vmapstat compare: /nonexistent.json: No such file or directory\n");
+
+	/* a run set without metrics (as --repeat without --pmu wrote them) */
+	f = fopen(a, "w");
+	fputs("{\"pmu_runs\":{\"version\":1,\"command\":\"true\",\"label\":\"\","
+	      "\"runs\":2,\"status\":[0,0],\"metrics\":[]}}\n", f);
+	fclose(f);
+	assert_int_equal(captured(compare_main_wrapper, ok), 1);
+	err = slurp(err_path);
+	if (strcmp(strchr(err, '\n') ? strchr(err, '\n') + 1 : "x", "") ||
+	    !strstr(err, a) || !strstr(err, "no metrics"))
+		fail_msg("want one line naming %s, got '%s'", a, err);
+	assert_string_equal(slurp(out_path), "");
+	unlink(a);
+	unlink(b);
+}
+
+/* compare -j of values whose differences overflow: valid JSON, null there */
+static void test_compare_json_main(void **state)
+{
+	char b[80], a[80];
+	char *argv[] = { "compare", "-j", b, a, NULL };
+	struct json_tokener *tok;
+	struct pmu_runs r;
+	json_object *o;
+	FILE *f;
+	char *out;
+
+	(void)state;
+	snprintf(b, sizeof(b), "%s.b", out_path);
+	snprintf(a, sizeof(a), "%s.a", out_path);
+	for (int side = 0; side < 2; side++) {
+		pmu_runs_init(&r, "cmd", side ? "after" : "before");
+		pmu_runs_add_run(&r, 0);
+		pmu_runs_add_run(&r, 0);
+		pmu_runs_set(&r, 0, "x", "", side ? -1e308 : 1e308, 0);
+		pmu_runs_set(&r, 1, "x", "", side ? -1e308 : 1e308, 0);
+		pmu_runs_set(&r, 0, "y", "", side ? 1e308 : 1e-300, 0);
+		f = fopen(side ? a : b, "w");
+		pmu_runs_write_json(f, &r);
+		fclose(f);
+		pmu_runs_free(&r);
+	}
+	assert_int_equal(captured(compare_main_wrapper, argv), 0);
+	out = slurp(out_path);
+	tok = json_tokener_new();
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	o = json_tokener_parse_ex(tok, out, strlen(out));
+	if (!o)
+		fail_msg("compare -j wrote invalid JSON: %s", out);
+	json_tokener_free(tok);
+	json_object_put(o);
+	assert_null(strstr(out, "inf"));
+	assert_null(strstr(out, "nan"));
+	assert_non_null(strstr(out, "\"metric\":\"y\",\"runs_before\":2,\"runs_after\":2,"
+			       "\"before\":1e-300,\"after\":1e+308,\"counted\":true,\"diff_pct\":null"));
 	unlink(a);
 	unlink(b);
 }
@@ -336,6 +397,7 @@ int main(void)
 		cmocka_unit_test(test_json_reads_back),
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_compare_main),
+		cmocka_unit_test(test_compare_json_main),
 	};
 
 	if (geteuid() != 0) {

@@ -37,6 +37,7 @@ static struct fake_fd fds[MAX_FAKE];
 static int nr_fds;
 /* open() result per (config, cpu): 0 = success, else errno */
 static int (*open_policy)(__u64 config, int cpu);
+static bool expect_task;	/* per command: this process, inherited */
 
 static int fake_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 		     int group_fd, unsigned long flags)
@@ -45,7 +46,16 @@ static int fake_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 
 	(void)group_fd;
 	(void)flags;
-	assert_int_equal(pid, -1);		/* per-CPU, system-wide */
+	if (expect_task) {
+		/* vmapstat itself, any CPU; the child inherits, its exec enables */
+		assert_int_equal(pid, 0);
+		assert_int_equal(cpu, -1);
+		assert_int_equal(attr->inherit, 1);
+		assert_int_equal(attr->enable_on_exec, 1);
+	} else {
+		assert_int_equal(pid, -1);		/* per-CPU, system-wide */
+		assert_int_equal(attr->enable_on_exec, 0);
+	}
 	assert_int_equal(attr->disabled, 1);	/* enabled only at start */
 	assert_true(attr->read_format & PERF_FORMAT_TOTAL_TIME_RUNNING);
 	e = open_policy ? open_policy(attr->config, cpu) : 0;
@@ -142,6 +152,7 @@ static int setup(void **state)
 	set_stat(0, 0);
 	nr_fds = 0;
 	open_policy = NULL;
+	expect_task = false;
 	return 0;
 }
 
@@ -196,6 +207,66 @@ static struct pmu_session *open_session(const char *cpus, struct pmu_event *evs,
 
 /* ---------------- tests ---------------- */
 
+static int enoent_for_42(__u64 config, int cpu)
+{
+	(void)cpu;
+	return config == 42 ? ENOENT : 0;
+}
+
+/*
+ * Per command: one counter per event on vmapstat itself, inherited by the
+ * command and enabled by its exec, never by vmapstat; task-clock shown
+ * in msec as perf shows it.
+ */
+static void test_per_command(void **state)
+{
+	struct pmu_event evs[3] = {
+		mkev("task-clock", "software", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK),
+		mkev("page-faults", "software", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS),
+		mkev("cycles", "no core PMU", PERF_TYPE_HARDWARE, 42),
+	};
+	struct pmu_count_opts o = fake_opts(NULL);
+	struct pmu_results res;
+	struct pmu_session *s;
+	char out[2048];
+	FILE *m = fmemopen(msgbuf, sizeof(msgbuf), "w");
+
+	(void)state;
+	expect_task = true;
+	open_policy = enoent_for_42;
+	o.task = true;
+	assert_int_equal(pmu_session_open(&o, evs, 3, &s, m, err, sizeof(err)), 0);
+	fclose(m);
+	assert_int_equal(nr_fds, 2);		/* one each, not one per CPU */
+	assert_int_equal(pmu_session_nr_counted(s), 2);
+	assert_string_equal(msgbuf, "vmapstat: pmu: cycles (PMU no core PMU, test event): "
+			    "not counted: no hardware PMU on this machine counts it (ENOENT)\n");
+	fake_set(PERF_COUNT_SW_TASK_CLOCK, -1, 1000000, 0, 0);
+	fake_set(PERF_COUNT_SW_PAGE_FAULTS, -1, 7, 0, 0);
+	pmu_session_start(s);
+	/* the exec of the command enables them, vmapstat does not */
+	assert_false(fake_find(PERF_COUNT_SW_TASK_CLOCK, -1)->enabled);
+	assert_false(fake_find(PERF_COUNT_SW_PAGE_FAULTS, -1)->enabled);
+	fake_set(PERF_COUNT_SW_TASK_CLOCK, -1, 1000000 + 5250000, 5250000, 5250000);
+	fake_set(PERF_COUNT_SW_PAGE_FAULTS, -1, 7 + 48, 5250000, 5250000);
+	assert_int_equal(pmu_session_stop(s, &res), 0);
+	assert_true(res.task);
+	assert_true(res.r[0].value == 5250000.0);	/* ns, as counted */
+	assert_string_equal(res.r[0].unit, "msec");
+	assert_true(pmu_result_shown(&res.r[0], res.r[0].value) == 5.25);
+	assert_true(res.r[1].value == 48.0);
+	assert_string_equal(res.r[1].unit, "");
+	assert_false(res.r[2].counted);
+	m = fmemopen(out, sizeof(out), "w");
+	pmu_results_print(m, &res, false);
+	fclose(m);
+	assert_non_null(strstr(out, "PMU counts of the command and its children"));
+	assert_non_null(strstr(out, "      5.25 msec  task-clock\n"));
+	assert_non_null(strstr(out, "          48  page-faults\n"));
+	pmu_results_free(&res);
+	pmu_session_close(s);
+}
+
 static void test_cpulist(void **state)
 {
 	cpu_set_t s;
@@ -218,12 +289,6 @@ static void test_cpulist(void **state)
 			fail_msg("'%s' accepted", bad[i]);
 		assert_null(strchr(err, '\n'));
 	}
-}
-
-static int enoent_for_42(__u64 config, int cpu)
-{
-	(void)cpu;
-	return config == 42 ? ENOENT : 0;
 }
 
 static void test_open_failure_named_rest_counts(void **state)
@@ -537,6 +602,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_runs_are_deltas, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_offline_cpus, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cpu_options, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_per_command, setup, teardown),
 		cmocka_unit_test(test_format_count),
 		cmocka_unit_test(test_real_software_and_hardware),
 	};

@@ -216,6 +216,7 @@ static void test_real_page_fault_samples(void **state)
 					   sizeof(err)), 1);
 	if (pmu_sample_open(&o, open_collector(false), &s, stderr, err, sizeof(err)))
 		fail_msg("%s", err);
+	pmu_sample_start(s);
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	assert_true(p != MAP_FAILED);
 	for (size_t i = 0; i < len; i += 4096)
