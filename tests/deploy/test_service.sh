@@ -10,7 +10,8 @@
 #     user without a shell; the unit directory is on systemd's unit path.
 #  3. capabilities, read from the installed unit (and drop-in): vmapstat
 #     started by setpriv as an unprivileged user (uid 65534) with exactly
-#     that set as inheritable, ambient and bounding set, and no_new_privs,
+#     that set as inheritable, ambient and bounding set, no_new_privs and
+#     the unit's SecureBits=,
 #     serves a full scrape (HTTP 200, promtool check metrics clean, callers
 #     named) and ends with status 0 on SIGTERM; with each capability fewer it
 #     fails the way docs/deploy.md says: CAP_BPF or CAP_PERFMON -> one line
@@ -23,7 +24,8 @@
 #     exec is in the unit's SystemCallFilter= (as systemd-analyze
 #     syscall-filter expands it), sockets only of RestrictAddressFamilies=,
 #     no writable+executable mapping (MemoryDenyWriteExecute=), no file
-#     opened for writing (ProtectSystem=strict), nothing under the paths
+#     opened for writing (ProtectSystem=strict), neither tracefs nor
+#     debugfs opened, nothing under the paths
 #     ProtectHome= and InaccessiblePaths= hide; peak memory (resident +
 #     BPF maps) below MemoryHigh=, threads below TasksMax=.
 set -uo pipefail
@@ -124,6 +126,9 @@ unit_caps=$(caps_of AmbientCapabilities "$unit")
 	fail "unit: AmbientCapabilities ($(echo $unit_caps)) differ from CapabilityBoundingSet ($(echo $(caps_of CapabilityBoundingSet "$unit")))"
 grep -qx NoNewPrivileges=yes "$unit" || fail "unit lacks NoNewPrivileges=yes"
 live_caps=$(caps_of AmbientCapabilities "$unit" "$dropin")
+# SecureBits=noroot noroot-locked -> setpriv --securebits=+noroot,+noroot_locked
+securebits=$(sed -n 's/^SecureBits=//p' "$unit" | tr ' -' '\n_' | grep . | sed 's/^/+/' | paste -sd,)
+[ -n "$securebits" ] || securebits=-all
 live_opts=$(sed -n 's/^Environment=VMAPSTAT_OPTS=//p' "$dropin")
 
 # start_exporter LABEL CAPS OPTS...: vmapstat --listen 127.0.0.1:0 as uid
@@ -135,6 +140,7 @@ start_exporter() {
 	for c in $caps; do set="$set,+$c"; done
 	ERR=$tmp/$label.err; PORT=
 	"${WRAP[@]}" setpriv --reuid=$RUN_UID --regid=$RUN_UID --clear-groups --no-new-privs \
+		--securebits="$securebits" \
 		--inh-caps="$set" --ambient-caps="$set" --bounding-set="$set" -- \
 		"$bin" --listen 127.0.0.1:0 "$@" >"$tmp/$label.out" 2>"$ERR" </dev/null &
 	PID=$!
@@ -347,6 +353,9 @@ else
 
 	writes=$(grep -E 'open(at)?\(.*O_(WRONLY|RDWR|CREAT).* = [0-9]+$' "$tmp/after-exec.txt" | head -n3)
 	[ -z "$writes" ] && ok "no file opened for writing (ProtectSystem=strict)" || fail "files opened for writing: $writes"
+
+	tracefs=$(grep -E '"/sys/kernel/(tracing|debug)[/"].* = [0-9]+$' "$tmp/after-exec.txt" | head -n2)
+	[ -z "$tracefs" ] && ok "neither tracefs nor debugfs used" || fail "tracefs or debugfs used: $tracefs"
 
 	hidden=$(sed -n 's/^InaccessiblePaths=//p' "$unit" | tr ' ' '\n' | sed 's/^-//')
 	grep -qx ProtectHome=yes "$unit" && hidden="$hidden /home /root /run/user"
