@@ -9,7 +9,9 @@
 #   make check-deploy  root, BPF on this machine's kernel:
 #                      tests/deploy/test_service.sh (the exporter's systemd
 #                      unit: verify, sysusers, its capabilities one by one,
-#                      its sandbox against a traced run) and
+#                      its sandbox against a traced run),
+#                      tests/deploy/test_rules_names.sh (the rules read only
+#                      metrics and labels the exporter exports) and
 #                      tests/deploy/test_quickstart.sh (the README's host-only
 #                      commands in a fresh clone, the installed vmapstat run)
 #
@@ -32,7 +34,8 @@ check-deploy-unit:
 	promtool test rules $(DEPLOY_RULES_TESTS)
 
 check-deploy: tools
-	@set -e; for t in tests/deploy/test_service.sh tests/deploy/test_quickstart.sh; do \
+	@set -e; for t in tests/deploy/test_service.sh tests/deploy/test_rules_names.sh \
+		 tests/deploy/test_quickstart.sh; do \
 		echo "== $$t"; TOPDIR=$(TOPDIR) OUTDIR=$(OUTDIR) bash $$t; done
 
 # for the tests: the value of a make variable (deploy-print-TOOLS_LDLIBS)
