@@ -5,6 +5,8 @@
  *   --listen [ADDR]:PORT   serve GET /metrics (127.0.0.1 unless ADDR given;
  *                          ":PORT" = every address)
  *   --listen-timeout SECS  close idle / stalled HTTP connections after SECS
+ *   --web.config.file PATH exporter-toolkit web configuration: TLS, basic
+ *                          auth (prom_webconfig.h); alias --web-config
  *   --textfile PATH        rewrite a node_exporter textfile every interval
  *   --prometheus           print one exposition to stdout at the end
  *                          (instead of vmapstat's report)
@@ -30,6 +32,7 @@
 #include "prom_metrics.h"
 #include "prom_pmu.h"
 #include "prom_textfile.h"
+#include "prom_webconfig.h"
 #include "snapshot.h"
 
 enum {
@@ -39,6 +42,7 @@ enum {
 	OPT_PROMETHEUS,
 	OPT_TOP_CALLERS,
 	OPT_LIVE_BYTES,
+	OPT_WEB_CONFIG,
 };
 
 static const struct argp_option prom_options[] = {
@@ -47,6 +51,10 @@ static const struct argp_option prom_options[] = {
 	  "\":PORT\" every address; without INTERVAL each scrape reads the counters", 0 },
 	{ "listen-timeout", OPT_LISTEN_TIMEOUT, "SECS", 0,
 	  "Close HTTP connections idle for SECS (default 10)", 0 },
+	{ "web.config.file", OPT_WEB_CONFIG, "PATH", 0,
+	  "With --listen: TLS and basic auth from an exporter-toolkit web configuration file "
+	  "(docs/prometheus.md); TLS needs the dynamically linked build", 0 },
+	{ "web-config", OPT_WEB_CONFIG, "PATH", OPTION_ALIAS, NULL, 0 },
 	{ "textfile", OPT_TEXTFILE, "PATH", 0,
 	  "Rewrite PATH (*.prom, for node_exporter's textfile collector) atomically every interval", 0 },
 	{ "prometheus", OPT_PROMETHEUS, NULL, 0,
@@ -62,6 +70,7 @@ static struct {
 	bool listen;
 	struct prom_listen addr;
 	unsigned int timeout_s;
+	const char *web_config;
 	const char *textfile;
 	bool to_stdout;
 	unsigned int top;
@@ -77,6 +86,7 @@ static bool textfile_failing;
 static char textfile_err[512];	/* the last write's error */
 static bool live_failing;
 static struct live_auditor *auditor;	/* --live-bytes: walker loaded once */
+static struct prom_webconfig *webconfig;
 
 /*
  * Scrape mode (--listen, no INTERVAL): the server thread reads the
@@ -248,14 +258,33 @@ int prom_cli_start(const struct vmapstat_run *run)
 			.refresh = scrape_collector ? refresh : NULL,
 		};
 
+		if (popt.web_config) {
+			if (prom_webconfig_load(popt.web_config, &webconfig, err, sizeof(err)) ||
+			    prom_webconfig_check_tls(webconfig, popt.web_config, err, sizeof(err))) {
+				fprintf(stderr, "vmapstat: %s\n", err);
+				return -1;
+			}
+			if (webconfig->tls) {
+				o.tls_cert_pem = webconfig->cert_pem;
+				o.tls_key_pem = webconfig->key_pem;
+				o.tls_client_ca_pem = webconfig->client_ca_pem;
+				o.tls_priorities = webconfig->priorities;
+			}
+			if (webconfig->nr_users) {
+				o.authorize = prom_webconfig_authorize;
+				o.auth_arg = webconfig;
+			}
+		}
 		if (prom_server_start(&o, &server, err, sizeof(err))) {
 			fprintf(stderr, "vmapstat: %s\n", err);
 			return -1;
 		}
 		/* the real port (tests and scripts may ask for port 0) */
-		fprintf(stderr, "vmapstat: serving http://%s:%u/metrics%s\n",
+		fprintf(stderr, "vmapstat: serving %s://%s:%u/metrics%s%s\n",
+			webconfig && webconfig->tls ? "https" : "http",
 			prom_server_host(server), prom_server_port(server),
-			popt.addr.any ? " (every address)" : "");
+			popt.addr.any ? " (every address)" : "",
+			webconfig && webconfig->nr_users ? " (basic auth)" : "");
 	}
 	if (server || popt.textfile)
 		return publish(true);
@@ -317,6 +346,8 @@ int prom_cli_end(const struct vmapstat_run *run,
 	scrape_collector = NULL;
 	live_auditor_close(auditor);
 	auditor = NULL;
+	prom_webconfig_free(webconfig);
+	webconfig = NULL;
 	prom_buf_free(&buf);
 	prom_state_free(state);
 	state = NULL;
@@ -338,6 +369,11 @@ static error_t prom_parse(int key, char *arg, struct argp_state *st)
 		if (parse_ulong(arg, 3600, &v) || !v)
 			argp_error(st, "invalid --listen-timeout '%s' (1..3600 seconds)", arg);
 		popt.timeout_s = (unsigned int)v;
+		break;
+	case OPT_WEB_CONFIG:
+		if (!*arg)
+			argp_error(st, "empty --web.config.file");
+		popt.web_config = arg;
 		break;
 	case OPT_TEXTFILE:
 		if (prom_textfile_check(arg, err, sizeof(err)))
@@ -365,6 +401,8 @@ static error_t prom_parse(int key, char *arg, struct argp_state *st)
 		    !strcmp(st->argv[st->argc], "--"))
 			argp_error(st, "--listen serves until vmapstat is stopped: "
 				   "give an INTERVAL or none, not -- COMMAND");
+		else if (popt.web_config && !popt.listen)
+			argp_error(st, "--web.config.file configures --listen: give both");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

@@ -41,6 +41,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <microhttpd.h>
+#ifdef VMAPSCOPE_TLS
+#include <gnutls/gnutls.h>
+#endif
 
 #include "errbuf.h"
 #include "prom_expo.h"
@@ -65,11 +68,13 @@ struct prom_server {
 	uint16_t port;
 	char host[64];			/* for URLs: "127.0.0.1", "[::1]", "[::]" */
 	bool tls;
+	bool verify_client;		/* a CA-signed client certificate required */
 	pthread_mutex_t lock;		/* current, stats */
 	struct MHD_Response *current;	/* the latest exposition */
 	struct MHD_Response *not_found;
 	struct MHD_Response *bad_method;
 	struct MHD_Response *unauthorized;
+	struct MHD_Response *forbidden;
 	struct prom_server_stats stats;
 	void (*refresh)(void *arg);
 	void *refresh_arg;
@@ -283,6 +288,26 @@ static bool authorized(struct prom_server *s, struct MHD_Connection *conn)
 	return ok;
 }
 
+/* RequireAndVerifyClientCert: a client certificate the CA signed. */
+static bool client_verified(struct prom_server *s, struct MHD_Connection *conn)
+{
+#ifdef VMAPSCOPE_TLS
+	const union MHD_ConnectionInfo *ci;
+	unsigned int status = 0, n = 0;
+
+	if (!s->verify_client)
+		return true;
+	ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+	if (!ci || !ci->tls_session ||
+	    !gnutls_certificate_get_peers(ci->tls_session, &n) || !n)
+		return false;
+	return gnutls_certificate_verify_peers2(ci->tls_session, &status) == 0 &&
+	       status == 0;
+#else
+	return !s->verify_client;
+#endif
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 			      const char *url, const char *method,
 			      const char *version, const char *upload_data,
@@ -303,6 +328,12 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 
 		if (c)
 			c->phase = C_ACTIVE;
+	}
+	if (!client_verified(s, conn)) {
+		pthread_mutex_lock(&s->lock);
+		s->stats.forbidden++;
+		pthread_mutex_unlock(&s->lock);
+		return MHD_queue_response(conn, MHD_HTTP_FORBIDDEN, s->forbidden);
 	}
 	if (!authorized(s, conn)) {
 		/* before any body is read; libmicrohttpd then closes */
@@ -782,6 +813,8 @@ static void server_free(struct prom_server *s)
 		MHD_destroy_response(s->bad_method);
 	if (s->unauthorized)
 		MHD_destroy_response(s->unauthorized);
+	if (s->forbidden)
+		MHD_destroy_response(s->forbidden);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
@@ -828,7 +861,10 @@ int prom_server_start(const struct prom_server_opts *opts,
 	s->not_found = text_response("404 not found: vmapscope serves /metrics\n", false);
 	s->bad_method = text_response("405 method not allowed: use GET\n", false);
 	s->unauthorized = text_response("401 unauthorized\n", false);
-	if (!s->current || !s->not_found || !s->bad_method || !s->unauthorized) {
+	s->forbidden = text_response("403 forbidden: a client certificate signed by the "
+				     "configured CA is required\n", false);
+	if (!s->current || !s->not_found || !s->bad_method || !s->unauthorized ||
+	    !s->forbidden) {
 		errbuf_set(err, errlen, "--listen: out of memory");
 		rc = -ENOMEM;
 		goto fail;
@@ -842,6 +878,7 @@ int prom_server_start(const struct prom_server_opts *opts,
 	if (opts->tls_cert_pem) {
 		flags |= MHD_USE_TLS;
 		s->tls = true;
+		s->verify_client = opts->tls_client_ca_pem != NULL;
 	}
 	/*
 	 * libmicrohttpd without threads of its own: server_thread() runs

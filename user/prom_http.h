@@ -75,7 +75,8 @@ struct prom_server_opts {
 	void *refresh_arg;
 	/*
 	 * HTTPS (libmicrohttpd's GnuTLS): PEM texts, NULL = plain HTTP.
-	 * tls_client_ca_pem: client certificates are verified against it;
+	 * tls_client_ca_pem: every request needs a client certificate that
+	 * verifies against it (403 otherwise);
 	 * tls_priorities: a GnuTLS priority string (minimum version).
 	 */
 	const char *tls_cert_pem;
@@ -96,6 +97,7 @@ struct prom_server_stats {
 	uint64_t publishes;
 	uint64_t bad_request;		/* 400: not an HTTP request line */
 	uint64_t unauthorized;		/* 401 */
+	uint64_t forbidden;		/* 403: no verified client certificate */
 	uint64_t evicted;		/* waiting connections closed for a newcomer */
 	uint64_t deadline_closed;	/* waiting connections past their deadline */
 	uint64_t refused;		/* newcomers refused: their address's limit */

@@ -56,21 +56,29 @@ wait_for() {
 }
 
 # Start vmapstat in the background; sets VS_PID, and VS_URL when it
-# listens (read from its "serving http://..." line).  Args: vmapstat args.
+# listens (read from its "serving http[s]://..." line).  Args: vmapstat
+# args.  VMAPSTAT_BIN, if set, runs instead of $VMAPSTAT.
 start_vmapstat() {
-	"$VMAPSTAT" "$@" >"$T/vmapstat.out" 2>"$T/vmapstat.err" &
+	"${VMAPSTAT_BIN:-$VMAPSTAT}" "$@" >"$T/vmapstat.out" 2>"$T/vmapstat.err" &
 	VS_PID=$!
 	STARTED_PIDS+=("$VS_PID")
 	if printf '%s\n' "$@" | grep -q -- '^--listen'; then
-		wait_for 20 grep -q 'serving http://' "$T/vmapstat.err" ||
+		wait_for 20 grep -q 'serving https\?://' "$T/vmapstat.err" ||
 			fail "vmapstat did not start listening: $(cat "$T/vmapstat.err")"
-		VS_URL=$(grep -o 'http://[^ ]*/metrics' "$T/vmapstat.err" | head -1)
+		VS_URL=$(grep -o 'https\?://[^ ]*/metrics' "$T/vmapstat.err" | head -1)
 	fi
 }
 
 # Start a Prometheus server on 127.0.0.1 that scrapes TARGET (host:port,
 # /metrics) every second as job JOB; sets PROM to its URL once it is ready.
 start_prometheus() {	# JOB TARGET
+	start_prometheus_jobs "  - job_name: $1
+    static_configs:
+      - targets: ['$2']"
+}
+
+# The same with the scrape_configs entries given as YAML text.
+start_prometheus_jobs() {	# JOBS_YAML
 	local pport
 	pport=$(free_port)
 	cat >"$T/prometheus.yml" <<EOC
@@ -78,9 +86,7 @@ global:
   scrape_interval: 1s
   scrape_timeout: 1s
 scrape_configs:
-  - job_name: $1
-    static_configs:
-      - targets: ['$2']
+$1
 EOC
 	promtool check config "$T/prometheus.yml" >/dev/null || fail "bad prometheus config"
 	prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/data" \

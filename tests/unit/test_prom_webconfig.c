@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --web.config.file parsing (exporter-toolkit keys; unknown ones are one
+ * line naming the key) and basic auth against bcrypt hashes.  Files are
+ * written to a temporary directory; the hashes are made with libcrypt.
+ * This is the library the static tools link: TLS is refused with a line
+ * that points to the dynamic build (the TLS build is tested end to end
+ * by tests/prom/test_web_config.sh).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <crypt.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "prom_webconfig.h"
+
+static char dir[] = "/tmp/vmapscope-webconfig.XXXXXX";
+static char hash[128];		/* bcrypt of "s3cret", cost 4 (fast) */
+
+static const char *write_file(const char *name, const char *text)
+{
+	static char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static struct prom_webconfig *load_ok(const char *text)
+{
+	struct prom_webconfig *wc = NULL;
+	char err[512] = "";
+	const char *p = write_file("web.yml", text);
+
+	if (prom_webconfig_load(p, &wc, err, sizeof(err)))
+		fail_msg("'%s': %s", text, err);
+	return wc;
+}
+
+static void load_bad(const char *text, const char *needle)
+{
+	struct prom_webconfig *wc = NULL;
+	char err[512] = "";
+	const char *p = write_file("web.yml", text);
+
+	if (!prom_webconfig_load(p, &wc, err, sizeof(err)))
+		fail_msg("'%s' was accepted", text);
+	assert_null(wc);
+	if (!strstr(err, needle))
+		fail_msg("'%s': error '%s' lacks '%s'", text, err, needle);
+	assert_null(strchr(err, '\n'));
+	assert_non_null(strstr(err, "--web.config.file "));
+}
+
+static int setup(void **state)
+{
+	char salt[64];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_non_null(crypt_gensalt_rn("$2b$", 4, NULL, 0, salt, sizeof(salt)));
+	snprintf(hash, sizeof(hash), "%s", crypt("s3cret", salt));
+	assert_int_equal(strlen(hash), 60);
+	write_file("srv.crt", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
+	write_file("srv.key", "-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----\n");
+	write_file("ca.crt", "-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----\n");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[600];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+static void test_empty_and_plain(void **state)
+{
+	struct prom_webconfig *wc;
+
+	(void)state;
+	wc = load_ok("");
+	assert_false(wc->tls);
+	assert_int_equal(wc->nr_users, 0);
+	prom_webconfig_free(wc);
+	/* exporter-toolkit: no cert and key = plain HTTP */
+	wc = load_ok("tls_server_config:\nhttp_server_config:\n  http2: false\nbasic_auth_users:\n");
+	assert_false(wc->tls);
+	prom_webconfig_free(wc);
+}
+
+static void test_tls_keys(void **state)
+{
+	struct prom_webconfig *wc;
+	char err[512] = "";
+
+	(void)state;
+	/* relative names are relative to the file's directory */
+	wc = load_ok("tls_server_config:\n  cert_file: srv.crt\n  key_file: srv.key\n"
+		     "  min_version: TLS13\n");
+	assert_true(wc->tls);
+	assert_non_null(strstr(wc->cert_pem, "MIIB"));
+	assert_non_null(strstr(wc->key_pem, "PRIVATE KEY"));
+	assert_false(wc->verify_client);
+	assert_string_equal(wc->priorities, "NORMAL:-VERS-ALL:+VERS-TLS1.3");
+	/* this library is the static tools': TLS goes to the dynamic build */
+	assert_int_equal(prom_webconfig_check_tls(wc, "web.yml", err, sizeof(err)), -ENOTSUP);
+	assert_non_null(strstr(err, "dynamically linked"));
+	assert_non_null(strstr(err, "bin-dynamic"));
+	prom_webconfig_free(wc);
+
+	wc = load_ok("tls_server_config:\n  cert_file: srv.crt\n  key_file: srv.key\n"
+		     "  client_auth_type: RequireAndVerifyClientCert\n  client_ca_file: ca.crt\n"
+		     "  prefer_server_cipher_suites: true\n");
+	assert_true(wc->verify_client);
+	assert_non_null(strstr(wc->client_ca_pem, "MIIC"));
+	assert_string_equal(wc->priorities, "NORMAL:-VERS-ALL:+VERS-TLS1.2:+VERS-TLS1.3");
+	prom_webconfig_free(wc);
+
+	wc = load_ok("tls_server_config:\n  cert: |\n    -----BEGIN CERTIFICATE-----\n"
+		     "  key_file: srv.key\n  min_version: TLS10\n  max_version: TLS11\n");
+	assert_true(wc->tls);
+	assert_non_null(strstr(wc->cert_pem, "BEGIN CERTIFICATE"));
+	assert_string_equal(wc->priorities, "NORMAL:-VERS-ALL:+VERS-TLS1.0:+VERS-TLS1.1");
+	prom_webconfig_free(wc);
+}
+
+static void test_rejected(void **state)
+{
+	(void)state;
+	load_bad("tls_srever_config:\n  cert_file: srv.crt\n", "unknown key 'tls_srever_config'");
+	load_bad("tls_server_config:\n  certfile: srv.crt\n",
+		 "unknown key 'tls_server_config.certfile'");
+	load_bad("http_server_config:\n  http3: true\n", "unknown key 'http_server_config.http3'");
+	load_bad("http_server_config:\n  headers:\n    X-A: b\n", "headers is not supported");
+	load_bad("tls_server_config:\n  cert_file: srv.crt\n  key_file: srv.key\n"
+		 "  cipher_suites: [TLS_AES_128_GCM_SHA256]\n", "cipher_suites is not supported");
+	load_bad("tls_server_config:\n  cert_file: srv.crt\n", "missing key_file");
+	load_bad("tls_server_config:\n  key_file: srv.key\n", "missing cert_file");
+	load_bad("tls_server_config:\n  cert_file: nope.crt\n  key_file: srv.key\n",
+		 "nope.crt: No such file or directory");
+	load_bad("tls_server_config:\n  cert_file: srv.crt\n  key_file: srv.key\n"
+		 "  min_version: TLS14\n", "unknown TLS version 'TLS14'");
+	load_bad("tls_server_config:\n  cert_file: srv.crt\n  key_file: srv.key\n"
+		 "  min_version: TLS13\n  max_version: TLS12\n", "min_version is above max_version");
+	load_bad("tls_server_config:\n  cert_file: srv.crt\n  key_file: srv.key\n"
+		 "  client_auth_type: RequireAnyClientCert\n", "RequireAnyClientCert is not supported");
+	load_bad("tls_server_config:\n  cert_file: srv.crt\n  key_file: srv.key\n"
+		 "  client_auth_type: Whatever\n", "unknown client_auth_type 'Whatever'");
+	load_bad("tls_server_config:\n  cert_file: srv.crt\n  key_file: srv.key\n"
+		 "  client_auth_type: RequireAndVerifyClientCert\n", "needs client_ca_file");
+	load_bad("tls_server_config:\n  cert_file: srv.crt\n  key_file: srv.key\n"
+		 "  client_ca_file: ca.crt\n", "needs client_auth_type: RequireAndVerifyClientCert");
+	load_bad("basic_auth_users:\n  u: plaintext\n", "basic_auth_users.u: not a bcrypt hash");
+	load_bad("basic_auth_users:\n  u: $1$abc$defghijklmnopqrstuvwxy\n", "not a bcrypt hash");
+	load_bad("basic_auth_users: [a, b]\n", "expected a mapping");
+	load_bad("- a\n- b\n", "expected a mapping");
+	load_bad("tls_server_config:\n  cert_file: [a\n", "line 3: YAML: ");
+	load_bad("tls_server_config:\n  cert_file:\n    - srv.crt\n",
+		 "line 3: tls_server_config.cert_file: expected a string");
+}
+
+static void test_basic_auth(void **state)
+{
+	struct prom_webconfig *wc;
+	char text[512];
+	double t0;
+	struct timespec ts;
+	int i;
+
+	(void)state;
+	snprintf(text, sizeof(text), "basic_auth_users:\n  prometheus: %s\n  other: '%s'\n",
+		 hash, hash);
+	wc = load_ok(text);
+	assert_int_equal(wc->nr_users, 2);
+	assert_true(prom_webconfig_authorize(wc, "prometheus", "s3cret"));
+	assert_true(prom_webconfig_authorize(wc, "other", "s3cret"));
+	assert_false(prom_webconfig_authorize(wc, "prometheus", "s3cre"));
+	assert_false(prom_webconfig_authorize(wc, "prometheus", "s3cret!"));
+	assert_false(prom_webconfig_authorize(wc, "prometheus", ""));
+	assert_false(prom_webconfig_authorize(wc, "nobody", "s3cret"));
+	assert_false(prom_webconfig_authorize(wc, "Prometheus", "s3cret"));
+	/* the remembered password is checked too, not just present */
+	assert_true(prom_webconfig_authorize(wc, "prometheus", "s3cret"));
+	assert_false(prom_webconfig_authorize(wc, "prometheus", "S3cret"));
+	/* remembered: 1000 right answers cost no bcrypt each */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	t0 = ts.tv_sec + ts.tv_nsec / 1e9;
+	for (i = 0; i < 1000; i++)
+		assert_true(prom_webconfig_authorize(wc, "prometheus", "s3cret"));
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	assert_true(ts.tv_sec + ts.tv_nsec / 1e9 - t0 < 0.5);
+	prom_webconfig_free(wc);
+
+	/* $2a$ and $2y$ hashes are bcrypt too */
+	snprintf(text, sizeof(text), "basic_auth_users:\n  a: '$2a%s'\n  y: '$2y%s'\n",
+		 hash + 3, hash + 3);
+	wc = load_ok(text);
+	assert_true(prom_webconfig_authorize(wc, "a", "s3cret"));
+	assert_true(prom_webconfig_authorize(wc, "y", "s3cret"));
+	assert_false(prom_webconfig_authorize(wc, "y", "nope"));
+	prom_webconfig_free(wc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_empty_and_plain),
+		cmocka_unit_test(test_tls_keys),
+		cmocka_unit_test(test_rejected),
+		cmocka_unit_test(test_basic_auth),
+	};
+
+	return cmocka_run_group_tests_name("prom_webconfig", tests, setup, teardown);
+}
