@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 
 #include "hooks.h"
+#include "pmu_cli.h"
 #include "pmu_count.h"
 #include "pmu_sample.h"
 #include "pmu_events.h"
@@ -50,6 +51,7 @@ static struct {
 	struct pmu_session *session;
 	struct pmu_runs runs;
 	struct pmu_results last;	/* the last run's results, for notes; .r NULL: none */
+	struct pmu_results interval;	/* -j, merged: this interval's, until taken */
 	struct pmu_event sample_ev;	/* --pmu-sample */
 	bool sampling;
 	unsigned long long period;
@@ -363,6 +365,30 @@ static int print_results_json(FILE *out, const struct pmu_results *res)
 	return ret;
 }
 
+static bool json_merged;
+
+void pmu_cli_json_merge(void)
+{
+	json_merged = true;
+}
+
+int pmu_cli_interval_json(const struct vmapstat_run *run, struct json_object *o)
+{
+	json_object *root, *inner;
+
+	if (!pmu.interval.r)
+		return 0;
+	root = results_json(&pmu.interval);
+	pmu_results_free(&pmu.interval);
+	if (!json_object_object_get_ex(root, "pmu", &inner)) {
+		json_object_put(root);
+		return -1;
+	}
+	json_object_object_add(o, "pmu", json_object_get(inner));
+	json_object_put(root);
+	return 0;
+}
+
 int pmu_cli_interval(const struct vmapstat_run *run,
 		     const struct vmapstat_snapshot *cum,
 		     const struct vmapstat_snapshot *delta)
@@ -376,6 +402,12 @@ int pmu_cli_interval(const struct vmapstat_run *run,
 	if (pmu_session_sample(pmu.session, &res))
 		return -1;
 	prom_pmu_results(&res);
+	/* vmapstat adds them to its own object: pmu_cli_interval_json() */
+	if (run->json && json_merged && !prom_cli_to_stdout()) {
+		pmu_results_free(&pmu.interval);
+		pmu.interval = res;
+		return 0;
+	}
 	if (run->json)
 		print_results_json(out, &res);
 	else
@@ -437,6 +469,7 @@ int pmu_cli_end(const struct vmapstat_run *run,
 		pmu.session = NULL;
 	}
 	pmu_results_free(&pmu.last);
+	pmu_results_free(&pmu.interval);
 	pmu_runs_free(&pmu.runs);
 	return ret;
 }

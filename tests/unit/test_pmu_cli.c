@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "hooks.h"
+#include "pmu_cli.h"
 #include "pmu_runs.h"
 
 static char out_path[64], err_path[64];
@@ -374,6 +375,48 @@ static void test_compare_json_main(void **state)
 	unlink(b);
 }
 
+static json_object *interval_obj;
+
+/* interval mode, -j: what vmapstat does for one interval, merged */
+static int one_merged_interval(void *arg)
+{
+	(void)arg;
+	if (pmu_cli_start(&run))
+		return -100;
+	pmu_cli_json_merge();
+	if (pmu_cli_interval(&run, NULL, NULL))
+		return -101;
+	interval_obj = json_object_new_object();
+	if (pmu_cli_interval_json(&run, interval_obj))
+		return -102;
+	return pmu_cli_end(&run, NULL);
+}
+
+/* -j with --pmu: one object per interval, the counts inside it as "pmu" */
+static void test_interval_json_one_object(void **state)
+{
+	char *argv[] = { "vmapstat", "--pmu", "task-clock,page-faults", NULL };
+	json_object *pmu_o, *evs, *e, *v;
+
+	(void)state;
+	assert_int_equal(parse(3, argv), 0);
+	run.command = NULL;
+	run.json = true;
+	assert_int_equal(captured(one_merged_interval, NULL), 0);
+	/* nothing of its own on stdout: vmapstat prints the one object */
+	assert_string_equal(slurp(out_path), "");
+	assert_true(json_object_object_get_ex(interval_obj, "pmu", &pmu_o));
+	assert_true(json_object_object_get_ex(pmu_o, "events", &evs));
+	assert_int_equal(json_object_array_length(evs), 2);
+	e = json_object_array_get_idx(evs, 0);
+	assert_string_equal(json_object_get_string(json_object_object_get(e, "name")),
+			    "task-clock");
+	assert_string_equal(json_object_get_string(json_object_object_get(e, "unit")), "msec");
+	assert_true(json_object_object_get_ex(e, "value", &v) && v);
+	assert_true(json_object_object_get_ex(pmu_o, "period_s", &v) && v);
+	json_object_put(interval_obj);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -398,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_compare_main),
 		cmocka_unit_test(test_compare_json_main),
+		cmocka_unit_test(test_interval_json_one_object),
 	};
 
 	if (geteuid() != 0) {
