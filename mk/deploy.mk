@@ -5,13 +5,15 @@
 #   make deps-test     those the test suites need (scripts/install-deps test)
 #   make check-deploy-unit   fast, no BPF: the dependency sets
 #                      (tests/deploy/test_install_deps.sh), the Prometheus
-#                      rules (promtool check rules, promtool test rules)
+#                      rules (promtool check rules, promtool test rules), the
+#                      Grafana dashboard (tests/deploy/test_dashboard.sh)
 #   make check-deploy  root, BPF on this machine's kernel:
 #                      tests/deploy/test_service.sh (the exporter's systemd
 #                      unit: verify, sysusers, its capabilities one by one,
 #                      its sandbox against a traced run),
-#                      tests/deploy/test_rules_names.sh (the rules read only
-#                      metrics and labels the exporter exports) and
+#                      tests/deploy/test_rules_names.sh (the rules and the
+#                      dashboard read only metrics and labels the exporter
+#                      exports) and
 #                      tests/deploy/test_quickstart.sh (the README's host-only
 #                      commands in a fresh clone, the installed vmapstat run)
 #
@@ -32,6 +34,7 @@ check-deploy-unit:
 	TOPDIR=$(TOPDIR) bash tests/deploy/test_install_deps.sh
 	promtool check rules $(DEPLOY_RULES)
 	promtool test rules $(DEPLOY_RULES_TESTS)
+	TOPDIR=$(TOPDIR) bash tests/deploy/test_dashboard.sh
 
 check-deploy: tools
 	@set -e; for t in tests/deploy/test_service.sh tests/deploy/test_rules_names.sh \

@@ -7,7 +7,8 @@
 #       the installed vmapstat's path)        -> $(DESTDIR)$(SYSTEMDUNITDIR)/
 #       its user (contrib/sysusers.d/vmapscope.conf) -> $(DESTDIR)$(SYSUSERSDIR)/
 #       optional pieces, enabled by hand (docs/deploy.md): the --live-bytes
-#       drop-in, the kptr_restrict sysctl file, the Prometheus rules
+#       drop-in, the kptr_restrict sysctl file, the Prometheus rules, the
+#       Grafana dashboard
 #                                             -> $(DESTDIR)$(PREFIX)/share/vmapscope/
 #       SYSTEMDUNITDIR and SYSUSERSDIR default to $(PREFIX)/lib/..., which
 #       systemd searches for PREFIX=/usr and /usr/local; with another
@@ -34,7 +35,7 @@ INSTALL_DATADIR	 = $(PREFIX)/share/vmapscope
 INSTALL_UNIT	:= vmapstat-exporter.service
 # contrib file -> its place under $(INSTALL_DATADIR)
 INSTALL_EXTRAS	:= systemd/live-bytes.conf sysctl.d/60-vmapscope-kptr-restrict.conf \
-		   prometheus/vmapscope.rules.yml
+		   prometheus/vmapscope.rules.yml grafana/vmapscope-dashboard.json
 
 .PHONY: install uninstall check-install
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# make check-deploy: the Prometheus rules name only what the exporter exports.
+# make check-deploy: the Prometheus rules and the Grafana dashboard name only
+# what the exporter exports.
 #  - every vmapscope_* metric an expression of contrib/prometheus/
-#    vmapscope.rules.yml reads is a family of a real exposition of this
+#    vmapscope.rules.yml or a query of contrib/grafana/vmapscope-dashboard.json
+#    reads is a family of a real exposition of this
 #    build's vmapstat (--prometheus around a command, root, BPF), histogram
 #    series by their _bucket/_sum/_count names;
 #  - every label a selector matches on is a label docs/prometheus.md gives
@@ -13,6 +15,7 @@ TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 OUTDIR=${OUTDIR:-$TOPDIR/out}
 VMAPSTAT=${VMAPSTAT:-$OUTDIR/$(uname -m | sed s/aarch64/arm64/)/bin/vmapstat}
 RULES=${RULES:-$TOPDIR/contrib/prometheus/vmapscope.rules.yml}
+DASH=${DASH:-$TOPDIR/contrib/grafana/vmapscope-dashboard.json}
 DOC=$TOPDIR/docs/prometheus.md
 
 fails=0
@@ -30,20 +33,29 @@ awk '$1 == "#" && $2 == "TYPE" { if ($4 == "histogram") { print $3 "_bucket"; pr
 	"$tmp/expo" | sort -u >"$tmp/exported"
 [ -s "$tmp/exported" ] || { echo "FAIL: no # TYPE line in the exposition"; exit 1; }
 
-# the expressions only (not annotations, where metric names are prose)
-python3 - "$RULES" >"$tmp/exprs" <<'EOF'
-import sys, yaml
+# the expressions only (not annotations, where metric names are prose),
+# and the Grafana dashboard's queries
+python3 - "$RULES" "$DASH" >"$tmp/exprs" <<'EOF'
+import sys, yaml, json
 for g in yaml.safe_load(open(sys.argv[1]))["groups"]:
     for r in g["rules"]:
         print(r["expr"].replace("\n", " "))
+d = json.load(open(sys.argv[2]))
+for p in d["panels"]:
+    for t in p.get("targets", []):
+        print(t["expr"].replace("$__rate_interval", "5m").replace("$instance", ".*"))
+for v in d["templating"]["list"]:
+    q = v.get("query")
+    if isinstance(q, dict):
+        print(q["query"])
 EOF
 [ -s "$tmp/exprs" ] || { echo "FAIL: no expression read from $RULES"; exit 1; }
 # recording rules' names (level:metric:operations) are the rules' own
 sed -i -E 's/[A-Za-z_0-9]*:[A-Za-z_0-9:]+/RECORDED/g' "$tmp/exprs"
 grep -oE '\bvmapscope_[a-z0-9_]+' "$tmp/exprs" | sort -u >"$tmp/used"
 missing=$(comm -23 "$tmp/used" "$tmp/exported" | tr '\n' ' ')
-[ -z "$missing" ] && ok "the rules read $(wc -l <"$tmp/used") exported metrics: $(tr '\n' ' ' <"$tmp/used")" ||
-	fail "metrics in the rules that vmapstat does not export: $missing"
+[ -z "$missing" ] && ok "the rules and the dashboard read $(wc -l <"$tmp/used") exported metrics: $(tr '\n' ' ' <"$tmp/used")" ||
+	fail "metrics in the rules or the dashboard that vmapstat does not export: $missing"
 
 # labels per metric, from the metric table of docs/prometheus.md
 labels_of() {	# METRIC (histogram series map to their family)
@@ -55,7 +67,7 @@ labels_of() {	# METRIC (histogram series map to their family)
 all_labels="job instance"
 bad=
 for m in $(cat "$tmp/used"); do
-	have=$(labels_of "$m" | tr '\n' ' ')
+	have="$(labels_of "$m" | tr "\n" " ")job instance"
 	all_labels="$all_labels $have"
 	for sel in $(grep -oE "\b$m\{[^}]*\}" "$tmp/exprs" | sed 's/.*{//; s/}$//' | tr ',' '\n' | sed 's/[!=~].*//' | sort -u); do
 		case " $have " in *" $sel "*) ;; *) bad="$bad $m{$sel}" ;; esac

@@ -7,7 +7,8 @@
 #    (rendered text), so the pages cannot drift from the tools;
 #  - the exporter's unit and sysusers.d file land in $PREFIX/lib/systemd/system
 #    and $PREFIX/lib/sysusers.d, the unit naming the installed vmapstat; the
-#    optional pieces (drop-in, sysctl file, Prometheus rules) in
+#    optional pieces (drop-in, sysctl file, Prometheus rules, Grafana
+#    dashboard) in
 #    $PREFIX/share/vmapscope, all mode 644 and identical to contrib/;
 #  - "make uninstall" removes exactly what was installed.
 set -uo pipefail
@@ -35,7 +36,7 @@ fi
 # Nothing outside DESTDIR$PREFIX, nothing unexpected inside it.
 UNIT=$PREFIX/lib/systemd/system/vmapstat-exporter.service
 SYSUSERS=$PREFIX/lib/sysusers.d/vmapscope.conf
-EXTRAS="systemd/live-bytes.conf sysctl.d/60-vmapscope-kptr-restrict.conf prometheus/vmapscope.rules.yml"
+EXTRAS="systemd/live-bytes.conf sysctl.d/60-vmapscope-kptr-restrict.conf prometheus/vmapscope.rules.yml grafana/vmapscope-dashboard.json"
 expected=$( (for t in $TOOLS; do echo "$PREFIX/sbin/$t"; echo "$PREFIX/share/man/man8/$t.8"; done
 	echo "$UNIT"; echo "$SYSUSERS"
 	for f in $EXTRAS; do echo "$PREFIX/share/vmapscope/$f"; done) | sort)
