@@ -151,11 +151,14 @@ static __always_inline __u32 hist_slot(__u64 v)
 	return vs_hist_slot(v, VMAPSCOPE_HIST_SLOTS);
 }
 
-static __always_inline bool pass_tgid(void)
+/* --pid: another process's event is dropped, and counted if cs is given. */
+static __always_inline bool pass_tgid(struct vmapscope_cpu_state *cs)
 {
-	if (!targ_tgid)
+	if (!targ_tgid || (bpf_get_current_pid_tgid() >> 32) == targ_tgid)
 		return true;
-	return (bpf_get_current_pid_tgid() >> 32) == targ_tgid;
+	if (cs)
+		count(cs, VMAPSCOPE_CNT_FILTERED, 1);
+	return false;
 }
 
 static __always_inline bool pass_api(__u32 api)
@@ -272,7 +275,7 @@ static __always_inline int on_chunk(__u64 addr, __u64 nr_pages, __u64 caller, __
 	count(cs, VMAPSCOPE_CNT_CHUNKS, 1);
 	if (track_areas)
 		area_caller(addr, caller, api);
-	if (!pass_tgid())
+	if (!pass_tgid(cs))
 		return 0;
 	slot = pass_key(cs, caller, api) ? slot_of(cs, caller, api) : SLOT_FILTERED;
 	t = bpf_get_current_task_btf();
@@ -316,7 +319,7 @@ static __always_inline int on_mapped(enum vmapscope_counter event, __u64 addr, _
 	if (!cs)
 		return 0;
 	count(cs, event, 1);
-	if (!pass_tgid())
+	if (!pass_tgid(cs))
 		return 0;
 	if (cs->chunk.task == (__u64)t && cs->chunk.switches == switches(t)) {
 		lo = cs->chunk.lo;
@@ -472,7 +475,7 @@ static __always_inline int on_area(void *ctx, __u64 addr, __u64 size, int failed
 	}
 	if (track_areas)
 		area_add(addr, size);
-	if (!pass_tgid())
+	if (!pass_tgid(cs))
 		return 0;
 	/* Inside a probed call: charge it to that call's row at its exit. */
 	if (want_latency) {
@@ -549,7 +552,8 @@ static __always_inline int lat_enter(__u32 slot, __u64 caller)
 	struct task_ctx *tc;
 	__u64 now;
 
-	if (!cs || !pass_tgid())
+	/* a call is one event: counted once, at its exit */
+	if (!cs || !pass_tgid(NULL))
 		return 0;
 	tc = task_ctx(cs, true);
 	if (!tc)
@@ -587,7 +591,7 @@ static __always_inline int lat_exit(__u32 lslot, __u64 ret)
 	__u64 delta;
 	__u32 slot;
 
-	if (!cs || !pass_tgid())
+	if (!cs || !pass_tgid(cs))
 		return 0;
 	tc = task_ctx(cs, false);
 	if (!tc || !tc->in_call) {
