@@ -717,7 +717,8 @@ static void decide_callers(struct collector *c)
 			    why, sizeof(why));
 	if (n < 0) {
 		set_feat(c, VMAPSTAT_FEAT_CALLERS, false, NULL,
-			 "callers: no vmap_chunk, no entry-point probe, no stack method (%s)", why);
+			 "callers: no vmap_chunk, no entry-point probe, no stack method (%s): "
+			 "every area is counted as [unattributed]", why);
 		return;
 	}
 	c->skel->bss->nr_internals = n;
@@ -939,6 +940,30 @@ static int cmp_row(const void *a, const void *b)
 	return x->api - y->api;
 }
 
+/*
+ * Why callers have no names, and what the rows show instead.  Callers
+ * named by vmap_chunk or an entry-point probe still have their
+ * addresses; the stack method cannot run without kallsyms addresses (it
+ * needs the vmalloc functions' text ranges), so there are no callers at
+ * all, only the [unattributed] row.
+ */
+static void symbols_why(const struct collector *c, char *buf, size_t len)
+{
+	static const char raw[] = ": callers shown as raw addresses";
+	const char *fact = c->ksyms ? c->ksyms->reason : "cannot read /proc/kallsyms";
+	size_t n = strlen(fact);
+
+	/* the kallsyms reader's own guess at the consequence: said below */
+	if (n >= sizeof(raw) - 1 && !strcmp(fact + n - (sizeof(raw) - 1), raw))
+		n -= sizeof(raw) - 1;
+	if (c->feat[VMAPSTAT_FEAT_CALLERS].available &&
+	    strcmp(c->feat[VMAPSTAT_FEAT_CALLERS].how, "stack"))
+		snprintf(buf, len, "%.*s: callers shown as raw addresses", (int)n, fact);
+	else
+		snprintf(buf, len, "%.*s: no caller can be named, every row is [unattributed]",
+			 (int)n, fact);
+}
+
 static void fill_meta(const struct collector *c, struct vmapstat_snapshot *s)
 {
 	memcpy(s->feat, c->feat, sizeof(s->feat));
@@ -946,8 +971,9 @@ static void fill_meta(const struct collector *c, struct vmapstat_snapshot *s)
 	snprintf(s->kernel_release, sizeof(s->kernel_release), "%s", c->release);
 	s->page_shift = c->page_shift;
 	s->symbols_ok = c->ksyms && !c->ksyms->restricted;
-	snprintf(s->ksyms_reason, sizeof(s->ksyms_reason), "%s",
-		 c->ksyms ? c->ksyms->reason : "cannot read /proc/kallsyms");
+	s->ksyms_reason[0] = 0;
+	if (!s->symbols_ok)
+		symbols_why(c, s->ksyms_reason, sizeof(s->ksyms_reason));
 	s->stats_max_entries = c->opts.max_callers;
 }
 

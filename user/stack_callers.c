@@ -53,8 +53,8 @@ int stack_internals(const struct ksyms *ks, struct vmapscope_internal *out, size
 	size_t i, n = 0;
 
 	if (!ks || ks->restricted) {
-		snprintf(why, whylen, "kallsyms hides the kernel's addresses%s%s",
-			 ks ? ": " : "", ks ? ks->reason : "");
+		/* the symbols line says which file and setting */
+		snprintf(why, whylen, "it needs the kernel's text addresses, which kallsyms hides");
 		return -1;
 	}
 	for (i = 0; i < ks->nr; i++) {
