@@ -9,8 +9,10 @@
  *   vmapstat compare BEFORE.json AFTER.json
  */
 #include <argp.h>
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,11 +183,51 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static volatile sig_atomic_t exiting;
+/* The signals that end vmapstat (after a last report). */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
-static void sig_handler(int sig)
+static volatile sig_atomic_t exiting;	/* the stop signal received, 0 = none */
+static volatile pid_t command_pid;	/* command mode: the command running */
+
+/* Seconds a command may take to end after a stop signal was passed on. */
+#define COMMAND_GRACE_S	2
+
+static void sig_handler(int sig, siginfo_t *si, void *uctx)
 {
-	exiting = 1;
+	pid_t pid = command_pid;
+
+	exiting = sig;
+	/*
+	 * Pass it on to the command, unless the kernel sent it to the whole
+	 * foreground process group (Ctrl-C, a terminal hangup): the command
+	 * has it already.
+	 */
+	if (pid > 0 && si->si_code != SI_KERNEL)
+		kill(pid, sig);
+}
+
+static void stop_signals_mask(int how)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaddset(&set, stop_signals[i]);
+	pthread_sigmask(how, &set, NULL);
+}
+
+static void stop_signals_handle(void (*fn)(int, siginfo_t *, void *))
+{
+	struct sigaction sa = { .sa_sigaction = fn, .sa_flags = SA_SIGINFO };
+	size_t i;
+
+	/* no SA_RESTART: a stop signal cuts waitpid()/pause()/nanosleep() short */
+	sigemptyset(&sa.sa_mask);
+	if (!fn)
+		sa = (struct sigaction){ .sa_handler = SIG_DFL };
+	for (i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaction(stop_signals[i], &sa, NULL);
 }
 
 static struct report_opts rep;
@@ -258,30 +300,66 @@ static int interval_mode(struct collector *c, struct vmapstat_snapshot *prev)
 	return ret;
 }
 
+/*
+ * After a stop signal was passed on: the command's status once it ended,
+ * or, if it is still running after COMMAND_GRACE_S, the status of a
+ * command that signal killed (vmapstat reports and exits; the command
+ * is left to itself).
+ */
+static int wait_after_signal(pid_t pid, const char *name)
+{
+	struct timespec tick = { 0, 20 * 1000 * 1000 };
+	int status, i;
+	pid_t r;
+
+	for (i = 0; i < COMMAND_GRACE_S * 50; i++) {
+		r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			return status;
+		if (r < 0 && errno != EINTR)
+			break;
+		nanosleep(&tick, NULL);
+	}
+	fprintf(stderr, "vmapstat: '%s' still runs %d s after %s; reporting without it\n",
+		name, COMMAND_GRACE_S, strsignal(exiting));
+	return exiting & 0x7f;	/* as WIFSIGNALED with WTERMSIG == exiting */
+}
+
 static int run_command_once(char **argv)
 {
 	int status;
 	pid_t pid;
 
 	fflush(stdout);
+	/* command_pid is set before a stop signal can look at it */
+	stop_signals_mask(SIG_BLOCK);
 	pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "vmapstat: fork: %s\n", strerror(errno));
+		stop_signals_mask(SIG_UNBLOCK);
 		return -1;
 	}
 	if (pid == 0) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
+		stop_signals_handle(NULL);
+		stop_signals_mask(SIG_UNBLOCK);
 		execvp(argv[0], argv);
 		fprintf(stderr, "vmapstat: cannot run '%s': %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
+	command_pid = pid;
+	stop_signals_mask(SIG_UNBLOCK);
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
 			fprintf(stderr, "vmapstat: waitpid: %s\n", strerror(errno));
-			return -1;
+			status = -1;
+			break;
+		}
+		if (exiting) {
+			status = wait_after_signal(pid, argv[0]);
+			break;
 		}
 	}
+	command_pid = 0;
 	return status;
 }
 
@@ -303,6 +381,11 @@ static int command_mode(struct collector *c, struct vmapstat_snapshot *start)
 		return EXIT_RUNTIME;
 	/* "before" = copy of start with rows: keep start for the final delta */
 	for (i = 0; i < vmapstat_cmd_repeat; i++) {
+		if (exiting) {
+			/* stopped before the command could start */
+			status = exiting & 0x7f;
+			break;
+		}
 		if (pmu_cli_run_start(&run, i))
 			goto out;
 		status = run_command_once(env.command);
@@ -453,15 +536,20 @@ int main(int argc, char **argv)
 				start.feat[VMAPSTAT_FEAT_CALLERS].how);
 	}
 
-	signal(SIGINT, sig_handler);
-	signal(SIGTERM, sig_handler);
+	stop_signals_handle(sig_handler);
 
 	run.collector = c;
 	run.json = env.json;
 	run.interval_s = env.command ? 0 : env.interval;
 	run.command = env.command;
-	/* the option groups, in their --help order */
-	if (pmu_cli_start(&run) || prom_cli_start(&run)) {
+	/*
+	 * the option groups, in their --help order; threads they start (the
+	 * exporter's) leave the stop signals to this one, which acts on them
+	 */
+	stop_signals_mask(SIG_BLOCK);
+	i = pmu_cli_start(&run) || prom_cli_start(&run);
+	stop_signals_mask(SIG_UNBLOCK);
+	if (i) {
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
