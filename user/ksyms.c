@@ -17,7 +17,7 @@ static long add_str(struct ksyms *ks, const char *s)
 	long off;
 
 	if (ks->strs_len + n > ks->strs_cap) {
-		size_t cap = ks->strs_cap ? ks->strs_cap * 2 : 1 << 20;
+		size_t cap = ks->strs_cap ? ks->strs_cap * 2 : 1 << 16;
 		char *p;
 
 		while (cap < ks->strs_len + n)
@@ -127,7 +127,7 @@ struct ksyms *ksyms_read(FILE *f, const char *path, const char *kptr_path)
 		if (ks->nr == cap) {
 			struct ksym *np;
 
-			cap = cap ? cap * 2 : 65536;
+			cap = cap ? cap * 2 : 4096;
 			np = realloc(ks->syms, cap * sizeof(*np));
 			if (!np)
 				goto nomem;

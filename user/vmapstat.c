@@ -99,6 +99,65 @@ static const struct argp_option opts[] = {
 	{ 0 },
 };
 
+/*
+ * The options given, by long name, in order, so that an option that
+ * cannot apply to the chosen mode is refused rather than ignored.  The
+ * option groups' parsers are wrapped (given_*_argp) to record theirs.
+ */
+static struct given_option {
+	const char *name;	/* long name, or NULL: short only */
+	int key;
+	bool snapshot_group;	/* an option of the live audit's own group */
+} given[64];
+static size_t nr_given;
+
+static void note_option(const struct argp_option *table, bool snapshot_group, int key)
+{
+	const struct argp_option *o;
+
+	for (o = table; o->name || o->key || o->doc || o->group; o++) {
+		if (o->key != key || !(o->name || (key > 0 && key < 128 && isprint(key))))
+			continue;
+		if (nr_given < sizeof(given) / sizeof(given[0]))
+			given[nr_given++] = (struct given_option){ o->name, key, snapshot_group };
+		return;
+	}
+}
+
+#define GIVEN_WRAPPER(child, is_snapshot)						\
+static error_t given_##child##_parse(int key, char *arg, struct argp_state *state)	\
+{											\
+	note_option(child##_argp.options, is_snapshot, key);				\
+	return child##_argp.parser(key, arg, state);					\
+}
+GIVEN_WRAPPER(pmu, false)
+GIVEN_WRAPPER(prom, false)
+GIVEN_WRAPPER(snapshot, true)
+
+/* A copy of a group's argp whose parser records the options given. */
+static struct argp given_argp(const struct argp *child,
+			      error_t (*parse)(int, char *, struct argp_state *))
+{
+	struct argp a = *child;
+
+	a.parser = parse;
+	return a;
+}
+
+/* The options of this tool's own group that --snapshot uses. */
+static bool snapshot_takes(const struct given_option *g)
+{
+	static const char *const ok[] = { "json", "per-caller", "caller", "api", "verbose" };
+	size_t i;
+
+	if (g->snapshot_group)
+		return true;
+	for (i = 0; g->name && i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (!strcmp(g->name, ok[i]))
+			return true;
+	return false;
+}
+
 static FILE *err_mem;	/* argp's error text goes here; we print its first line */
 static char *err_buf;
 static size_t err_len;
@@ -109,6 +168,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	char *end;
 	double d;
 
+	note_option(opts, false, key);
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->err_stream = err_mem;
@@ -431,10 +491,11 @@ static void usage_error(void)
 
 int main(int argc, char **argv)
 {
+	static struct argp pmu, prom, snapshot;
 	static const struct argp_child children[] = {
-		{ &pmu_argp, 0, "PMU counting:", 1 },
-		{ &prom_argp, 0, "Prometheus export:", 2 },
-		{ &snapshot_argp, 0, "Live mapping audit:", 3 },
+		{ &pmu, 0, "PMU counting:", 1 },
+		{ &prom, 0, "Prometheus export:", 2 },
+		{ &snapshot, 0, "Live mapping audit:", 3 },
 		{ 0 },
 	};
 	static const struct argp argp = {
@@ -448,7 +509,11 @@ int main(int argc, char **argv)
 	struct collector *c = NULL;
 	char errbuf[512];
 	int ret = 0, i, nargs = argc, err_idx;
+	size_t k;
 
+	pmu = given_argp(&pmu_argp, given_pmu_parse);
+	prom = given_argp(&prom_argp, given_prom_parse);
+	snapshot = given_argp(&snapshot_argp, given_snapshot_parse);
 	if (argc >= 2 && !strcmp(argv[1], "compare"))
 		return vmapstat_compare_main(argc - 1, argv + 1);
 
@@ -477,6 +542,18 @@ int main(int argc, char **argv)
 		if (env.command || env.nr_pos) {
 			fprintf(stderr, "vmapstat: --snapshot takes no INTERVAL or COMMAND "
 				"(see vmapstat --help)\n");
+			return EXIT_USAGE;
+		}
+		/* it reads no tracing option: refuse them rather than ignore them */
+		for (k = 0; k < nr_given; k++) {
+			if (snapshot_takes(&given[k]))
+				continue;
+			if (given[k].name)
+				fprintf(stderr, "vmapstat: --snapshot and --%s exclude each other "
+					"(see vmapstat --help)\n", given[k].name);
+			else
+				fprintf(stderr, "vmapstat: --snapshot and -%c exclude each other "
+					"(see vmapstat --help)\n", given[k].key);
 			return EXIT_USAGE;
 		}
 		return live_snapshot_main(env.json, env.per_caller, env.caller,

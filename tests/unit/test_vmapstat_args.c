@@ -121,6 +121,23 @@ static void test_bad_positionals(void **state)
 	expect_usage_error((const char *[]){ "1", "--", "true", NULL }, "exclude");
 }
 
+/* --snapshot reads no tracing option: each is refused, naming both. */
+static void test_snapshot_excludes(void **state)
+{
+	expect_usage_error((const char *[]){ "--snapshot", "--listen", "9100", NULL },
+			   "--snapshot and --listen exclude each other");
+	expect_usage_error((const char *[]){ "--textfile", "/tmp/vmapstat-test.prom", "--snapshot", NULL },
+			   "--snapshot and --textfile exclude each other");
+	expect_usage_error((const char *[]){ "--snapshot", "--pid", "1", NULL },
+			   "--snapshot and --pid exclude each other");
+	expect_usage_error((const char *[]){ "--snapshot", "--pmu", "task-clock", NULL },
+			   "--snapshot and --pmu exclude each other");
+	expect_usage_error((const char *[]){ "--snapshot", "--no-latency", NULL },
+			   "--snapshot and --no-latency exclude each other");
+	expect_usage_error((const char *[]){ "--snapshot", "-j", "-T", NULL },
+			   "--snapshot and --timestamp exclude each other");
+}
+
 static void test_help(void **state)
 {
 	struct result r;
@@ -138,6 +155,7 @@ int main(void)
 		cmocka_unit_test(test_binary_exists),
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_bad_positionals),
+		cmocka_unit_test(test_snapshot_excludes),
 		cmocka_unit_test(test_help),
 	};
 
