@@ -337,7 +337,8 @@ static json_object *results_json(const struct pmu_results *res)
 		json_object_object_add(e, "running_pct", jnum(r->running_pct, 2));
 		json_object_object_add(e, "zero_busy", json_object_new_boolean(r->zero_busy));
 		json_object_object_add(e, "partial", json_object_new_boolean(r->partial));
-		for (int c = 0; c < r->nr_cpus; c++) {
+		/* per command there is one counter, on no particular CPU */
+		for (int c = 0; c < r->nr_cpus && !res->task; c++) {
 			json_object *jc = json_object_new_object();
 
 			json_object_object_add(jc, "cpu", json_object_new_int(r->cpu[c].cpu));
