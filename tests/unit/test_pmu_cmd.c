@@ -135,6 +135,35 @@ static void test_counts_match_perf_stat(void **state)
 		fail_msg("task-clock: vmapstat %.2f msec, perf stat %.2f msec", t_vm, t_perf);
 }
 
+/* --repeat: every run counts its own command, not the runs before it */
+static void test_repeat_counts_each_run(void **state)
+{
+	const struct pmu_metric *pf;
+	double perf[RUNS], want, d;
+	struct pmu_runs r;
+
+	(void)state;
+	if (system("perf --version >/dev/null 2>&1"))
+		skip();
+	for (int i = 0; i < RUNS; i++)
+		perf_counts("/bin/true", &perf[i], &d);
+	want = median(perf);
+	sh("%s -j --pmu page-faults --repeat 3 -- /bin/true >%s 2>%s", vmapstat, out, err_path);
+	if (pmu_runs_read_json(out, &r, err, sizeof(err)))
+		fail_msg("%s", err);
+	pf = pmu_runs_find(&r, "page-faults");
+	assert_non_null(pf);
+	assert_int_equal(r.nr_runs, 3);
+	for (int i = 0; i < 3; i++) {
+		printf("  --repeat run %d: %.0f page-faults (perf stat: %.0f)\n", i + 1,
+		       pf->values[i], want);
+		if (pf->values[i] < want * 0.85 - 5 || pf->values[i] > want * 1.15 + 5)
+			fail_msg("run %d: %.0f page-faults, perf stat %.0f", i + 1,
+				 pf->values[i], want);
+	}
+	pmu_runs_free(&r);
+}
+
 /* a grandchild's faults count too (inherit), as with perf stat */
 static void test_children_counted(void **state)
 {
@@ -217,6 +246,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counts_match_perf_stat),
+		cmocka_unit_test(test_repeat_counts_each_run),
 		cmocka_unit_test(test_children_counted),
 		cmocka_unit_test(test_all_cpus_counts_more),
 		cmocka_unit_test(test_sample_setup_not_seen),
