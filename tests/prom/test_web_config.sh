@@ -88,6 +88,7 @@ case $VS_URL in https://127.0.0.1:*/metrics) ;; *) fail "serving line: $VS_URL" 
 port=${VS_URL##*:}
 port=${port%/metrics}
 code() { curl -s -o "$T/body" -w '%{http_code}' --max-time 5 "$@"; }
+forget() { local p keep=(); for p in "${STARTED_PIDS[@]}"; do [ "$p" = "$1" ] || keep+=("$p"); done; STARTED_PIDS=("${keep[@]}"); }
 [ "$(code --cacert ca.crt -u prometheus:s3cret-pw "$VS_URL")" = 200 ] || fail "right password: not 200"
 grep -q '^vmapscope_build_info{' "$T/body" || fail "no exposition over HTTPS"
 [ "$(code --cacert ca.crt -u prometheus:wrong "$VS_URL")" = 401 ] || fail "wrong password: not 401"
@@ -149,5 +150,25 @@ pass "wrong password: up = 0, no samples, Prometheus reports: $err"
 
 kill -0 "$VS_PID" || fail "vmapstat died"
 stop_vmapstat || fail "vmapstat exited with $?"
-STARTED_PIDS=("${STARTED_PIDS[@]:1}")
+forget "$VS_PID"
+
+# ---- RequireAndVerifyClientCert ----------------------------------------
+ossl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+	-subj /CN=scraper -keyout cli.key -out cli.csr
+ossl x509 -req -in cli.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 1 -out cli.crt
+ossl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 \
+	-subj /CN=stranger -keyout stranger.key -out stranger.crt
+printf 'tls_server_config:\n  cert_file: srv.crt\n  key_file: srv.key\n  client_auth_type: RequireAndVerifyClientCert\n  client_ca_file: ca.crt\n' >mtls.yml
+VMAPSTAT_BIN=$DYN start_vmapstat --listen 127.0.0.1:0 --web.config.file "$T/mtls.yml" 1 60
+[ "$(code --cacert ca.crt --cert cli.crt --key cli.key "$VS_URL")" = 200 ] ||
+	fail "client certificate signed by the CA: not 200"
+c=$(code --cacert ca.crt "$VS_URL") || true
+[ "$c" = 403 ] || fail "no client certificate: '$c', want 403"
+c=$(code --cacert ca.crt --cert stranger.crt --key stranger.key "$VS_URL") || true
+[ "$c" = 403 ] || fail "self-signed client certificate: '$c', want 403"
+[ "$(code --cacert ca.crt --cert cli.crt --key cli.key "$VS_URL")" = 200 ] ||
+	fail "not serving after refused clients"
+pass "RequireAndVerifyClientCert: the CA's client certificate 200, none or another 403"
+stop_vmapstat || fail "vmapstat exited with $?"
+forget "$VS_PID"
 finish

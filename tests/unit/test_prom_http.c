@@ -693,6 +693,46 @@ static void test_tricklers_do_not_lock_out(void **state)
 	assert_int_equal(open_after, 0);
 }
 
+/*
+ * A request line sent at once, then the header trickled (the connection
+ * is libmicrohttpd's by then), and a kept-alive connection trickling its
+ * second request: both closed at their deadlines (2 s header deadline,
+ * 2 s --listen-timeout here) although they never stop sending.
+ */
+static void test_trickled_header_and_second_request(void **state)
+{
+	static const char req[] = "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n";
+	int a, b, i;
+	double t0, closed_a = 0, closed_b = 0;
+	char buf[4096];
+
+	(void)state;
+	a = connect_lo();
+	send_all(a, "GET /metrics HTTP/1.1\r\n");
+	b = connect_lo();
+	send_all(b, req);
+	/* b's answer: an empty exposition, kept alive */
+	usleep(200000);
+	assert_true(recv(b, buf, sizeof(buf), MSG_DONTWAIT) > 0);
+	t0 = now_s();
+	for (i = 0; i < 40 && (!closed_a || !closed_b); i++) {
+		if (!closed_a && (send(a, "X", 1, MSG_NOSIGNAL) < 0 ||
+				  (served_within(a, 0) && recv(a, buf, sizeof(buf), MSG_DONTWAIT) <= 0)))
+			closed_a = now_s() - t0;
+		if (!closed_b && (send(b, "G", 1, MSG_NOSIGNAL) < 0 ||
+				  (served_within(b, 0) && recv(b, buf, sizeof(buf), MSG_DONTWAIT) <= 0)))
+			closed_b = now_s() - t0;
+		usleep(150000);
+	}
+	close(a);
+	close(b);
+	if (!closed_a || !closed_b)
+		fail_msg("still open after 6 s of trickling: header %d, second request %d",
+			 !closed_a, !closed_b);
+	assert_true(closed_a > 1.0 && closed_a < 4.0);
+	assert_true(closed_b > 1.0 && closed_b < 4.0);
+}
+
 /* A first line that is no request line: 400 at once, not a silent close. */
 static void test_garbage_gets_400(void **state)
 {
@@ -845,6 +885,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_connection_limit_evicts_idle, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_connection_limit_recovers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tricklers_do_not_lock_out, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_trickled_header_and_second_request, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_garbage_gets_400, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_per_address_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bind_error_is_one_line, setup, teardown),
