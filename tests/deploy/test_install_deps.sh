@@ -41,7 +41,7 @@ want() {	# SET PACKAGE...
 	[ -z "$missing" ] && ok "$s set has $*" || fail "$s set lacks$missing"
 }
 want tools libbpf-dev libelf-dev clang llvm bpftool libmicrohttpd-dev libgnutls28-dev libcrypt-dev libyaml-dev
-want test libcmocka-dev prometheus curl libclang-rt-14-dev openssl systemd util-linux libcap2-bin strace
+want test libcmocka-dev prometheus curl jq python3-yaml libclang-rt-14-dev openssl systemd util-linux libcap2-bin strace
 want lab linux-source-6.12 qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu libbpf-dev:arm64
 
 # What installing the tools set brings: the set and its dependencies.
