@@ -33,6 +33,8 @@ CLANG		?= clang
 BPFTOOL		?= bpftool
 TOOLS_CFLAGS	:= -g -O2 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
 		   -D_GNU_SOURCE -std=gnu11 -fno-strict-aliasing
+# --version names the build (user/cli.c)
+TOOLS_CFLAGS	+= -DVMAPSCOPE_GIT_DESCRIBE='"$(or $(shell git -C $(TOPDIR) describe --always --dirty 2>/dev/null),unknown)"'
 TOOLS_LDLIBS	+= -ljson-c -lbpf -lelf -lz -lpthread
 
 BPF_SRCS	:= $(wildcard bpf/*.bpf.c)

@@ -153,6 +153,46 @@ void libbpf_messages(bool verbose)
 	libbpf_set_print(libbpf_print);
 }
 
+void collector_describe_bpf(FILE *f)
+{
+	/* sections without a target ("fentry", "kprobe", ...): counted */
+	struct { const char *sec; int n; } bare[8];
+	struct bpf_program *prog;
+	struct vmapstat_bpf *s;
+	size_t nbare = 0, i;
+
+	libbpf_set_print(NULL);
+	s = vmapstat_bpf__open();
+	libbpf_messages(false);
+	if (!s) {
+		fprintf(f, "bpf: vmapstat.bpf.c: cannot open the embedded object: %s\n",
+			strerror(errno));
+		return;
+	}
+	fprintf(f, "bpf: vmapstat.bpf.c (CO-RE):");
+	bpf_object__for_each_program(prog, s->obj) {
+		const char *sec = bpf_program__section_name(prog);
+
+		if (strchr(sec, '/')) {
+			fprintf(f, " %s", sec);
+			continue;
+		}
+		for (i = 0; i < nbare && strcmp(bare[i].sec, sec); i++)
+			;
+		if (i == nbare) {
+			if (nbare == sizeof(bare) / sizeof(bare[0]))
+				continue;
+			bare[nbare].sec = sec;
+			bare[nbare++].n = 0;
+		}
+		bare[i].n++;
+	}
+	for (i = 0; i < nbare; i++)
+		fprintf(f, " %s x%d", bare[i].sec, bare[i].n);
+	fprintf(f, "\n");
+	vmapstat_bpf__destroy(s);
+}
+
 /* ---- small helpers -------------------------------------------------- */
 
 uint64_t row_total_bytes(const struct vmapstat_row *r)

@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -161,6 +162,13 @@ int snapshot_by_api(const struct vmapstat_snapshot *in,
 		    struct vmapstat_snapshot *out);
 
 void snapshot_free(struct vmapstat_snapshot *snap);
+
+/*
+ * For --version: one line naming the BPF programs built into this binary's
+ * collector object, by section (opened from the embedded object; nothing
+ * is loaded, no privileges needed).
+ */
+void collector_describe_bpf(FILE *f);
 
 /* libbpf's messages: on stderr when verbose, else kept for the error lines. */
 void libbpf_messages(bool verbose);

@@ -275,7 +275,8 @@ int report_json_print(FILE *f, struct json_object *obj)
 	str = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!str)
 		return -ENOMEM;
+	errno = 0;
 	if (fprintf(f, "%s\n", str) < 0 || fflush(f))
-		return -EIO;
+		return errno ? -errno : -EIO;
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli.h"
 #include "top_ui.h"
 
 static volatile sig_atomic_t stop_signal;
@@ -157,7 +158,7 @@ int top_ui_run(const struct top_source *src, struct top_ui *ui, double delay_s,
 		return err;
 	}
 	/* newterm, not initscr: initscr exits the process on a bad TERM */
-	scr = newterm(NULL, stdout, stdin);
+	scr = newterm(NULL, cli_fd_stdout(), stdin);
 	if (!scr) {
 		snprintf(errbuf, errlen, "cannot use the terminal (TERM=%s); try -b",
 			 getenv("TERM") ? getenv("TERM") : "unset");

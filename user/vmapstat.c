@@ -21,12 +21,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "collector.h"
 #include "hooks.h"
 #include "report.h"
-
-#define EXIT_USAGE	2
-#define EXIT_RUNTIME	1
 
 static struct env {
 	bool per_caller;
@@ -49,9 +47,6 @@ static struct env {
 	.unit = 'u',
 };
 
-const char *argp_program_version = "vmapstat 0.1 (vmapscope)";
-const char *argp_program_bug_address = "https://github.com/vmapscope/vmapscope/issues";
-
 static const char doc[] =
 "Per-caller statistics of vmalloc/vmap/ioremap page-table mappings:\n"
 "granule (4K / 64K cont / 2M PMD / 1G PUD), chunk length, latency.\n"
@@ -64,7 +59,11 @@ static const char doc[] =
 "    vmapstat 1 10          # totals per API, every second, 10 times\n"
 "    vmapstat -p -c alloc   # per caller, callers named *alloc*, until Ctrl-C\n"
 "    vmapstat --api vmap,ioremap -p 5\n"
-"    vmapstat -p -j -- insmod foo.ko   # trace for a command's lifetime, JSON\n";
+"    vmapstat -p -j -- insmod foo.ko   # trace for a command's lifetime, JSON\n"
+"\v"
+"Exit status: 0 success (in command mode: the command's own status); 1 runtime\n"
+"error (not root, no BTF, BPF load, a write to standard output); 2 usage error.\n"
+"Documentation: man vmapstat, docs/vmapstat.md in the vmapscope repository.";
 
 enum {
 	OPT_API = 0x100,
@@ -96,8 +95,11 @@ static const struct argp_option opts[] = {
 	  "names them; implies --no-latency", 0 },
 	{ "max-callers", OPT_MAX_CALLERS, "N", 0, "Size of the (caller, api) map (default 2048)", 0 },
 	{ "help", 'h', NULL, 0, "Show this help", -1 },
+	CLI_VERSION_OPTION,
 	{ 0 },
 };
+
+#define MAX_INTERVAL_S	86400.0
 
 /*
  * The options given, by long name, in order, so that an option that
@@ -165,8 +167,6 @@ static size_t err_len;
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	unsigned long v;
-	char *end;
-	double d;
 
 	note_option(opts, false, key);
 	switch (key) {
@@ -176,6 +176,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'h':
 		argp_state_help(state, stdout, ARGP_HELP_STD_HELP & ~ARGP_HELP_EXIT_OK);
 		exit(0);
+	case CLI_VERSION_KEY:
+		cli_version(state);
 	case 'p':
 		env.per_caller = true;
 		break;
@@ -223,11 +225,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case ARGP_KEY_ARG:
 		if (env.nr_pos == 0) {
-			errno = 0;
-			d = strtod(arg, &end);
-			if (errno || *end || !(d > 0) || d > 86400)
-				argp_error(state, "invalid interval '%s' (seconds, > 0)", arg);
-			env.interval = d;
+			if (cli_parse_interval(arg, MAX_INTERVAL_S, &env.interval))
+				argp_error(state, "invalid interval '%s' (seconds, %g to %g)", arg,
+					   CLI_MIN_INTERVAL_S, MAX_INTERVAL_S);
 		} else if (env.nr_pos == 1) {
 			if (parse_ulong(arg, LONG_MAX, &v) || !v)
 				argp_error(state, "invalid count '%s' (integer > 0)", arg);
@@ -299,20 +299,22 @@ static int emit(const struct vmapstat_snapshot *cum, const struct vmapstat_snaps
 	if (pmu_cli_interval(&run, cum, delta) || prom_cli_interval(&run, cum, delta))
 		return EXIT_RUNTIME;
 	if (prom_cli_to_stdout())
-		return 0;
+		return cli_stdout_check();
 	if (env.json) {
 		struct json_object *o = report_json(delta, &rep);
+
 		int err = report_json_print(stdout, o);
 
 		json_object_put(o);
-		if (err) {
-			fprintf(stderr, "vmapstat: cannot write JSON: %s\n", strerror(-err));
+		if (err == -ENOMEM) {
+			fprintf(stderr, "vmapstat: out of memory\n");
 			return EXIT_RUNTIME;
 		}
 	} else {
 		report_text(stdout, delta, &rep);
 	}
-	return 0;
+	/* a lost interval ends the run, with the write's own errno */
+	return cli_stdout_check();
 }
 
 static int read_snap(struct collector *c, struct vmapstat_snapshot *s)
@@ -511,6 +513,7 @@ int main(int argc, char **argv)
 	int ret = 0, i, nargs = argc, err_idx;
 	size_t k;
 
+	cli_init("vmapstat");
 	pmu = given_argp(&pmu_argp, given_pmu_parse);
 	prom = given_argp(&prom_argp, given_prom_parse);
 	snapshot = given_argp(&snapshot_argp, given_snapshot_parse);
@@ -590,9 +593,9 @@ int main(int argc, char **argv)
 	copts.track_areas = pmu_sampling_requested();
 	ret = collector_open(&copts, &c, errbuf, sizeof(errbuf));
 	if (ret) {
+		/* not root, no BTF: a valid command line that cannot run here */
 		fprintf(stderr, "vmapstat: %s\n", errbuf);
-		/* missing privileges or BTF are the caller's environment: usage-class */
-		return (ret == -EPERM || ret == -ENOENT) ? EXIT_USAGE : EXIT_RUNTIME;
+		return EXIT_RUNTIME;
 	}
 
 	if (read_snap(c, &start)) {

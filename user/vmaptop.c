@@ -16,13 +16,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "collector.h"
 #include "top_live.h"
 #include "top_model.h"
 #include "top_ui.h"
 
-#define EXIT_USAGE	2
-#define EXIT_RUNTIME	1
+#define MAX_DELAY_S	3600.0
 
 static struct env {
 	double delay_s;
@@ -59,7 +59,11 @@ static const char doc[] =
 "    vmaptop                 # full screen, refresh every second\n"
 "    vmaptop -d 5 -s p99     # every 5 s, slowest callers first\n"
 "    vmaptop -b -n 3         # three plain-text frames, e.g. into a file\n"
-"    vmaptop -b -z -n 1 -d 10 -c test_vmalloc  # totals over 10 s\n";
+"    vmaptop -b -z -n 1 -d 10 -c test_vmalloc  # totals over 10 s\n"
+"\v"
+"Exit status: 0 success; 1 runtime error (not root, no BTF, no usable terminal,\n"
+"a write to standard output); 2 usage error.\n"
+"Documentation: man vmaptop, docs/vmaptop.md in the vmapscope repository.";
 
 enum { OPT_API = 0x100, OPT_NO_LIVE, OPT_NO_LATENCY };
 
@@ -84,6 +88,7 @@ static const struct argp_option opts[] = {
 	  "cheaper)" },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output" },
 	{ "help", 'h', NULL, 0, "Show this help" },
+	CLI_VERSION_OPTION,
 	{},
 };
 
@@ -98,15 +103,11 @@ static void usage_err(struct argp_state *state, const char *fmt, const char *arg
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	unsigned long l;
-	char *end;
 	int c;
 
 	switch (key) {
 	case 'd':
-		errno = 0;
-		env.delay_s = strtod(arg, &end);
-		if (errno || end == arg || *end || !isfinite(env.delay_s) ||
-		    env.delay_s < 0.1 || env.delay_s > 3600)
+		if (cli_parse_interval(arg, MAX_DELAY_S, &env.delay_s))
 			usage_err(state, "invalid delay '%s': want seconds in [0.1, 3600]", arg);
 		break;
 	case 'n':
@@ -163,6 +164,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		/* argp_state_help() prints nothing under ARGP_NO_ERRS */
 		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, "vmaptop");
 		exit(0);
+	case CLI_VERSION_KEY:
+		cli_version(state);
 
 	case ARGP_KEY_ARG:
 		usage_err(state, "unexpected argument '%s'", arg);
@@ -290,9 +293,10 @@ static int run_batch(const struct top_source *src, struct top_ui *ui)
 		if (clear)
 			fputs("\033[H\033[2J", stdout);
 		top_print_batch(stdout, &tab, &ui->view, tab.wall);
-		if (ferror(stdout)) {
-			err = -EIO;
-			break;
+		/* a frame that did not reach stdout ends the run */
+		if (cli_stdout_check()) {
+			top_table_free(&tab);
+			return EXIT_RUNTIME;
 		}
 	}
 	top_table_free(&tab);
@@ -311,12 +315,14 @@ int main(int argc, char **argv)
 	char errbuf[512] = "";
 	int err, ret;
 
+	cli_init("vmaptop");
 	err = argp_parse(&argp, argc, argv, ARGP_NO_HELP | ARGP_NO_ERRS, NULL, NULL);
 	if (err)
 		return EXIT_USAGE;
+	/* a valid command line that cannot run here: a runtime error */
 	if (!env.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		fprintf(stderr, "vmaptop: the full-screen view needs a terminal; use -b for text\n");
-		return EXIT_USAGE;
+		return EXIT_RUNTIME;
 	}
 
 	copts.pid = env.pid;

@@ -35,8 +35,13 @@ bad -b --pid -4
 bad -b extra-argument
 bad -b --no-such-option
 bad -b -d
-bad			# full screen without a terminal (stdin is /dev/null)
+bad -b -d 0.09
 pass "bad input: exit 2 with one stderr line (12 cases)"
+# full screen without a terminal: a runtime error (tests/host/exit_status.sh)
+rc=0
+"$T" </dev/null >"$tmp/o" 2>"$tmp/e" || rc=$?
+[ "$rc" = 1 ] && [ "$(wc -l <"$tmp/e")" = 1 ] ||
+	fail "full screen without a terminal: exit $rc, $(cat "$tmp/e")"
 for h in -h --help; do
 	"$T" $h >"$tmp/o" 2>"$tmp/e" || fail "vmaptop $h exited $?"
 	grep -q '^Usage: vmaptop' "$tmp/o" && grep -q -- '--no-clear' "$tmp/o" ||

@@ -121,6 +121,19 @@ static void test_bad_positionals(void **state)
 	expect_usage_error((const char *[]){ "1", "--", "true", NULL }, "exclude");
 }
 
+/*
+ * The same lower bound as vmaptop -d: no busy loop on a tiny interval.
+ * (Each with a COUNT, so that a binary that accepts it still ends.)
+ */
+static void test_interval_bounds(void **state)
+{
+	expect_usage_error((const char *[]){ "1e-9", "1", NULL },
+			   "invalid interval '1e-9' (seconds, 0.1 to 86400)");
+	expect_usage_error((const char *[]){ "0.09", "3", NULL }, "invalid interval");
+	expect_usage_error((const char *[]){ "-p", "0.05", "2", NULL }, "invalid interval");
+	expect_usage_error((const char *[]){ "86401", "1", NULL }, "invalid interval");
+}
+
 /* --snapshot reads no tracing option: each is refused, naming both. */
 static void test_snapshot_excludes(void **state)
 {
@@ -147,6 +160,33 @@ static void test_help(void **state)
 	assert_non_null(strstr(r.out, "--per-caller"));
 	assert_non_null(strstr(r.out, "-- COMMAND"));
 	assert_string_equal(r.err, "");
+	/* no address that does not exist; the docs instead */
+	assert_null(strstr(r.out, "Report bugs"));
+	assert_null(strstr(r.out, "http"));
+	assert_non_null(strstr(r.out, "docs/vmapstat.md"));
+	assert_non_null(strstr(r.out, "--version"));
+}
+
+static void test_version(void **state)
+{
+	struct result r;
+
+	run(&r, (const char *[]){ "--version", NULL });
+	if (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0 || r.err[0])
+		fail_msg("--version: status %d, stderr '%s'", r.status, r.err);
+	assert_true(!strncmp(r.out, "vmapstat 0.", 11));
+	/* the build ("unknown" outside git), the arch, the BPF programs in it */
+	assert_non_null(strstr(r.out, "\nbuild: "));
+	assert_non_null(strstr(r.out, "(git describe)\n"));
+#if defined(__x86_64__)
+	assert_non_null(strstr(r.out, "\narch: x86_64, libbpf "));
+#elif defined(__aarch64__)
+	assert_non_null(strstr(r.out, "\narch: arm64, libbpf "));
+#endif
+	assert_non_null(strstr(r.out, "\nbpf: vmapstat.bpf.c (CO-RE): raw_tp/vmap_chunk "));
+	assert_non_null(strstr(r.out, "raw_tp/alloc_vmap_area"));
+	assert_non_null(strstr(r.out, " fentry x"));
+	assert_non_null(strstr(r.out, "\nbpf: snapshot.bpf.c: "));
 }
 
 int main(void)
@@ -155,8 +195,10 @@ int main(void)
 		cmocka_unit_test(test_binary_exists),
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_bad_positionals),
+		cmocka_unit_test(test_interval_bounds),
 		cmocka_unit_test(test_snapshot_excludes),
 		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_version),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The command-line conventions every tool shares (cli.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+
+#include "cli.h"
+#include "collector.h"
+
+#ifndef VMAPSCOPE_GIT_DESCRIBE
+#define VMAPSCOPE_GIT_DESCRIBE "unknown"
+#endif
+
+#if defined(__x86_64__)
+#define BUILD_ARCH "x86_64"
+#elif defined(__aarch64__)
+#define BUILD_ARCH "arm64"
+#else
+#define BUILD_ARCH "unknown"
+#endif
+
+static const char *cli_tool = "vmapscope";
+static bool stdout_reported;
+static FILE *fd_stdout;		/* the C library's own stream on fd 1 */
+static int stdout_errno;	/* why the first failed write to fd 1 failed */
+
+int cli_parse_interval(const char *arg, double max_s, double *out)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(d) || d < CLI_MIN_INTERVAL_S || d > max_s)
+		return -1;
+	*out = d;
+	return 0;
+}
+
+int cli_stdout_check(void)
+{
+	int err = 0;
+
+	errno = 0;
+	if (fflush(stdout) || ferror(stdout))
+		err = stdout_errno ? stdout_errno : errno ? errno : EIO;
+	if (!err)
+		return 0;
+	if (!stdout_reported)
+		fprintf(stderr, "%s: writing standard output: %s\n", cli_tool, strerror(err));
+	stdout_reported = true;
+	return EXIT_RUNTIME;
+}
+
+static void check_stdout_at_exit(void)
+{
+	if (cli_stdout_check())
+		_exit(EXIT_RUNTIME);
+}
+
+/*
+ * Every write to standard output goes through here, so that the errno
+ * of a failed write is kept.  (With the C library's stdout it is lost
+ * as soon as any code calls fflush(): a failed fflush drops the buffer
+ * and leaves only the error flag.)
+ */
+static ssize_t fd1_write(void *cookie, const char *buf, size_t len)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < len) {
+		n = write(STDOUT_FILENO, buf + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (!stdout_errno)
+				stdout_errno = n < 0 ? errno : EIO;
+			break;	/* short count: the stream's error flag */
+		}
+		done += n;
+	}
+	return done;
+}
+
+void cli_init(const char *tool)
+{
+	cookie_io_functions_t io = { .write = fd1_write };
+	FILE *f;
+
+	cli_tool = tool;
+	fd_stdout = stdout;
+	f = fopencookie(NULL, "w", io);
+	if (f) {
+		/* as the C library buffers fd 1: by line on a terminal */
+		setvbuf(f, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ);
+		stdout = f;
+	}
+	atexit(check_stdout_at_exit);
+}
+
+FILE *cli_fd_stdout(void)
+{
+	return fd_stdout ? fd_stdout : stdout;
+}
+
+/* In the binary only when the live mapping audit was linked in. */
+extern int live_auditor_open() __attribute__((weak));
+
+static void print_version(FILE *f, struct argp_state *state)
+{
+	fprintf(f, "%s %s (vmapscope)\n", cli_tool, VMAPSCOPE_VERSION);
+	fprintf(f, "build: %s (git describe)\n", VMAPSCOPE_GIT_DESCRIBE);
+	fprintf(f, "arch: %s, libbpf %u.%u\n", BUILD_ARCH, libbpf_major_version(),
+		libbpf_minor_version());
+	collector_describe_bpf(f);
+	if (live_auditor_open)
+		fprintf(f, "bpf: snapshot.bpf.c: the page-table walker of --snapshot and "
+			"--live-bytes (syscall programs, run by BPF_PROG_RUN)\n");
+}
+
+void (*argp_program_version_hook)(FILE *stream, struct argp_state *state) = print_version;
+
+void cli_version(struct argp_state *state)
+{
+	argp_program_version_hook(stdout, state);
+	exit(0);
+}
