@@ -38,11 +38,13 @@ static const struct {
 	{ "vpages", LIVE_F_VPAGES },
 };
 
+/* Digits only: strtoull() would also take a sign, blanks and a second "0x". */
 static int parse_u64(const char *s, int base, uint64_t *v)
 {
 	char *end;
 
-	if (!*s || *s == '-' || isspace((unsigned char)*s))
+	if (!isxdigit((unsigned char)*s) || (base == 10 && !isdigit((unsigned char)*s)) ||
+	    (base == 16 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')))
 		return -EINVAL;
 	errno = 0;
 	*v = strtoull(s, &end, base);
@@ -90,18 +92,36 @@ static void caller_append(char *caller, const char *w)
 	snprintf(caller + len, LIVE_CALLER_LEN - len, "%s%s", len ? " " : "", w);
 }
 
+/*
+ * The line in words; a copy of any length: one caller can take 512 bytes
+ * (KSYM_NAME_LEN, Rust), and a machine with many nodes prints an N<node>=
+ * word for each.
+ */
+static int parse_words(char *buf, struct live_area *a);
+
 int vmallocinfo_parse_line(const char *line, struct live_area *a)
 {
-	char buf[1024], *save = NULL, *w, *dash;
-	size_t i, len = strlen(line);
-	int idx = 0;
+	char small[512], *buf = small;
+	size_t len = strlen(line);
+	int ret;
 
 	memset(a, 0, sizeof(*a));
-	if (len >= sizeof(buf))
-		return -EINVAL;
+	if (len >= sizeof(small) && !(buf = malloc(len + 1)))
+		return -ENOMEM;
 	memcpy(buf, line, len + 1);
 	while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
 		buf[--len] = '\0';
+	ret = parse_words(buf, a);
+	if (buf != small)
+		free(buf);
+	return ret;
+}
+
+static int parse_words(char *buf, struct live_area *a)
+{
+	char *save = NULL, *w, *dash;
+	size_t i;
+	int idx = 0;
 
 	for (w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save), idx++) {
 		if (idx == 0) {
@@ -214,7 +234,12 @@ int vmallocinfo_read(FILE *f, const char *name, struct live_areas *out,
 		lineno++;
 		if (len == 0 || line[0] == '\n')
 			continue;
-		if (vmallocinfo_parse_line(line, &a)) {
+		ret = vmallocinfo_parse_line(line, &a);
+		if (ret == -ENOMEM) {
+			snprintf(err, errlen, "%s: out of memory", name);
+			goto fail;
+		}
+		if (ret) {
 			line[strcspn(line, "\n")] = '\0';
 			snprintf(err, errlen, "%s:%zu: not a vmallocinfo line: \"%.60s\"", name,
 				 lineno, line);

@@ -133,6 +133,14 @@ static void test_malformed_lines(void **state)
 		"0xffffc90000005000-0xffffc90000007000 8192 unpurged",
 		"0xffffc90000005000-0xffffc90000007000 8192 f+0x1/0x2 pages=x vmalloc",
 		"0xffffc90000005000-0xffffc90000007000 8192 f+0x1/0x2 phys=123 ioremap",
+		/* what strtoull() alone would take: a second 0x, signs, blanks */
+		"0x0xffffc90000005000-0xffffc90000007000 8192 vmap",
+		"0xffffc90000005000-0x0Xffffc90000007000 8192 vmap",
+		"0x+ffffc90000005000-0xffffc90000007000 8192 vmap",
+		"0xffffc90000005000-0xffffc90000007000 +8192 vmap",
+		"0xffffc90000005000-0xffffc90000007000 8192 f+0x1/0x2 pages=+2 vmalloc",
+		"0xffffc90000005000-0xffffc90000007000 8192 f+0x1/0x2 phys=0x-1 ioremap",
+		"0xffffc90000005000-0xffffc90000007000 8192 f+0x1/0x2 phys=0x0x1 ioremap",
 	};
 	struct live_area a;
 	size_t i;
@@ -141,6 +149,34 @@ static void test_malformed_lines(void **state)
 		if (vmallocinfo_parse_line(bad[i], &a) != -EINVAL)
 			fail_msg("accepted: \"%s\"", bad[i]);
 	}
+}
+
+/*
+ * A line longer than any fixed buffer: a Rust caller (KSYM_NAME_LEN is
+ * 512) on a machine printing a page count for each of 100 nodes.
+ */
+static void test_long_line(void **state)
+{
+	char name[501], line[2048];
+	struct live_area a;
+	size_t off;
+
+	memset(name, 'r', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	off = (size_t)snprintf(line, sizeof(line),
+		"0xffffc90000008000-0xffffc90000049000  266240 _RNv%s+0x1a/0x80 [rust_mod] "
+		"pages=100 vmalloc", name);
+	for (int n = 0; n < 100; n++)
+		off += (size_t)snprintf(line + off, sizeof(line) - off, " N%d=1", n);
+	snprintf(line + off, sizeof(line) - off, "\n");
+	assert_true(strlen(line) > 1024);
+	assert_int_equal(vmallocinfo_parse_line(line, &a), 0);
+	assert_true(a.start == 0xffffc90000008000ULL && a.end == 0xffffc90000049000ULL);
+	assert_true(a.size == 266240 && a.nr_pages == 100);
+	assert_int_equal(a.flags, LIVE_F_VMALLOC);
+	/* the caller is cut to LIVE_CALLER_LEN, never overrun */
+	assert_int_equal(strlen(a.caller), LIVE_CALLER_LEN - 1);
+	assert_int_equal(strncmp(a.caller, "_RNvrrr", 7), 0);
 }
 
 static void test_file_real(void **state)
@@ -214,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_no_caller),
 		cmocka_unit_test(test_vm_map_ram_and_unpurged),
 		cmocka_unit_test(test_malformed_lines),
+		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_file_real),
 		cmocka_unit_test(test_file_hidden_addresses),
 		cmocka_unit_test(test_file_bad),
