@@ -20,7 +20,8 @@
 #     caller named, with one line naming /proc/kallsyms.  --live-bytes with
 #     the drop-in's set under this host's kernel.kptr_restrict (set
 #     DEPLOY_TEST_KPTR_RESTRICT=1 to run that part under 1, restored after).
-#  4. the sandbox, by tracing the same run (strace): every system call after
+#  4. the sandbox, by tracing a run with the unit's set and basic auth
+#     (--web.config.file), scraped with and without the password: every system call after
 #     exec is in the unit's SystemCallFilter= (as systemd-analyze
 #     syscall-filter expands it), sockets only of RestrictAddressFamilies=,
 #     no writable+executable mapping (MemoryDenyWriteExecute=), no file
@@ -164,12 +165,13 @@ wait_exit() {
 stop_exporter() { kill -TERM "$PID" 2>/dev/null; wait_exit 10; }
 # scrape LABEL: every mapping caller's new areas need forks to happen; poll
 # until a named caller shows (or 10 s), leave the last scrape in $tmp/LABEL.prom
+CURL_AUTH=()
 NAMED='^vmapscope_[a-z_]+\{caller="[A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+/0x[0-9a-f]+( \[[^]]+\])?"'
 scrape() {
 	local i code
 	for i in $(seq 20); do
 		for _ in 1 2 3 4 5 6 7 8; do /bin/true & done; wait_forks
-		code=$(curl -s -o "$tmp/$1.prom" -w '%{http_code}' "http://127.0.0.1:$PORT/metrics")
+		code=$(curl -s "${CURL_AUTH[@]}" -o "$tmp/$1.prom" -w '%{http_code}' "http://127.0.0.1:$PORT/metrics")
 		[ "$code" = 200 ] || { echo "$code"; return; }
 		grep -qE "$NAMED" "$tmp/$1.prom" && break
 		sleep 0.5
@@ -295,9 +297,16 @@ esac
 if [ -n "$kr_saved" ]; then echo "$kr_saved" >/proc/sys/kernel/kptr_restrict; kr_saved=; fi
 
 # ---- 4. the sandbox, traced --------------------------------------------------
+# with basic auth from a web configuration file (--web.config.file), as a
+# fleet exposing the exporter would run it: the password check is traced too
+password=vmapscope-test
+hash=$(python3 -W ignore -c 'import crypt, sys; print(crypt.crypt(sys.argv[1], crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=1 << 10)))' "$password")
+[[ $hash == '$2b$'* ]] || fail "python3 crypt made no bcrypt hash: '$hash'"
+printf 'basic_auth_users:\n  prometheus: %s\n' "$hash" >"$tmp/web.yml"
+chmod 644 "$tmp/web.yml"
 trace=$tmp/strace.txt
 WRAP=(strace -f -qq -o "$trace")
-start_exporter traced "$unit_caps"
+start_exporter traced "$unit_caps" --web.config.file "$tmp/web.yml"
 WRAP=()
 strace_pid=$PID
 PID=$(pgrep -P "$strace_pid" | head -n1)
@@ -305,9 +314,12 @@ if [ -z "$PORT" ] || [ -z "$PID" ]; then
 	kill "$strace_pid" 2>/dev/null; wait "$strace_pid" 2>/dev/null
 	fail "traced run did not serve: $(cat "$ERR")"
 else
+	noauth=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/metrics")
+	CURL_AUTH=(-u "prometheus:$password")
 	code=$(scrape traced)
-	curl -s -o /dev/null -I "http://127.0.0.1:$PORT/metrics"
-	curl -s -o /dev/null "http://127.0.0.1:$PORT/nothing"
+	curl -s "${CURL_AUTH[@]}" -o /dev/null -I "http://127.0.0.1:$PORT/metrics"
+	curl -s "${CURL_AUTH[@]}" -o /dev/null "http://127.0.0.1:$PORT/nothing"
+	CURL_AUTH=()
 	hwm=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$PID/status")
 	threads=$(sed -n 's/^Threads:[[:space:]]*//p' "/proc/$PID/status")
 	maps=0
@@ -318,7 +330,8 @@ else
 	done
 	kill -TERM "$PID"
 	wait "$strace_pid" 2>/dev/null
-	[ "$code" = 200 ] || fail "traced run: GET /metrics answered $code"
+	[ "$noauth" = 401 ] && [ "$code" = 200 ] && ok "traced run with basic auth: 401 without the password, 200 with it" ||
+		fail "traced run with basic auth: GET /metrics answered $noauth without the password, $code with it"
 
 	# syscalls from the exec of vmapstat on (systemd installs the filter
 	# right before that exec)
@@ -338,7 +351,7 @@ else
 	sort -u "$tmp/allowed.txt" | comm -23 - <(sort -u "$tmp/denied.txt") >"$tmp/filter.txt"
 	outside=$(comm -23 "$tmp/used.txt" "$tmp/filter.txt" | tr '\n' ' ')
 	[ -s "$tmp/used.txt" ] && [ -z "$outside" ] &&
-		ok "SystemCallFilter= allows all $(wc -l <"$tmp/used.txt") system calls vmapstat made (start, scrapes, SIGTERM)" ||
+		ok "SystemCallFilter= allows all $(wc -l <"$tmp/used.txt") system calls vmapstat made (start, scrapes with basic auth, SIGTERM)" ||
 		fail "system calls outside the unit's SystemCallFilter=: ${outside:-none traced}"
 
 	families=$(grep -oE 'socket\((AF_[A-Z0-9]+)' "$tmp/after-exec.txt" | sed 's/socket(//' | sort -u | tr '\n' ' ')
