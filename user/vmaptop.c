@@ -8,6 +8,7 @@
 #include <argp.h>
 #include <errno.h>
 #include <limits.h>
+#include <locale.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -340,6 +341,12 @@ int main(int argc, char **argv)
 	if (env.batch) {
 		ret = run_batch(&src, &ui);
 	} else {
+		/*
+		 * ncurses writes multibyte text (the n/a lines' em dash) only in
+		 * the terminal's locale; numbers keep the C locale's format.
+		 */
+		setlocale(LC_ALL, "");
+		setlocale(LC_NUMERIC, "C");
 		err = top_ui_run(&src, &ui, env.delay_s, env.iterations, env.noclear,
 				 errbuf, sizeof(errbuf));
 		if (err)
