@@ -721,10 +721,13 @@ static void request_completed(void *cls, struct MHD_Connection *mc,
 	c->deadline = c->since + s->idle_timeout;
 }
 
-/* Drop what waited past its deadline; returns ms until the next one. */
+/*
+ * Drop what waited past its deadline; returns ms until the next one, or
+ * -1 when nothing waits (an idle server sleeps until something happens).
+ */
 static long sweep(struct prom_server *s)
 {
-	double now = now_s(), next = now + 1.0;
+	double now = now_s(), next = now + 3600.0;
 	struct conn *c, *n;
 
 	for (c = s->conns.next; c != &s->conns; c = n) {
@@ -738,6 +741,8 @@ static long sweep(struct prom_server *s)
 			next = c->deadline;
 		}
 	}
+	if (next >= now + 3600.0)
+		return -1;
 	return (long)((next - now) * 1000) + 1;
 }
 
@@ -764,8 +769,8 @@ static void *server_thread(void *arg)
 		int i, n;
 
 		if (MHD_get_timeout(s->daemon, &mhd_ms) == MHD_YES &&
-		    (long long)mhd_ms < wait_ms)
-			wait_ms = (long)mhd_ms;
+		    (wait_ms < 0 || mhd_ms < (MHD_UNSIGNED_LONG_LONG)wait_ms))
+			wait_ms = mhd_ms > 3600000 ? 3600000 : (long)mhd_ms;
 		arm_listen(s);
 		n = epoll_wait(s->epfd, evs, 64, (int)wait_ms);
 		for (i = 0; i < n; i++) {

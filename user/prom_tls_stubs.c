@@ -4,11 +4,15 @@
  *
  * Debian's libmicrohttpd.a is built with HTTPS support, so a static link
  * needs GnuTLS, and Debian ships no static p11-kit or libunistring that a
- * static GnuTLS would need in turn.  vmapscope serves plain HTTP on
- * loopback and never sets MHD_USE_TLS, in which case libmicrohttpd calls
- * only gnutls_global_init() / gnutls_global_deinit() (from its library
+ * static GnuTLS would need in turn.  The static tools serve plain HTTP
+ * only: a --web.config.file with TLS keys is refused at start
+ * (prom_webconfig_check_tls() without VMAPSCOPE_TLS), so they never set
+ * MHD_USE_TLS, in which case libmicrohttpd calls only
+ * gnutls_global_init() / gnutls_global_deinit() (from its library
  * constructor and destructor).  Every other entry point here fails with
- * GNUTLS_E_UNIMPLEMENTED_FEATURE should it ever be reached.
+ * GNUTLS_E_UNIMPLEMENTED_FEATURE should it ever be reached.  HTTPS is
+ * the dynamically linked build's (make tools-dynamic, mk/prom.mk), which
+ * links the real libgnutls and not this file.
  *
  * mk/prom.mk puts this object on the link line of the static binaries
  * (out/ARCH/bin/) only: nothing references it, so it is never pulled

@@ -82,12 +82,23 @@ refused "not a bcrypt hash" "$DYN" --listen 127.0.0.1:0 --web.config.file badhas
 refused "TLS needs the dynamically linked vmapstat" "$VMAPSTAT" --listen 127.0.0.1:0 --web.config.file web.yml 1 1
 pass "expired certificate, mismatched key, unknown keys, bad hash, static binary: one line, exit 1"
 
+# ---- the static binary: basic auth over plain HTTP ----------------------
+printf 'basic_auth_users:\n  prometheus: %s\n' "$hash" >auth-only.yml
+start_vmapstat --listen 127.0.0.1:0 --web.config.file "$T/auth-only.yml" 1 60
+case $VS_URL in http://127.0.0.1:*/metrics) ;; *) fail "serving line: $VS_URL" ;; esac
+code() { curl -s -o "$T/body" -w '%{http_code}' --max-time 5 "$@"; }
+[ "$(code -u prometheus:s3cret-pw "$VS_URL")" = 200 ] || fail "static, right password: not 200"
+[ "$(code -u prometheus:wrong "$VS_URL")" = 401 ] || fail "static, wrong password: not 401"
+[ "$(code "$VS_URL")" = 401 ] || fail "static, no credentials: not 401"
+stop_vmapstat || fail "vmapstat exited with $?"
+STARTED_PIDS=()
+pass "static binary: basic auth over plain HTTP (200 / 401)"
+
 # ---- HTTPS with basic auth ---------------------------------------------
 VMAPSTAT_BIN=$DYN start_vmapstat -j --listen 127.0.0.1:0 --web.config.file "$T/web.yml" 1 120
 case $VS_URL in https://127.0.0.1:*/metrics) ;; *) fail "serving line: $VS_URL" ;; esac
 port=${VS_URL##*:}
 port=${port%/metrics}
-code() { curl -s -o "$T/body" -w '%{http_code}' --max-time 5 "$@"; }
 forget() { local p keep=(); for p in "${STARTED_PIDS[@]}"; do [ "$p" = "$1" ] || keep+=("$p"); done; STARTED_PIDS=("${keep[@]}"); }
 [ "$(code --cacert ca.crt -u prometheus:s3cret-pw "$VS_URL")" = 200 ] || fail "right password: not 200"
 grep -q '^vmapscope_build_info{' "$T/body" || fail "no exposition over HTTPS"
