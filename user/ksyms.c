@@ -282,14 +282,20 @@ static int add_syms(struct ksyms *ks, const struct ksym *add, size_t n, char *bl
 	if (!b)
 		return -ENOMEM;
 	ks->blocks = b;
-	p = realloc(ks->syms, (ks->nr + n) * sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	ks->syms = p;
-	memcpy(p + ks->nr, add, n * sizeof(*add));
-	ks->nr += n;
+	/*
+	 * Nothing to add (a module file without placed text symbols): no
+	 * realloc to 0 bytes, which frees the table of an empty ks.
+	 */
+	if (n) {
+		p = realloc(ks->syms, (ks->nr + n) * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		ks->syms = p;
+		memcpy(p + ks->nr, add, n * sizeof(*add));
+		ks->nr += n;
+		qsort(ks->syms, ks->nr, sizeof(*ks->syms), cmp_ksym);
+	}
 	ks->blocks[ks->nr_blocks++] = block;
-	qsort(ks->syms, ks->nr, sizeof(*ks->syms), cmp_ksym);
 	return 0;
 }
 

@@ -320,6 +320,26 @@ static void test_unloaded_module(void **state)
 	ksyms_format(ks, 0xffffffff81200010ULL, buf, sizeof(buf));
 	assert_string_equal(buf, "vmap+0x10/0x400");
 
+	/*
+	 * An empty table (--kallsyms /dev/null) and module files that add no
+	 * symbol (no anchor places a section), again and again: the table
+	 * stays empty and valid, then takes the module's symbols.
+	 */
+	{
+		struct ksyms *empty = ksyms_load("/dev/null", path_kr);
+
+		assert_non_null(empty);
+		for (int i = 0; i < 3; i++)
+			assert_int_equal(ksyms_add_module_file(empty, "test_mod", ko, a, 0,
+							       why, sizeof(why)), 0);
+		assert_int_equal(empty->nr, 0);
+		assert_true(ksyms_add_module_file(empty, "test_mod", ko, a, 2, why,
+						  sizeof(why)) >= 3);
+		assert_int_equal(ksyms_add_module_region(empty, "later",
+							 0xffffffffc0300000ULL, 0x1000), 0);
+		ksyms_free(empty);
+	}
+
 	/* a file whose symbol table is not the loaded module's: refused */
 	a[0].st_name++;
 	assert_int_equal(ksyms_add_module_file(ks, "test_mod", ko, a, 1, why, sizeof(why)), -ESTALE);
