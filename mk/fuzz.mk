@@ -1,6 +1,7 @@
 # libFuzzer targets for the parsers that read outside input (tests/fuzz/):
 #
 #   fuzz_ksyms         /proc/kallsyms (ksyms_read)
+#   fuzz_ksyms_ko      an unloaded module's .ko (ksyms_add_module_file)
 #   fuzz_vmallocinfo   /proc/vmallocinfo (vmallocinfo_read, _parse_line)
 #   fuzz_compare       "vmapstat compare" files (pmu_runs_read_json + reports)
 #   fuzz_http          bytes of a client connection to the /metrics server
