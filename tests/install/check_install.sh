@@ -67,7 +67,7 @@ for t in $TOOLS; do
 	# rendered wide (no line breaks or hyphenation inside an option), with
 	# ASCII hyphens.
 	"$bin" --help >"$tmp/$t.help" 2>&1 </dev/null
-	opts=$(grep -oE -- '--[a-z][a-z0-9-]+' "$tmp/$t.help" | sort -u)
+	opts=$(grep -oE -- '--[a-z][a-z0-9.-]*[a-z0-9]' "$tmp/$t.help" | sort -u)
 	if [ -z "$opts" ]; then
 		fail "$t --help printed no long options (output: $(head -c 200 "$tmp/$t.help"))"
 		continue
