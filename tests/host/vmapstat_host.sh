@@ -104,7 +104,9 @@ PY
 for mode in auto forced; do
 	opt=; [ $mode = forced ] && opt=--stack-callers
 	# shellcheck disable=SC2086
-	"$V" -j -p $opt -- sh -c 'for i in $(seq 100); do /bin/true & done; wait' \
+	# the children live 1 s, all at once: each needs a stack of its own
+	# (with /bin/true, a loaded host reuses the stacks of those that ended)
+	"$V" -j -p $opt -- sh -c 'for i in $(seq 100); do sleep 1 & done; wait' \
 		>"$tmp/s" 2>"$tmp/err" || fail "$mode stack run exited $?: $(cat "$tmp/err")"
 	python3 - "$tmp/s" $mode <<'PY' || fail "stack callers ($mode)"
 import json, re, sys

@@ -7,7 +7,8 @@
 set -euo pipefail
 
 TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-T=${VMAPTOP:-$TOPDIR/out/$(uname -m | sed s/aarch64/arm64/)/bin/vmaptop}
+# next to the vmapstat under test (make check-host passes VMAPSTAT, with OUTDIR)
+T=${VMAPTOP:-$(dirname "${VMAPSTAT:-$TOPDIR/out/$(uname -m | sed s/aarch64/arm64/)/bin/vmapstat}")/vmaptop}
 tmp=$(mktemp -d)
 sock=vmaptop-test-$$
 tm() { tmux -L "$sock" -f /dev/null "$@"; }
