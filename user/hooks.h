@@ -16,7 +16,10 @@
  *	*_end(run, cum)              before the collector is closed
  *
  * A non-zero return stops vmapstat with exit status 1 (the group prints
- * its own one-line error).  With --prometheus (prom_cli_to_stdout()) the
+ * its own one-line error).  A failed write to stdout is the exception:
+ * vmapstat reports it, once, with the write's errno (cli_stdout_check()
+ * in cli.h, also run at exit), so a group returns non-zero without a
+ * line of its own, or just leaves the failure to that check.  With --prometheus (prom_cli_to_stdout()) the
  * exposition replaces vmapstat's own table/JSON.  run->collector may be
  * read from other threads with collector_read() (it locks internally).
  *
