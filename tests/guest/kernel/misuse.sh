@@ -33,7 +33,7 @@ awk '
 	next
 }
 /BUG:|kernel BUG|KASAN:|UBSAN:|Oops|Unable to handle|general protection/ { print "FAIL: kernel report: " $0 }
-END { if (steps != 3) print "FAIL: " steps + 0 " steps ran, want 3" }
+END { if (steps != 5) print "FAIL: " steps + 0 " steps ran, want 5" }
 ' /tmp/misuse.dmesg >/tmp/misuse.steps
 cat /tmp/misuse.steps
 fails=$((fails + $(grep -c '^FAIL' /tmp/misuse.steps)))

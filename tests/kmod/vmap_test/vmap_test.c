@@ -1200,6 +1200,7 @@ static int (*p_vmap_pages_range_noflush)(unsigned long addr,
 					 unsigned long end, pgprot_t prot,
 					 struct page **pages,
 					 unsigned int page_shift);
+static struct vm_struct *(*p_find_vm_area)(const void *addr);
 
 static void step_begin(const char *name, int warnings)
 {
@@ -1351,18 +1352,104 @@ out:
 	step_end("pmd-broken-chunk");
 }
 
+/*
+ * vunmap_range() of [p + 4K, p + 8K) of a vmap() of one order-9 page,
+ * which is mapped with one PMD block: the range covers part of the
+ * block, and clearing a PMD clears all of it, so the owner would fault
+ * on the rest of the 2M with nothing pointing at the caller.  One
+ * warning, and no page of the block left mapped.
+ */
+static void misuse_cut_pmd_block(void)
+{
+	unsigned int nr = PMD_SIZE >> PAGE_SHIFT, i, mapped = 0;
+	struct page *big = NULL, **pages = NULL;
+	unsigned long va, pfn;
+	void *p = NULL;
+
+	step_begin("cut-pmd-block", 1);
+	big = alloc_pages(GFP_KERNEL | __GFP_NOWARN, PMD_SHIFT - PAGE_SHIFT);
+	pages = kvcalloc(nr, sizeof(*pages), GFP_KERNEL);
+	if (!check(big && pages, "cut-pmd-block: an order-9 page"))
+		goto out;
+	for (i = 0; i < nr; i++)
+		pages[i] = big + i;
+	p = vmap(pages, nr, VM_MAP, PAGE_KERNEL);
+	if (!check(p, "cut-pmd-block: vmap() of the order-9 page"))
+		goto out;
+	va = (unsigned long)p;
+	if (check(kpt_granule_at(va, &pfn) == G2M && pfn == page_to_pfn(big),
+		  "cut-pmd-block: mapped with a PMD block before")) {
+		p_vunmap_range(va + PAGE_SIZE, va + 2 * PAGE_SIZE);
+		for (i = 0; i < nr; i++)
+			if (kpt_granule_at(va + i * PAGE_SIZE, &pfn) >= 0)
+				mapped++;
+		check(!mapped, "cut-pmd-block: %u pages of the block mapped after the cut, want 0",
+		      mapped);
+	}
+	vunmap(p);
+out:
+	if (big)
+		__free_pages(big, PMD_SHIFT - PAGE_SHIFT);
+	kvfree(pages);
+	step_end("cut-pmd-block");
+}
+
+/*
+ * A huge vmalloc() whose page array no longer holds its own block: page
+ * 1 is taken out of vm->pages and another page put in its place.  vfree()
+ * must free what the array holds, page by page, and not the block the
+ * first page belongs to: the page taken out keeps its one reference.
+ * Nothing warns.
+ */
+static void misuse_foreign_page(void)
+{
+	struct page *taken = NULL, *other;
+	struct vm_struct *vm;
+	unsigned long size = EXP(SZ_2M, SZ_128K);
+	void *p;
+
+	step_begin("foreign-page", 0);
+	other = alloc_page(GFP_KERNEL);
+	p = vmalloc_huge(size, GFP_KERNEL);
+	vm = p ? p_find_vm_area(p) : NULL;
+	if (!check(other && vm && vm->nr_pages > 1, "foreign-page: vmalloc_huge(%luK) and a page",
+		   size >> 10)) {
+		vfree(p);
+		if (other)
+			__free_page(other);
+		goto out;
+	}
+	/* PMD blocks on x86_64, 64K contiguous-PTE blocks (order 4) on arm64. */
+	check(vm->page_order == EXP(PMD_SHIFT - PAGE_SHIFT, 4),
+	      "foreign-page: allocated in blocks of order %u (got %u)",
+	      EXP(PMD_SHIFT - PAGE_SHIFT, 4), vm->page_order);
+	taken = vm->pages[1];
+	vm->pages[1] = other;
+	vfree(p);
+	if (check(page_ref_count(taken) == 1,
+		  "foreign-page: the page taken out of the array keeps its reference (count %d)",
+		  page_ref_count(taken)))
+		__free_page(taken);
+out:
+	step_end("foreign-page");
+}
+
 static int mode_misuse(void)
 {
 	p_vunmap_range = ksym("vunmap_range");
 	p_vmap_page_range = ksym("vmap_page_range");
 	p_get_vm_area = ksym("get_vm_area");
 	p_vmap_pages_range_noflush = ksym("vmap_pages_range_noflush");
+	p_find_vm_area = ksym("find_vm_area");
 	if (!check(p_vunmap_range && p_vmap_page_range && p_get_vm_area &&
-		   p_vmap_pages_range_noflush, "misuse: kernel symbols found"))
+		   p_vmap_pages_range_noflush && p_find_vm_area,
+		   "misuse: kernel symbols found"))
 		return -ENOENT;
 	misuse_cut_block();
 	misuse_busy_block();
 	misuse_pmd_broken_chunk();
+	misuse_cut_pmd_block();
+	misuse_foreign_page();
 	return 0;
 }
 
