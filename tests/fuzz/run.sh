@@ -8,8 +8,8 @@
 # "replay", the fuzzer mutates from the seed corpus for RUNS inputs with a
 # fixed seed (the same inputs every time: make check-fuzz), or for
 # SECONDS with a random one (make check-fuzz-long).  New coverage goes to
-# a scratch corpus under BIN_DIR, never into the repository; a crash is
-# written to BIN_DIR/artifacts/TARGET/ and fails the run.
+# a scratch corpus under BIN_DIR/work, never into the repository; a crash
+# is written to BIN_DIR/artifacts/TARGET/ and fails the run.
 set -euo pipefail
 
 bin_dir=$1 target=$2 mode=$3
@@ -18,8 +18,13 @@ bin=$bin_dir/fuzz_$target
 seeds=$here/corpus/$target
 regr=$here/regressions/$target
 dict=$here/dict/$target.dict
-work=$bin_dir/work/$target
 art=$bin_dir/artifacts/$target/
+# The bounded run starts from the seeds alone each time (same inputs, same
+# time); the long runs keep what they found for the next long run.
+case $mode in
+long:*)	work=$bin_dir/work/long/$target ;;
+*)	work=$bin_dir/work/check/$target; rm -rf "$work" ;;
+esac
 mkdir -p "$work" "$art"
 
 # Sanitizer reports: whole stacks; leaks count (libFuzzer checks each input).
