@@ -15,17 +15,27 @@
    snapshot and the dump are left out and counted.
 4. After rmmod the workload's callers are gone from a new snapshot.
 6. Mapping potential: each vmap area of the workload is one physically
-   contiguous run (the module logs its first page's physical address);
-   where it is mapped with 4K PTEs, could_64K / could_2M / realign /
-   misaligned are what its VA, PA and length allow (docs/snapshot.md),
-   computed here independently; where the series mapped it with blocks,
-   nothing is left.
+   contiguous run from its first page (the module logs that page's
+   physical address); where it is mapped with 4K PTEs, could_64K /
+   could_2M / misaligned are what the series would map given its PA and
+   length (docs/snapshot.md), computed here independently; where the
+   series mapped it with blocks, nothing is left.
+7. Shapes (shapes.py): each array of tests/kmod/snapshot_workload's
+   snapshot_shapes has a row of its own; on stock kernels it is 4K and
+   its "predicted" bytes per granule follow the series' rule from the
+   runs the module logs, on patched kernels its bytes do and no potential
+   is left.  With --record FILE --ident JSON the shapes' figures are
+   written to FILE for run.sh's stock-vs-patched comparison.
 5. Concurrent unmaps (test_vmalloc allocating and freeing on both CPUs):
    every snapshot succeeds, and its changed count is the sum of its rows'.
 """
 import json
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import shapes  # noqa: E402
 
 K = 1024
 M = 1024 * K
@@ -76,36 +86,31 @@ def expected(arch, patched):
     }
 
 
-def run_potential(arch, va, pa, size):
-    """Potential of an area that is one physically contiguous run of 4K PTEs
-    from its first page, by the definitions of docs/snapshot.md."""
-    def blocks(at, sz):
-        lo, hi = (at + sz - 1) // sz * sz, (at + size) // sz * sz
-        return max(0, (hi - lo) // sz)
-
-    def in_place(at):
-        n2m = blocks(at, 2 * M) if (at - pa) % (2 * M) == 0 else 0
-        n64k = blocks(at, 64 * K) if arch == "arm64" and (at - pa) % (64 * K) == 0 else 0
-        return n64k * 64 * K - (n2m * 2 * M if n64k else 0), n2m * 2 * M
+def run_potential(arch, pa, size):
+    """Potential of a vmap() area that is one physically contiguous run of 4K
+    PTEs from its first page, by the definitions of docs/snapshot.md: the
+    series maps blocks at block-aligned offsets from the area's first page
+    where the physical address is aligned too, wherever the area is now."""
+    def blocks(sz):
+        return size // sz if pa % sz == 0 else 0
 
     small = 64 * K if arch == "arm64" else 2 * M
-    pot = {"could_2M": 0, "realign": 0, "misaligned": 0}
+    pot = {"could_2M": 0, "misaligned": 0}
     if arch == "arm64":
         pot["could_64K"] = 0
-    if (va - pa) % small == 0:
-        b64k, b2m = in_place(va)
-        pot["could_2M"] = b2m
-        if arch == "arm64":
-            pot["could_64K"] = b64k
-    elif size >= small and pa % small == 0:
-        pot["realign"] = sum(in_place(pa))
-    elif size >= small:
-        pot["misaligned"] = size
+    if pa % small:
+        if size >= small:
+            pot["misaligned"] = size
+        return pot
+    pot["could_2M"] = blocks(2 * M) * 2 * M
+    if arch == "arm64":
+        pot["could_64K"] = blocks(64 * K) * 64 * K - pot["could_2M"]
     return pot
 
 
 def main():
     arch, variant, path = sys.argv[1], sys.argv[2], sys.argv[3]
+    opts = dict(zip(sys.argv[4::2], sys.argv[5::2]))
     text = open(path, errors="replace").read()
     info = dict(re.findall(r"^@@SNAP-INFO .*?(\w+)=(\S+)", text, re.M))
     for line in re.findall(r"^@@SNAP-INFO (.*)$", text, re.M):
@@ -178,7 +183,7 @@ def main():
             fail("%s: no potential in the snapshot" % name)
             continue
         if bytes_of(a["bytes"]) == {"4K": size}:
-            want = run_potential(arch, va, phys[name], size)
+            want = run_potential(arch, phys[name], size)
         elif patched and name in ("vmap_2m", "vmap_64k"):
             want = {k: 0 for k in got}
         else:
@@ -189,6 +194,13 @@ def main():
                  (name, va, phys[name], size, got, want))
         else:
             ok("%s (va 0x%x, pa 0x%x): potential %s" % (name, va, phys[name], got))
+
+    # 7. Array shapes: this kernel's figures, recorded for the comparison.
+    rec = shapes.check_guest(arch, variant, section(text, "SHAPES") or "", snap, ok, fail)
+    if "--record" in opts:
+        with open(opts["--record"], "w") as f:
+            json.dump({"arch": arch, "variant": variant, "ident": json.loads(opts["--ident"]),
+                       "shapes": rec}, f, indent=1, sort_keys=True)
 
     # 2. Tracepoints vs. the walk, per workload area.
     if patched:

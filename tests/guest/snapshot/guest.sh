@@ -1,6 +1,8 @@
 #!/bin/sh
 # Guest side of the live mapping audit test (run by run.sh through
-# "scripts/lab run --script").  Loads tests/kmod/snapshot_workload, records
+# "scripts/lab run --script").  Loads tests/kmod/snapshot_workload's two
+# modules (snapshot_workload; snapshot_shapes, the vmap() arrays of known
+# shape whose prediction run.sh compares across kernels), records
 # what the series' tracepoints saw while it mapped (patched kernels), takes
 # one snapshot with per-area results, and on x86_64 the kernel's own
 # page-table dump; prints everything between @@SNAP markers for check.py.
@@ -32,6 +34,7 @@ fi
 echo "@@SNAP-INFO tracepoints=$events"
 
 kload /opt/vmapscope/kmod/snapshot_workload.ko ioremap_phys=$phys
+kload /opt/vmapscope/kmod/snapshot_shapes.ko
 
 if [ $events = 1 ]; then
 	for e in vmap_chunk vmap_set_ptes vmap_huge_block; do
@@ -44,6 +47,9 @@ fi
 echo "@@SNAP-DMESG-BEGIN"
 dmesg | grep 'snapshot_workload: ' || true
 echo "@@SNAP-DMESG-END"
+echo "@@SNAP-SHAPES-BEGIN"
+dmesg | grep 'snapshot_shapes: ' || true
+echo "@@SNAP-SHAPES-END"
 
 echo "@@SNAP-JSON-BEGIN"
 snap -j -p --snapshot-areas
@@ -72,11 +78,13 @@ echo "@@SNAP-NOKSYMS-END"
 
 # The text view, for the log.
 snap -p -c sw_
+snap -p -c ss_
 
 # After unloading, the workload's areas are gone from the snapshot.
 rmmod snapshot_workload
+rmmod snapshot_shapes
 echo "@@SNAP-UNLOADED-BEGIN"
-snap -j -p -c '[snapshot_workload]'
+snap -j -p -c '[snapshot_'
 echo "@@SNAP-UNLOADED-END"
 
 # Concurrent unmaps: snapshots while test_vmalloc allocates and frees
