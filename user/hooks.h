@@ -9,7 +9,9 @@
  *
  *	*_start(run)                 collector attached, before the first interval
  *	                             or before the command is started
- *	pmu_cli_run_start(run, i)    command mode: before run i (0-based) starts
+ *	pmu_cli_run_start(run, i, pid)  command mode: run i (0-based) is process
+ *	                             pid, forked and held before its exec until
+ *	                             this returns (non-zero: it never execs)
  *	pmu_cli_run_end(run, i, status, d)  command mode: run i ended; d = delta
  *	*_interval(run, cum, d)      each interval (interval mode) / once at the
  *	                             end (command mode, over all runs)
@@ -32,6 +34,7 @@
 #include <argp.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include "collector.h"
 
 struct vmapstat_run {
@@ -42,7 +45,7 @@ struct vmapstat_run {
 };
 
 int pmu_cli_start(const struct vmapstat_run *run);
-int pmu_cli_run_start(const struct vmapstat_run *run, int idx);
+int pmu_cli_run_start(const struct vmapstat_run *run, int idx, pid_t pid);
 int pmu_cli_run_end(const struct vmapstat_run *run, int idx, int wait_status,
 		    const struct vmapstat_snapshot *delta);
 int pmu_cli_interval(const struct vmapstat_run *run,

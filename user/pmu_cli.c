@@ -7,13 +7,14 @@
  *            --repeat 5 -j -- perf record -C 10 -m ,1G -e cs_etm// -- ...
  *
  * With a command, the events count that command and its children (as
- * perf stat -- CMD does): opened on vmapstat, disabled, inherited by the
- * child it forks for each run and enabled when that child execs, so
- * nothing of vmapstat itself is counted.  With -a, -C or --pmu-per-cpu,
- * and without a command, they count CPUs: opened (disabled) when vmapstat
- * has attached, enabled right before each run of the command starts and
- * disabled right after it exits.  Either way each run's counts and
- * mappings cover the same period.
+ * perf stat -- CMD does): for each run, opened on the child vmapstat
+ * forks for it while that child waits before its exec, inherited by its
+ * children and enabled by its exec, so nothing of vmapstat itself is
+ * counted (pmu_count.h says why they are never opened on vmapstat).
+ * With -a, -C or --pmu-per-cpu, and without a command, they count CPUs:
+ * opened (disabled) when vmapstat has attached, enabled right before each
+ * run of the command execs and disabled right after it exits.  Either way
+ * each run's counts and mappings cover the same period.
  */
 #include <json-c/json.h>
 #include <argp.h>
@@ -56,6 +57,7 @@ static struct {
 	bool sampling;
 	unsigned long long period;
 	struct pmu_sample *sampler;
+	bool task;			/* counting per command, not per CPU */
 	bool active;			/* some PMU option was given */
 	bool repeat_given;		/* --repeat */
 } pmu;
@@ -202,6 +204,7 @@ int pmu_cli_start(const struct vmapstat_run *run)
 			return -1;
 		}
 	}
+	pmu.task = o.task;
 	if (pmu.nr_evs) {
 		if (pmu_session_open(&o, pmu.evs, pmu.nr_evs, &pmu.session, stderr, err,
 				     sizeof(err))) {
@@ -222,8 +225,10 @@ int pmu_cli_start(const struct vmapstat_run *run)
 	return 0;
 }
 
-int pmu_cli_run_start(const struct vmapstat_run *run, int idx)
+int pmu_cli_run_start(const struct vmapstat_run *run, int idx, pid_t pid)
 {
+	if (pmu.session && pmu.task && pmu_session_attach(pmu.session, pid, stderr))
+		return -1;
 	if (pmu.session)
 		pmu_session_start(pmu.session);
 	if (pmu.sampler)

@@ -202,6 +202,7 @@ struct pmu_slot {
 	int nr_fds;
 	struct pmu_fd *fds;
 	int nr_open;
+	bool task_ok;		/* per command: it can be opened (probed) */
 	char note[256];		/* why (partly) not counted */
 };
 
@@ -319,8 +320,10 @@ static const char *open_reason(int e, const struct pmu_event *ev, char *buf, siz
 }
 
 /*
- * Per command: each event once, on this process and any CPU, disabled,
- * inherited by the child forked next and enabled when it execs.
+ * Per command: nothing stays open here; each run's counters are opened on
+ * the command's process by pmu_session_attach().  Each event is probed
+ * once now, on this process, not inherited, and closed at once, so that
+ * what cannot be counted is said before the command runs.
  */
 static int task_open(struct pmu_session *s, const struct pmu_event *evs, int nr,
 		     struct pmu_session **out, FILE *msgs, char *err, size_t errlen)
@@ -334,37 +337,80 @@ static int task_open(struct pmu_session *s, const struct pmu_event *evs, int nr,
 	s->nr = nr;
 	for (int i = 0; i < nr; i++) {
 		struct pmu_slot *sl = &s->slots[i];
-		struct perf_event_attr attr;
-		struct pmu_fd *f;
+		struct perf_event_attr probe;
 		char buf[96];
+		int fd;
 
 		sl->ev = evs[i];
 		sl->ev.attr.disabled = 1;
-		sl->ev.attr.inherit = 1;
-		sl->ev.attr.enable_on_exec = 1;
 		sl->ev.attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 					  PERF_FORMAT_TOTAL_TIME_RUNNING;
+		probe = sl->ev.attr;
+		sl->ev.attr.inherit = 1;
+		sl->ev.attr.enable_on_exec = 1;
 		sl->fds = calloc(1, sizeof(*sl->fds));
 		if (!sl->fds) {
 			snprintf(err, errlen, "out of memory");
 			pmu_session_close(s);
 			return -1;
 		}
-		f = &sl->fds[0];
 		sl->nr_fds = 1;
-		f->cpu = -1;
-		attr = sl->ev.attr;
-		f->fd = s->ops->open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		sl->fds[0].cpu = -1;
+		sl->fds[0].fd = -1;
+		probe.inherit = 0;
+		probe.enable_on_exec = 0;
+		fd = s->ops->open(&probe, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd >= 0) {
+			s->ops->close(fd);
+			sl->task_ok = true;
+			continue;
+		}
+		slot_note(sl, msgs, "not counted: %s", open_reason(-fd, &sl->ev, buf, sizeof(buf)));
+	}
+	*out = s;
+	return 0;
+}
+
+/* Per command: close the counters of the run that ended. */
+static void task_close_fds(struct pmu_session *s)
+{
+	for (int i = 0; i < s->nr; i++) {
+		struct pmu_fd *f = &s->slots[i].fds[0];
+
+		if (s->slots[i].nr_fds && f->fd >= 0)
+			s->ops->close(f->fd);
+		if (s->slots[i].nr_fds)
+			f->fd = -1;
+		s->slots[i].nr_open = 0;
+	}
+}
+
+int pmu_session_attach(struct pmu_session *s, pid_t pid, FILE *msgs)
+{
+	if (!s->task)
+		return -EINVAL;
+	task_close_fds(s);
+	for (int i = 0; i < s->nr; i++) {
+		struct pmu_slot *sl = &s->slots[i];
+		struct perf_event_attr attr = sl->ev.attr;
+		struct pmu_fd *f = &sl->fds[0];
+		char buf[96];
+
+		if (!sl->task_ok)
+			continue;	/* said once, at open */
+		sl->note[0] = '\0';
+		memset(f->base, 0, sizeof(f->base));
+		f->fd = s->ops->open(&attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 		if (f->fd >= 0) {
 			sl->nr_open = 1;
 			continue;
 		}
 		f->err = -f->fd;
 		f->fd = -1;
-		slot_note(sl, msgs, "not counted: %s", open_reason(f->err, &sl->ev, buf, sizeof(buf)));
+		slot_note(sl, msgs, "not counted in this run: %s",
+			  open_reason(f->err, &sl->ev, buf, sizeof(buf)));
 		f->err = 0;
 	}
-	*out = s;
 	return 0;
 }
 
@@ -486,7 +532,7 @@ int pmu_session_nr_counted(const struct pmu_session *s)
 	int n = 0;
 
 	for (int i = 0; i < s->nr; i++)
-		n += s->slots[i].nr_open > 0;
+		n += s->task ? s->slots[i].task_ok : s->slots[i].nr_open > 0;
 	return n;
 }
 
@@ -657,10 +703,16 @@ int pmu_session_sample(struct pmu_session *s, struct pmu_results *res)
 
 int pmu_session_stop(struct pmu_session *s, struct pmu_results *res)
 {
+	int ret;
+
 	if (s->enabled)
 		for_each_fd_ioctl(s, PERF_EVENT_IOC_DISABLE);
 	s->enabled = false;
-	return pmu_session_sample(s, res);
+	ret = pmu_session_sample(s, res);
+	/* per command: the run is over, its counters were read */
+	if (s->task)
+		task_close_fds(s);
+	return ret;
 }
 
 void pmu_session_close(struct pmu_session *s)

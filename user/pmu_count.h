@@ -4,13 +4,23 @@
  *
  * - per CPU (perf stat -a / -C): each resolved event is opened once per
  *   selected CPU (pid = -1), disabled; start() enables;
- * - per command (perf stat -- CMD, opts.task): each event is opened once
- *   on the calling process (pid = 0, any CPU), disabled, with inherit and
- *   enable_on_exec: the child the caller forks next inherits it, and it
- *   starts counting when that child execs the command.  The caller's own
- *   counter is never enabled, so nothing of the caller is counted, and
- *   the command's children are (inherit); their counts add up in the
- *   caller's counter when they exit.  start() only takes the baseline.
+ * - per command (perf stat -- CMD, opts.task): for each run the caller
+ *   forks the command and holds it before its exec; attach() opens each
+ *   event on that child (any CPU), disabled, with inherit and
+ *   enable_on_exec, then the caller lets it exec.  The counters start with
+ *   the command's exec, count its children too (inherit: their counts add
+ *   up in the command's counters when they exit) and keep the final
+ *   counts once it has been waited for; stop() reads them and closes
+ *   them.  Nothing is ever opened on the caller itself: an inherited
+ *   counter in the caller's own perf context is lost to a kernel
+ *   optimization.  While a forked child has not exec'd, its context is a
+ *   clone of the caller's, and a context switch between the two on one
+ *   CPU swaps the contexts rather than the events in them; the counter
+ *   behind the caller's file descriptor then lives in that child, is
+ *   enabled by its exec (its enable_on_exec used up) and exits with it,
+ *   and the copies every later child inherits take their attributes from
+ *   it: no enable_on_exec, so they never count.  start() only takes the
+ *   baseline.
  *
  * sample()/stop() read deltas with time_enabled and
  * time_running so that multiplexed counts are scaled and marked.  What
@@ -60,9 +70,10 @@ struct pmu_sys_ops {
 
 struct pmu_count_opts {
 	const char *cpu_list;		/* -C; NULL = all online CPUs */
-	bool task;			/* count the next command vmapstat
-					   forks and execs, with its children,
-					   not CPUs (cpu_list unused) */
+	bool task;			/* count the command vmapstat forks
+					   for each run, with its children,
+					   not CPUs (cpu_list unused):
+					   pmu_session_attach() */
 	const char *sys_root;		/* prefix for /sys/devices/system/cpu;
 					   NULL = "" (the real one) */
 	const char *proc_root;		/* prefix for /proc/stat; NULL = "" */
@@ -111,7 +122,8 @@ struct pmu_results {
 struct pmu_session;
 
 /*
- * Open every event on every selected CPU.  Events or CPUs that fail are
+ * Open every event on every selected CPU (per command: probe that each
+ * opens, pmu_session_attach() opens them for each run).  Events or CPUs that fail are
  * reported on @msgs (one line each: event, PMU, reason, CPUs) and counted
  * as not counted; this only fails (-1, @err) for bad options (CPU list)
  * or when nothing at all can be opened... which it still reports per
@@ -121,10 +133,22 @@ int pmu_session_open(const struct pmu_count_opts *opts,
 		     const struct pmu_event *evs, int nr,
 		     struct pmu_session **out, FILE *msgs,
 		     char *err, size_t errlen);
+/*
+ * Per command (opts.task), before each run: open the counters on @pid, a
+ * child forked to run the command and held before its exec (they start
+ * counting at that exec), in place of the previous run's.  An event that
+ * cannot be opened on it is reported on @msgs and not counted in this
+ * run.  0, or -EINVAL for a per-CPU session.
+ */
+int pmu_session_attach(struct pmu_session *s, pid_t pid, FILE *msgs);
 int pmu_session_start(struct pmu_session *s);
 /* Deltas since start or the previous sample; counters keep running. */
 int pmu_session_sample(struct pmu_session *s, struct pmu_results *res);
-/* Disable, then the deltas since start/previous sample. */
+/*
+ * Disable, then the deltas since start/previous sample.  Per command,
+ * call it once the command was waited for: its counters hold the final
+ * counts then, and are closed after this read.
+ */
 int pmu_session_stop(struct pmu_session *s, struct pmu_results *res);
 /* How many events opened on at least one CPU. */
 int pmu_session_nr_counted(const struct pmu_session *s);

@@ -11,6 +11,7 @@
 #include <argp.h>
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -387,28 +388,85 @@ static int wait_after_signal(pid_t pid, const char *name)
 	return exiting & 0x7f;	/* as WIFSIGNALED with WTERMSIG == exiting */
 }
 
-static int run_command_once(char **argv)
+/*
+ * Let the held command go (one byte on its pipe).  0, or -1 when it is
+ * gone already; a write to its closed pipe must not end vmapstat with
+ * SIGPIPE.
+ */
+static int release_command(int fd)
 {
-	int status;
+	struct timespec zero = { 0, 0 };
+	sigset_t pipe_set, old;
+	ssize_t n;
+
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+	do
+		n = write(fd, "x", 1);
+	while (n < 0 && errno == EINTR);
+	if (n < 0 && errno == EPIPE)
+		sigtimedwait(&pipe_set, NULL, &zero);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	close(fd);
+	return n == 1 ? 0 : -1;
+}
+
+/*
+ * Run @idx of the command.  The child waits before its exec (a pipe)
+ * until the PMU group has opened its counters on it: counted per
+ * command, they must be the child's own, opened before it execs (see
+ * pmu_count.h).  The wait status, or -1 when the command did not run
+ * (fork failed, the PMU group failed).
+ */
+static int run_command_once(char **argv, int idx)
+{
+	int status, go[2];
+	ssize_t n;
+	char c;
 	pid_t pid;
 
+	if (pipe2(go, O_CLOEXEC)) {
+		fprintf(stderr, "vmapstat: pipe: %s\n", strerror(errno));
+		return -1;
+	}
 	fflush(stdout);
 	/* command_pid is set before a stop signal can look at it */
 	stop_signals_mask(SIG_BLOCK);
 	pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "vmapstat: fork: %s\n", strerror(errno));
+		close(go[0]);
+		close(go[1]);
 		stop_signals_mask(SIG_UNBLOCK);
 		return -1;
 	}
 	if (pid == 0) {
 		stop_signals_handle(NULL);
 		stop_signals_mask(SIG_UNBLOCK);
+		close(go[1]);
+		/* a byte: run; end of file: vmapstat gave up on this run */
+		do
+			n = read(go[0], &c, 1);
+		while (n < 0 && errno == EINTR);
+		if (n != 1)
+			_exit(127);
 		execvp(argv[0], argv);
 		fprintf(stderr, "vmapstat: cannot run '%s': %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
+	close(go[0]);
 	command_pid = pid;
+	if (pmu_cli_run_start(&run, idx, pid)) {
+		close(go[1]);	/* it exits without running the command */
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		command_pid = 0;
+		stop_signals_mask(SIG_UNBLOCK);
+		return -1;
+	}
+	/* gone already (killed while held): its wait status says how */
+	release_command(go[1]);
 	stop_signals_mask(SIG_UNBLOCK);
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
@@ -448,9 +506,7 @@ static int command_mode(struct collector *c, struct vmapstat_snapshot *start)
 			status = exiting & 0x7f;
 			break;
 		}
-		if (pmu_cli_run_start(&run, i))
-			goto out;
-		status = run_command_once(env.command);
+		status = run_command_once(env.command, i);
 		if (status < 0 || read_snap(c, &after) || snapshot_delta(&after, &before, &delta))
 			goto out;
 		if (pmu_cli_run_end(&run, i, status, &delta))

@@ -136,6 +136,31 @@ static char *cmd_argv[] = { "true", NULL };
 static struct vmapstat_run run;
 static int statuses[3];
 
+/*
+ * A child that runs "true" once vmapstat lets it (a byte on *@go), as
+ * vmapstat forks the command: held before its exec.
+ */
+static pid_t held_true(int *go)
+{
+	int p[2];
+	pid_t pid;
+	char c;
+
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1)
+			_exit(127);
+		execlp("true", "true", (char *)NULL);
+		_exit(127);
+	}
+	close(p[0]);
+	*go = p[1];
+	return pid;
+}
+
 static int three_runs(void *arg)
 {
 	struct vmapstat_snapshot d;
@@ -151,8 +176,14 @@ static int three_runs(void *arg)
 	if (pmu_cli_start(&run))
 		return -100;
 	for (int i = 0; i < 3; i++) {
-		if (pmu_cli_run_start(&run, i))
+		int go, st;
+		pid_t pid = held_true(&go);
+
+		if (pmu_cli_run_start(&run, i, pid))
 			return -101;
+		if (write(go, "x", 1) != 1 || waitpid(pid, &st, 0) != pid || st)
+			return -103;
+		close(go);
 		mk_delta(&d, &row, in[i][0], in[i][1], in[i][2], in[i][3], in[i][4]);
 		if (pmu_cli_run_end(&run, i, statuses[i], &d))
 			return -102;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -37,7 +38,9 @@ static struct fake_fd fds[MAX_FAKE];
 static int nr_fds;
 /* open() result per (config, cpu): 0 = success, else errno */
 static int (*open_policy)(__u64 config, int cpu);
-static bool expect_task;	/* per command: this process, inherited */
+static bool expect_task;	/* per command: a probe here, then the command's process */
+static pid_t task_pid;		/* per command: the process attach() is given */
+static int task_open_errno;	/* per command: attach's open fails with it */
 
 static int fake_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 		     int group_fd, unsigned long flags)
@@ -47,11 +50,22 @@ static int fake_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 	(void)group_fd;
 	(void)flags;
 	if (expect_task) {
-		/* vmapstat itself, any CPU; the child inherits, its exec enables */
-		assert_int_equal(pid, 0);
+		/*
+		 * any CPU; nothing inherited is ever opened on vmapstat itself
+		 * (pid 0): only a probe, inherit off; the command's process
+		 * inherits to its children and its exec enables
+		 */
 		assert_int_equal(cpu, -1);
-		assert_int_equal(attr->inherit, 1);
-		assert_int_equal(attr->enable_on_exec, 1);
+		if (pid == 0) {
+			assert_int_equal(attr->inherit, 0);
+			assert_int_equal(attr->enable_on_exec, 0);
+		} else {
+			assert_int_equal(pid, task_pid);
+			assert_int_equal(attr->inherit, 1);
+			assert_int_equal(attr->enable_on_exec, 1);
+			if (task_open_errno && attr->config == PERF_COUNT_SW_PAGE_FAULTS)
+				return -task_open_errno;
+		}
 	} else {
 		assert_int_equal(pid, -1);		/* per-CPU, system-wide */
 		assert_int_equal(attr->enable_on_exec, 0);
@@ -95,9 +109,10 @@ static const struct pmu_sys_ops fake_ops = {
 	.close = fake_close,
 };
 
+/* The last opened fd of (config, cpu): per command, the current run's. */
 static struct fake_fd *fake_find(__u64 config, int cpu)
 {
-	for (int i = 0; i < nr_fds; i++)
+	for (int i = nr_fds - 1; i >= 0; i--)
 		if (fds[i].config == config && fds[i].cpu == cpu)
 			return &fds[i];
 	fail_msg("no fd for config %llu cpu %d", (unsigned long long)config, cpu);
@@ -153,6 +168,8 @@ static int setup(void **state)
 	nr_fds = 0;
 	open_policy = NULL;
 	expect_task = false;
+	task_pid = 0;
+	task_open_errno = 0;
 	return 0;
 }
 
@@ -214,9 +231,10 @@ static int enoent_for_42(__u64 config, int cpu)
 }
 
 /*
- * Per command: one counter per event on vmapstat itself, inherited by the
- * command and enabled by its exec, never by vmapstat; task-clock shown
- * in msec as perf shows it.
+ * Per command: each event probed once on vmapstat (not inherited, closed
+ * at once), then for each run one counter per event on the command's
+ * process, enabled by its exec, never by vmapstat, read and closed when
+ * the run ends; task-clock shown in msec as perf shows it.
  */
 static void test_per_command(void **state)
 {
@@ -237,19 +255,24 @@ static void test_per_command(void **state)
 	o.task = true;
 	assert_int_equal(pmu_session_open(&o, evs, 3, &s, m, err, sizeof(err)), 0);
 	fclose(m);
-	assert_int_equal(nr_fds, 2);		/* one each, not one per CPU */
+	assert_int_equal(nr_fds, 2);		/* the probes: one each, not one per CPU */
+	assert_true(fds[0].closed && fds[1].closed);
 	assert_int_equal(pmu_session_nr_counted(s), 2);
 	assert_string_equal(msgbuf, "vmapstat: pmu: cycles (PMU no core PMU, test event): "
 			    "not counted: no hardware PMU on this machine counts it (ENOENT)\n");
-	fake_set(PERF_COUNT_SW_TASK_CLOCK, -1, 1000000, 0, 0);
-	fake_set(PERF_COUNT_SW_PAGE_FAULTS, -1, 7, 0, 0);
+
+	/* run 1: the command's own counters, fresh */
+	task_pid = 4242;
+	assert_int_equal(pmu_session_attach(s, 4242, NULL), 0);
+	assert_int_equal(nr_fds, 4);
 	pmu_session_start(s);
 	/* the exec of the command enables them, vmapstat does not */
 	assert_false(fake_find(PERF_COUNT_SW_TASK_CLOCK, -1)->enabled);
 	assert_false(fake_find(PERF_COUNT_SW_PAGE_FAULTS, -1)->enabled);
-	fake_set(PERF_COUNT_SW_TASK_CLOCK, -1, 1000000 + 5250000, 5250000, 5250000);
-	fake_set(PERF_COUNT_SW_PAGE_FAULTS, -1, 7 + 48, 5250000, 5250000);
+	fake_set(PERF_COUNT_SW_TASK_CLOCK, -1, 5250000, 5250000, 5250000);
+	fake_set(PERF_COUNT_SW_PAGE_FAULTS, -1, 48, 5250000, 5250000);
 	assert_int_equal(pmu_session_stop(s, &res), 0);
+	assert_true(fds[2].closed && fds[3].closed);	/* read, then closed */
 	assert_true(res.task);
 	assert_true(res.r[0].value == 5250000.0);	/* ns, as counted */
 	assert_string_equal(res.r[0].unit, "msec");
@@ -264,7 +287,39 @@ static void test_per_command(void **state)
 	assert_non_null(strstr(out, "      5.25 msec  task-clock\n"));
 	assert_non_null(strstr(out, "          48  page-faults\n"));
 	pmu_results_free(&res);
+
+	/* run 2: new counters on the new process, counting from 0 again */
+	task_pid = 4243;
+	assert_int_equal(pmu_session_attach(s, 4243, NULL), 0);
+	assert_int_equal(nr_fds, 6);
+	pmu_session_start(s);
+	fake_set(PERF_COUNT_SW_TASK_CLOCK, -1, 1000000, 1000000, 1000000);
+	fake_set(PERF_COUNT_SW_PAGE_FAULTS, -1, 51, 1000000, 1000000);
+	assert_int_equal(pmu_session_stop(s, &res), 0);
+	assert_true(res.r[0].value == 1000000.0);
+	assert_true(res.r[1].value == 51.0);
+	pmu_results_free(&res);
+
+	/* run 3: one event cannot be opened on it: said, that run only */
+	task_pid = 4244;
+	task_open_errno = EMFILE;
+	m = fmemopen(msgbuf, sizeof(msgbuf), "w");
+	assert_int_equal(pmu_session_attach(s, 4244, m), 0);
+	fclose(m);
+	assert_non_null(strstr(msgbuf, "page-faults (PMU software, test event): "
+			       "not counted in this run: too many open files"));
+	pmu_session_start(s);
+	fake_set(PERF_COUNT_SW_TASK_CLOCK, -1, 2000000, 2000000, 2000000);
+	assert_int_equal(pmu_session_stop(s, &res), 0);
+	assert_true(res.r[0].counted);
+	assert_true(res.r[0].value == 2000000.0);
+	assert_false(res.r[1].counted);
+	assert_non_null(strstr(res.r[1].note, "not counted in this run"));
+	pmu_results_free(&res);
+	assert_int_equal(pmu_session_nr_counted(s), 2);
 	pmu_session_close(s);
+	for (int i = 0; i < nr_fds; i++)
+		assert_true(fds[i].closed);
 }
 
 static void test_cpulist(void **state)
@@ -591,6 +646,66 @@ static void test_real_software_and_hardware(void **state)
 	pmu_session_close(s);
 }
 
+/*
+ * Per command, for real: /bin/true run after run, this process and the
+ * command on one CPU, where the scheduler switches between the two
+ * before the command's exec (the case that once moved the counters into
+ * a child that then took them with it): every run counts its own page
+ * faults (/bin/true has some 40-50).
+ */
+static void test_real_per_command_runs(void **state)
+{
+	struct pmu_count_opts o = { .task = true };
+	cpu_set_t one, saved;
+	struct pmu_event ev;
+	struct pmu_session *s;
+	int cpu = sched_getcpu();
+
+	(void)state;
+	assert_int_equal(pmu_event_resolve(NULL, "page-faults", &ev, 1, err, sizeof(err)), 1);
+	assert_int_equal(pmu_session_open(&o, &ev, 1, &s, NULL, err, sizeof(err)), 0);
+	if (!pmu_session_nr_counted(s)) {
+		pmu_session_close(s);
+		print_message("skipped: page-faults cannot be counted here\n");
+		skip();
+	}
+	assert_int_equal(sched_getaffinity(0, sizeof(saved), &saved), 0);
+	CPU_ZERO(&one);
+	CPU_SET(cpu < 0 ? 0 : cpu, &one);
+	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+	for (int run = 0; run < 20; run++) {
+		struct pmu_results res;
+		int go[2], status;
+		pid_t pid;
+		char c;
+
+		assert_int_equal(pipe(go), 0);
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			close(go[1]);
+			if (read(go[0], &c, 1) != 1)
+				_exit(127);
+			execl("/bin/true", "true", (char *)NULL);
+			_exit(127);
+		}
+		close(go[0]);
+		assert_int_equal(pmu_session_attach(s, pid, NULL), 0);
+		pmu_session_start(s);
+		assert_int_equal(write(go[1], "x", 1), 1);
+		close(go[1]);
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_int_equal(status, 0);
+		assert_int_equal(pmu_session_stop(s, &res), 0);
+		assert_true(res.r[0].counted);
+		if (res.r[0].value < 20)
+			fail_msg("run %d: %.0f page-faults of /bin/true", run + 1, res.r[0].value);
+		pmu_results_free(&res);
+	}
+	sched_setaffinity(0, sizeof(saved), &saved);
+	pmu_session_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -605,6 +720,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_per_command, setup, teardown),
 		cmocka_unit_test(test_format_count),
 		cmocka_unit_test(test_real_software_and_hardware),
+		cmocka_unit_test(test_real_per_command_runs),
 	};
 
 	return cmocka_run_group_tests_name("pmu_count", tests, NULL, NULL);
