@@ -25,6 +25,7 @@
 #include "cli.h"
 #include "collector.h"
 #include "hooks.h"
+#include "pmu_cli.h"
 #include "report.h"
 
 static struct env {
@@ -303,8 +304,11 @@ static int emit(const struct vmapstat_snapshot *cum, const struct vmapstat_snaps
 		return cli_stdout_check();
 	if (env.json) {
 		struct json_object *o = report_json(delta, &rep);
+		/* the interval's PMU counts go inside this object, as "pmu" */
+		int err = !o || pmu_cli_interval_json(&run, o) ? -ENOMEM : 0;
 
-		int err = report_json_print(stdout, o);
+		if (!err)
+			err = report_json_print(stdout, o);
 
 		json_object_put(o);
 		if (err == -ENOMEM) {
@@ -683,6 +687,9 @@ int main(int argc, char **argv)
 	 * exporter's) leave the stop signals to this one, which acts on them
 	 */
 	stop_signals_mask(SIG_BLOCK);
+	/* -j: one object per interval, the PMU counts inside it */
+	if (env.json)
+		pmu_cli_json_merge();
 	i = pmu_cli_start(&run) || prom_cli_start(&run);
 	stop_signals_mask(SIG_UNBLOCK);
 	if (i) {

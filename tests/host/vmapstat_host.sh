@@ -127,6 +127,24 @@ print(f"ok: stack callers ({mode}): fork burst {named} areas under the fork path
 PY
 done
 
+# 2d. Interval mode, -j with --pmu: one JSON object per interval, the PMU
+#     counts inside it as "pmu" (not an object of their own before it).
+"$V" -j --pmu page-faults 0.5 2 >"$tmp/pj" 2>"$tmp/err" ||
+	fail "-j --pmu 0.5 2 exited $?: $(cat "$tmp/err")"
+python3 - "$tmp/pj" <<'PY' || fail "-j --pmu intervals: $(cat "$tmp/pj")"
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert len(lines) == 2, f"expected two JSON lines (two intervals), got {len(lines)}"
+for n, line in enumerate(lines, 1):
+    o = json.loads(line)
+    assert o["schema"] == "vmapstat/1", f"interval {n}: not vmapstat's object: {line[:200]}"
+    p = o["pmu"]
+    ev = [e for e in p["events"] if e["name"] == "page-faults"]
+    assert len(ev) == 1 and ev[0]["counted"], f"interval {n}: page-faults: {p['events']}"
+    assert p["period_s"] > 0.3, f"interval {n}: period_s {p['period_s']}"
+print("ok: -j --pmu page-faults 0.5 2: two objects, each with its interval's \"pmu\"")
+PY
+
 # 3. Exit status of the command is vmapstat's.
 set +e
 "$V" -- sh -c 'exit 7' >/dev/null 2>&1; rc=$?
