@@ -23,10 +23,17 @@ struct acc_row {
 	struct vmapscope_stats st;
 };
 
+/*
+ * The pmu_acc slots that are no CPU: an event's "counted" flag, and its
+ * count per command (one counter, on no particular CPU: cpu="command").
+ */
+#define PMU_ACC_COUNTED	(-1)
+#define PMU_ACC_COMMAND	(-2)
+
 struct pmu_acc {
 	char event[PMU_NAME_LEN];
 	char pmu[PMU_NAME_LEN];
-	int cpu;		/* -1: the event's "counted" flag only */
+	int cpu;		/* a CPU, or PMU_ACC_COUNTED, PMU_ACC_COMMAND */
 	bool counted;
 	double value;
 };
@@ -404,13 +411,15 @@ int prom_state_add_pmu(struct prom_state *st, const struct pmu_results *res)
 
 	for (i = 0; i < res->nr; i++) {
 		const struct pmu_result *r = &res->r[i];
-		struct pmu_acc *a = pmu_slot(st, r->name, r->pmu, -1);
+		struct pmu_acc *a = pmu_slot(st, r->name, r->pmu, PMU_ACC_COUNTED);
 
 		if (!a)
 			return -ENOMEM;
 		a->counted = r->counted;
 		for (c = 0; c < r->nr_cpus; c++) {
-			a = pmu_slot(st, r->name, r->pmu, r->cpu[c].cpu);
+			/* per command the one counter has cpu -1: not "counted"'s slot */
+			a = pmu_slot(st, r->name, r->pmu,
+				     res->task ? PMU_ACC_COMMAND : r->cpu[c].cpu);
 			if (!a)
 				return -ENOMEM;
 			a->value += r->cpu[c].scaled;
@@ -428,13 +437,17 @@ static void pmu_metrics(struct prom_buf *b, const struct prom_state *st)
 	if (!st->nr_pmu)
 		return;
 	prom_family(b, "vmapscope_pmu_events_total", PROM_COUNTER,
-		    "PMU event counts per CPU (vmapstat --pmu), scaled when the PMU multiplexed.");
+		    "PMU event counts per CPU (vmapstat --pmu), or cpu=\"command\" for the command "
+		    "and its children (--pmu -- COMMAND), scaled when the PMU multiplexed.");
 	for (i = 0; i < st->nr_pmu; i++) {
 		const struct pmu_acc *a = &st->pmu[i];
 
-		if (a->cpu < 0)
+		if (a->cpu == PMU_ACC_COUNTED)
 			continue;
-		snprintf(cpu, sizeof(cpu), "%d", a->cpu);
+		if (a->cpu == PMU_ACC_COMMAND)
+			snprintf(cpu, sizeof(cpu), "command");
+		else
+			snprintf(cpu, sizeof(cpu), "%d", a->cpu);
 		l[0] = (struct prom_label){ "event", a->event };
 		l[1] = (struct prom_label){ "pmu", a->pmu };
 		l[2] = (struct prom_label){ "cpu", cpu };
@@ -447,7 +460,7 @@ static void pmu_metrics(struct prom_buf *b, const struct prom_state *st)
 	for (i = 0; i < st->nr_pmu; i++) {
 		const struct pmu_acc *a = &st->pmu[i];
 
-		if (a->cpu >= 0)
+		if (a->cpu != PMU_ACC_COUNTED)
 			continue;
 		l[0] = (struct prom_label){ "event", a->event };
 		l[1] = (struct prom_label){ "pmu", a->pmu };

@@ -68,7 +68,8 @@ int prom_state_set_live(struct prom_state *st, const struct live_snapshot *ls);
 
 /*
  * Add one period of PMU counts (pmu_count.h): vmapscope_pmu_events_total
- * {event,pmu,cpu} sums the scaled per-CPU counts, vmapscope_pmu_event_counted
+ * {event,pmu,cpu} sums the scaled per-CPU counts (per command, @res->task:
+ * the command's count, cpu="command"), vmapscope_pmu_event_counted
  * {event,pmu} says whether the last period could count the event at all.
  * Returns 0 or -ENOMEM.
  */

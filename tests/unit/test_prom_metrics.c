@@ -390,6 +390,35 @@ static void test_pmu_counts(void **state)
 	assert_int_equal(count_lines_with("vmapscope_pmu_events_total{"), 2);
 }
 
+/*
+ * Per command (--pmu -- COMMAND) an event has one counter, on no CPU
+ * (cpu -1): its count is exported as cpu="command", next to "counted".
+ */
+static void test_pmu_per_command(void **state)
+{
+	struct pmu_cpu_value one = { .cpu = -1, .raw = 48, .scaled = 48 };
+	struct pmu_result r[2] = {
+		{ .name = "page-faults", .pmu = "software", .counted = true,
+		  .nr_cpus = 1, .cpu = &one },
+		{ .name = "cycles", .pmu = "no core PMU" },
+	};
+	struct pmu_results res = { .task = true, .nr = 2, .r = r };
+
+	(void)state;
+	st = prom_state_new(5);
+	assert_int_equal(prom_state_add_pmu(st, &res), 0);
+	one.scaled = 50;
+	assert_int_equal(prom_state_add_pmu(st, &res), 0);
+	render();
+	assert_true(value_of("vmapscope_pmu_events_total{event=\"page-faults\",pmu=\"software\","
+			     "cpu=\"command\"}") == 98);
+	assert_int_equal(count_lines_with("vmapscope_pmu_events_total{"), 1);
+	assert_null(strstr(b.data, "cpu=\"-1\""));
+	assert_true(value_of("vmapscope_pmu_event_counted{event=\"page-faults\",pmu=\"software\"}") == 1);
+	assert_true(value_of("vmapscope_pmu_event_counted{event=\"cycles\",pmu=\"no core PMU\"}") == 0);
+	assert_int_equal(count_lines_with("vmapscope_pmu_event_counted{"), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -403,6 +432,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_empty_state, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_live_bytes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pmu_counts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pmu_per_command, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("prom_metrics", tests, NULL, NULL);
