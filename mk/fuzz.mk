@@ -7,6 +7,7 @@
 #   fuzz_http          bytes of a client connection to the /metrics server
 #   fuzz_pmu_event     --pmu event lists on the sysfs fixtures, sysfs formats
 #   fuzz_options       option values: shared value parsers, argp children
+#   fuzz_webconfig     --web.config.file YAML (prom_webconfig_load)
 #
 #   make fuzz             build them: $(OUTDIR)/fuzz/fuzz_TARGET, clang
 #                         -fsanitize=fuzzer,address,undefined, the library
@@ -45,6 +46,7 @@ FUZZ_RUNS_options	?= 20000
 FUZZ_RUNS_compare	?= 8000
 FUZZ_RUNS_pmu_event	?= 4000
 FUZZ_RUNS_http		?= 1000
+FUZZ_RUNS_webconfig	?= 1000
 FUZZ_LONG_SECONDS	?= 300
 
 .PHONY: fuzz check-fuzz check-fuzz-long $(FUZZ_TARGETS:%=fuzz-%)
