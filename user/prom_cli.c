@@ -328,14 +328,13 @@ int prom_cli_end(const struct vmapstat_run *run,
 	/* no scrape may run while the state goes away */
 	prom_server_stop(server);
 	server = NULL;
-	if (popt.to_stdout) {
-		if (render() ||
-		    fwrite(buf.data, 1, buf.len, stdout) != buf.len ||
-		    fflush(stdout)) {
-			fprintf(stderr, "vmapstat: --prometheus: cannot write stdout\n");
-			ret = -1;
-		}
-	}
+	/*
+	 * render() says why it failed; a failed write is vmapstat's to
+	 * report, once, with its errno (cli_stdout_check())
+	 */
+	if (popt.to_stdout &&
+	    (render() || fwrite(buf.data, 1, buf.len, stdout) != buf.len || fflush(stdout)))
+		ret = -1;
 	if (textfile_failing) {
 		fprintf(stderr, "vmapstat: %s (the last write failed: the file is stale)\n",
 			textfile_err);

@@ -112,14 +112,31 @@ pass "status 1: no kernel BTF (vmapstat, --snapshot, vmaptop)"
 
 # a failed write to standard output: the write named, with its errno,
 # whichever path wrote (interval, JSON, command mode, compare, the audit,
-# --help, --version), instead of exit 0 or "Input/output error"
+# --prometheus, --help, --version), instead of exit 0 or "Input/output
+# error", and named once
 full() { "$@" >/dev/full; }
 for args in "0.2 1" "-j 0.2 1" "-- true" "-j -- true" "--help" "--version" \
-	    "compare $tmp/run.json $tmp/run.json"; do
+	    "compare $tmp/run.json $tmp/run.json" "--prometheus 0.2 1" "--prometheus -- true"; do
 	# shellcheck disable=SC2086
 	expect 1 "vmapstat $args >/dev/full" -- full "$V" $args
 	says "vmapstat: writing standard output: No space left on device"
 done
+# --prometheus alone runs until a stop signal, then writes the exposition:
+# SIGINT once vmapstat handles it (SigCgt, bit 1), so that it ends the run
+full_until_sigint() {
+	local pid i cgt
+	"$@" >/dev/full &
+	pid=$!
+	for i in $(seq 300); do
+		cgt=$(awk '/^SigCgt:/ { print $2 }' "/proc/$pid/status" 2>/dev/null) || break
+		[ -n "$cgt" ] && [ $((0x$cgt & 2)) != 0 ] && break
+		sleep 0.1
+	done
+	kill -INT "$pid" 2>/dev/null
+	wait "$pid"
+}
+expect 1 "vmapstat --prometheus >/dev/full (until SIGINT)" -- full_until_sigint "$V" --prometheus
+says "vmapstat: writing standard output: No space left on device"
 snapshot_full() {
 	# shellcheck disable=SC2086
 	expect 1 "vmapstat $1 >/dev/full" -- full "$V" $1
