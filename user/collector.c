@@ -205,12 +205,23 @@ uint64_t row_total_bytes(const struct vmapstat_row *r)
 	return t;
 }
 
-static bool have_caps(void)
+/*
+ * May this process load BPF programs: root, CAP_SYS_ADMIN, or CAP_BPF and
+ * CAP_PERFMON (Linux >= 5.8) in its effective set.  When not, @missing
+ * names what it lacks of the last pair ("CAP_PERFMON", "CAP_BPF,
+ * CAP_PERFMON"), or is "" when the set cannot be read.
+ */
+static bool have_caps(char *missing, size_t len)
 {
+	static const struct { int bit; const char *name; } need[] = {
+		{ 39, "CAP_BPF" }, { 38, "CAP_PERFMON" },
+	};
 	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct data[2] = {};
+	size_t i, off = 0;
 	uint64_t eff;
 
+	missing[0] = '\0';
 	if (geteuid() == 0)
 		return true;
 	if (syscall(SYS_capget, &hdr, data))
@@ -218,8 +229,11 @@ static bool have_caps(void)
 	eff = data[0].effective | ((uint64_t)data[1].effective << 32);
 	if (eff & (1ULL << CAP_SYS_ADMIN))
 		return true;
-	/* CAP_BPF (39) + CAP_PERFMON (38), Linux >= 5.8 */
-	return (eff & (1ULL << 39)) && (eff & (1ULL << 38));
+	for (i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+		if (!(eff & (1ULL << need[i].bit)) && off < len)
+			off += snprintf(missing + off, len - off, "%s%s", off ? ", " : "",
+					need[i].name);
+	return !off;
 }
 
 /*
@@ -811,12 +825,15 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 	struct collector *c;
 	struct utsname u;
 	struct plan p = {};
+	char missing[64];
 	size_t i, nmatch = 0;
 	int err;
 
 	*out = NULL;
-	if (!have_caps()) {
-		snprintf(errbuf, errlen, "need root (or CAP_BPF and CAP_PERFMON) to load BPF programs");
+	if (!have_caps(missing, sizeof(missing))) {
+		snprintf(errbuf, errlen, "need root (or CAP_BPF and CAP_PERFMON) to load BPF "
+			 "programs%s%s%s", missing[0] ? " (missing: " : "", missing,
+			 missing[0] ? ")" : "");
 		return -EPERM;
 	}
 	if (access("/sys/kernel/btf/vmlinux", R_OK)) {

@@ -95,12 +95,25 @@ pass "status 0: vmapstat (interval, JSON, command, compare, --snapshot, --help, 
 # not root: no CAP_BPF / CAP_PERFMON, no /proc/vmallocinfo
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$@"; }
 expect 1 "vmapstat as nobody" -- nobody "$V" 0.2 1
-says "vmapstat: need root (or CAP_BPF and CAP_PERFMON) to load BPF programs"
+says "vmapstat: need root (or CAP_BPF and CAP_PERFMON) to load BPF programs (missing: CAP_BPF, CAP_PERFMON)"
 expect 1 "vmapstat -- true as nobody" -- nobody "$V" -- true
 expect 1 "vmapstat --snapshot as nobody" -- nobody "$V" --snapshot
 expect 1 "vmaptop -b as nobody" -- nobody "$T" -b -n 1 -d 0.2
-says "vmaptop: need root (or CAP_BPF and CAP_PERFMON) to load BPF programs"
-pass "status 1: not root (vmapstat, --snapshot, command mode, vmaptop)"
+says "vmaptop: need root (or CAP_BPF and CAP_PERFMON) to load BPF programs (missing: CAP_BPF, CAP_PERFMON)"
+# one of the two: the line names the other, the one missing
+nobody_with() {
+	local c=$1
+	shift
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all,+"$c" \
+		--ambient-caps=-all,+"$c" --bounding-set=-all,+"$c" -- "$@"
+}
+expect 1 "vmapstat as nobody with CAP_BPF" -- nobody_with bpf "$V" 0.2 1
+says "vmapstat: need root (or CAP_BPF and CAP_PERFMON) to load BPF programs (missing: CAP_PERFMON)"
+expect 1 "vmapstat as nobody with CAP_PERFMON" -- nobody_with perfmon "$V" 0.2 1
+says "vmapstat: need root (or CAP_BPF and CAP_PERFMON) to load BPF programs (missing: CAP_BPF)"
+expect 1 "vmaptop as nobody with CAP_PERFMON" -- nobody_with perfmon "$T" -b -n 1 -d 0.2
+says "vmaptop: need root (or CAP_BPF and CAP_PERFMON) to load BPF programs (missing: CAP_BPF)"
+pass "status 1: not root (vmapstat, --snapshot, command mode, vmaptop), the missing capability named"
 
 # no kernel BTF: /sys/kernel/btf hidden in a private mount namespace
 nobtf() { unshare -m sh -c 'mount -t tmpfs none /sys/kernel/btf && exec "$@"' sh "$@"; }
