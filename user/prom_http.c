@@ -648,7 +648,7 @@ static void hand_over(struct prom_server *s, struct conn *c)
 
 #define PEEK_MAX	8192
 
-static void check_pending(struct prom_server *s, struct conn *c)
+static void check_pending(struct prom_server *s, struct conn *c, uint32_t events)
 {
 	unsigned char buf[PEEK_MAX];
 	ssize_t n;
@@ -681,6 +681,8 @@ static void check_pending(struct prom_server *s, struct conn *c)
 	case LINE_INCOMPLETE:
 		if (n == sizeof(buf))
 			reply_and_close(s, c, "400 bad request: request line too long\n");
+		else if (events & (EPOLLRDHUP | EPOLLHUP))
+			conn_drop(s, c);	/* hung up half way: nothing more comes */
 		break;
 	}
 }
@@ -781,7 +783,7 @@ static void *server_thread(void *arg)
 			if (p == &s->listen_fd)
 				accept_all(s);
 			else if (p != &s->mhd_epfd)
-				check_pending(s, p);
+				check_pending(s, p, evs[i].events);
 		}
 		MHD_run(s->daemon);
 	}

@@ -763,6 +763,26 @@ static void test_garbage_gets_400(void **state)
 	assert_int_equal(scrape_from(NULL), 200);
 }
 
+/*
+ * A client that sends half a request line and then shuts down its side
+ * will never finish it: the server lets go of it at once, not after the
+ * request deadline.
+ */
+static void test_half_request_then_hangup(void **state)
+{
+	double waited;
+	int fd;
+
+	(void)state;
+	fd = connect_lo();
+	send_all(fd, "GET /metrics HTTP/1.1");
+	assert_int_equal(shutdown(fd, SHUT_WR), 0);
+	waited = wait_closed(fd, 6.0);
+	close(fd);
+	assert_true(waited >= 0 && waited < 1.0);
+	assert_int_equal(scrape_from(NULL), 200);
+}
+
 static void parse_ok(const char *spec, const char *text)
 {
 	struct prom_listen l;
@@ -887,6 +907,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_tricklers_do_not_lock_out, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trickled_header_and_second_request, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_garbage_gets_400, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_half_request_then_hangup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_per_address_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bind_error_is_one_line, setup, teardown),
 	};

@@ -167,6 +167,9 @@ static void test_rejected(void **state)
 		 "  client_ca_file: ca.crt\n", "needs client_auth_type: RequireAndVerifyClientCert");
 	load_bad("basic_auth_users:\n  u: plaintext\n", "basic_auth_users.u: not a bcrypt hash");
 	load_bad("basic_auth_users:\n  u: $1$abc$defghijklmnopqrstuvwxy\n", "not a bcrypt hash");
+	/* a cost-31 hash (2^31 rounds) is refused before libcrypt runs it */
+	load_bad("basic_auth_users:\n  u: $2b$31$abcdefghijklmnopqrstuuabcdefghijklmnopqrstuvwxyz01234\n",
+		 "basic_auth_users.u: bcrypt cost 31 is above 14");
 	load_bad("basic_auth_users: [a, b]\n", "expected a mapping");
 	load_bad("- a\n- b\n", "expected a mapping");
 	load_bad("tls_server_config:\n  cert_file: [a\n", "line 3: YAML: ");
