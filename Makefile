@@ -27,14 +27,14 @@ include $(sort $(wildcard mk/*.mk))
 
 all: tools
 
-# Fast suites (unit, host) first, then the lab (it builds the stock and
+# Fast suites (unit, host, sanitizers, bounded fuzzing) first, then the lab (it builds the stock and
 # patched kernels, one tree per arch), then every suite that needs only
 # those kernels, and last CHECK_LATE_TARGETS, suites that pay for a cold
 # kernel build of their own which nothing else uses (the debug kernels),
 # so that every other result comes first.
 # "make check-full" then adds the per-patch build of the series.
 # Every suite runs even after a failure, then one closing line counts them.
-CHECK_FAST	 = $(filter check-unit check-host %-unit,$(CHECK_TARGETS))
+CHECK_FAST	 = $(filter check-unit check-host %-unit check-sanitize check-fuzz,$(CHECK_TARGETS))
 CHECK_EARLY	 = $(CHECK_FAST) $(filter check-lab,$(CHECK_TARGETS))
 CHECK_SEQUENCE	 = $(CHECK_EARLY) $(filter-out $(CHECK_EARLY),$(CHECK_TARGETS)) \
 		   $(CHECK_LATE_TARGETS)
