@@ -65,7 +65,8 @@ static struct {
 static const struct argp_option pmu_options[] = {
 	{ "pmu", OPT_PMU, "EVENTS", 0,
 	  "Count these PMU events (comma list, perf names: dtlb_walk:u, "
-	  "cycles, rNNN, pmu/event=0x34/...) per CPU over the traced period", 0 },
+	  "cycles, rNNN, pmu/event=0x34/...) over the traced period: the command "
+	  "and its children with -- COMMAND, else per CPU", 0 },
 	{ "all-cpus", 'a', NULL, 0,
 	  "Count on every CPU, system-wide, rather than only the command "
 	  "and its children (the default with -- COMMAND)", 0 },
@@ -73,7 +74,7 @@ static const struct argp_option pmu_options[] = {
 	  "Count on these CPUs only (e.g. 0-3,10), system-wide there", 0 },
 	{ "repeat", OPT_REPEAT, "N", 0,
 	  "Run the command N times: per-run table with the average (-j saves it "
-	  "for 'vmapstat compare')", 0 },
+	  "for 'vmapstat compare'); needs --pmu", 0 },
 	{ "pmu-per-cpu", OPT_PER_CPU, NULL, 0,
 	  "Also print each CPU's PMU count (counts system-wide, as -a)", 0 },
 	{ "pmu-sample", OPT_SAMPLE, "EVENT", 0,
