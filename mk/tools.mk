@@ -33,8 +33,12 @@ CLANG		?= clang
 BPFTOOL		?= bpftool
 TOOLS_CFLAGS	:= -g -O2 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
 		   -D_GNU_SOURCE -std=gnu11 -fno-strict-aliasing
-# --version names the build (user/cli.c)
-TOOLS_CFLAGS	+= -DVMAPSCOPE_GIT_DESCRIBE='"$(or $(shell git -C $(TOPDIR) describe --always --dirty 2>/dev/null),unknown)"'
+# --version names the build (user/cli.c).  make does not see a changed -D
+# flag, so the string is also kept in a stamp file, rewritten only when it
+# changes, and the objects of cli.c depend on that file.
+GIT_DESCRIBE	:= $(or $(shell git -C $(TOPDIR) describe --always --dirty 2>/dev/null),unknown)
+GIT_DESCRIBE_STAMP := $(OUTDIR)/git-describe.stamp
+TOOLS_CFLAGS	+= -DVMAPSCOPE_GIT_DESCRIBE='"$(GIT_DESCRIBE)"'
 TOOLS_LDLIBS	+= -ljson-c -lbpf -lelf -lz -lpthread
 
 BPF_SRCS	:= $(wildcard bpf/*.bpf.c)
@@ -83,6 +87,15 @@ $$(O_$(1))/bin/%: $$(O_$(1))/obj/%.o $$(O_$(1))/lib/libvmapscope.a
 	$$(CC_$(1)) -static -o $$@ $$< $$(O_$(1))/lib/libvmapscope.a $$(TOOLS_LDLIBS)
 endef
 $(foreach a,$(TOOLS_ARCHES),$(eval $(call tools_arch_rules,$(a))))
+
+# The recipe runs every time; the file changes (and cli.o is rebuilt) only
+# when the string does.
+.PHONY: git-describe-force
+$(GIT_DESCRIBE_STAMP): git-describe-force
+	@mkdir -p $(@D)
+	@echo '$(GIT_DESCRIBE)' | cmp -s - $@ || echo '$(GIT_DESCRIBE)' >$@
+$(foreach a,$(TOOLS_ARCHES),$(OUTDIR)/$(a)/obj/cli.o) \
+$(OUTDIR)/$(HOST_ARCH)/obj-dynamic/cli.o: $(GIT_DESCRIBE_STAMP)
 
 # ---- unit tests (host arch, dynamic link with cmocka) --------------------
 UNIT_SRCS	:= $(wildcard tests/unit/test_*.c)
