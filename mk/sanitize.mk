@@ -49,6 +49,9 @@ $(SAN_O)/obj/%.o: user/%.c $(SAN_HDRS) $(SAN_SKELS)
 	$(SAN_CC) $(TOOLS_CFLAGS) -O1 $(SAN_FLAGS) -Iinclude -Iuser -I$(OUTDIR)/$(HOST_ARCH)/include \
 		-c $< -o $@
 
+# --version's git describe string (mk/tools.mk keeps it in a stamp).
+$(SAN_O)/obj/cli.o: $(GIT_DESCRIBE_STAMP)
+
 # Every object but the tools' main files, as mk/tools.mk's library.
 $(SAN_O)/lib/libvmapscope.a: $(SAN_OBJS)
 	@mkdir -p $(@D)

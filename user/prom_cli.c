@@ -356,7 +356,7 @@ int prom_cli_end(const struct vmapstat_run *run,
 static error_t prom_parse(int key, char *arg, struct argp_state *st)
 {
 	char err[256];
-	unsigned long v;
+	unsigned long v = 0;
 
 	switch (key) {
 	case OPT_LISTEN:
