@@ -357,7 +357,7 @@ static void live_gauges(struct prom_buf *b, const struct prom_state *st)
 		}
 	}
 	prom_family(b, "vmapscope_live_potential_bytes", PROM_GAUGE,
-		    "Of the bytes mapped with PTEs, those whose physical pages would allow a larger block: in place (could_64K, could_2M) or with the area placed elsewhere (misaligned), by caller and API (--live-bytes).");
+		    "Of the bytes mapped with 4K PTEs, those the vmap series would map with a larger block (could_64K, could_2M: vmap areas by array index, other areas in place), and contiguous runs off every block boundary (misaligned), by caller and API (--live-bytes).");
 	for (i = 0; i < st->nr_live; i++) {
 		const struct live_row *r = &st->live[i];
 		int k;
