@@ -1021,7 +1021,7 @@ static void symbols_why(const struct collector *c, char *buf, size_t len)
 			 (int)n, fact);
 }
 
-static void fill_meta(const struct collector *c, struct vmapstat_snapshot *s)
+static void fill_meta(const struct collector *c, struct vmapstat_sample *s)
 {
 	memcpy(s->feat, c->feat, sizeof(s->feat));
 	snprintf(s->arch, sizeof(s->arch), "%s", c->arch);
@@ -1078,7 +1078,7 @@ static int read_counters(struct collector *c, uint64_t out[VMAPSCOPE_CNT_MAX])
 	return err;
 }
 
-int collector_read(struct collector *c, struct vmapstat_snapshot *snap)
+int collector_read(struct collector *c, struct vmapstat_sample *snap)
 {
 	struct vmapscope_key key, next, *keys = NULL;
 	size_t nkeys = 0, cap = 0, i;
@@ -1149,11 +1149,11 @@ out:
 	pthread_mutex_unlock(&c->lock);
 	free(keys);
 	if (err)
-		snapshot_free(snap);
+		sample_free(snap);
 	return err;
 }
 
-void snapshot_free(struct vmapstat_snapshot *snap)
+void sample_free(struct vmapstat_sample *snap)
 {
 	free(snap->rows);
 	snap->rows = NULL;
@@ -1195,7 +1195,7 @@ void stats_add(struct vmapscope_stats *out, const struct vmapscope_stats *a)
 		po[i] += pa[i];
 }
 
-static void copy_meta(struct vmapstat_snapshot *out, const struct vmapstat_snapshot *in)
+static void copy_meta(struct vmapstat_sample *out, const struct vmapstat_sample *in)
 {
 	struct vmapstat_row *rows = out->rows;
 	size_t n = out->nr_rows;
@@ -1205,9 +1205,9 @@ static void copy_meta(struct vmapstat_snapshot *out, const struct vmapstat_snaps
 	out->nr_rows = n;
 }
 
-int snapshot_delta(const struct vmapstat_snapshot *cur,
-		   const struct vmapstat_snapshot *prev,
-		   struct vmapstat_snapshot *out)
+int sample_delta(const struct vmapstat_sample *cur,
+		   const struct vmapstat_sample *prev,
+		   struct vmapstat_sample *out)
 {
 	size_t i, j = 0;
 
@@ -1238,7 +1238,7 @@ int snapshot_delta(const struct vmapstat_snapshot *cur,
 	return 0;
 }
 
-int snapshot_by_api(const struct vmapstat_snapshot *in, struct vmapstat_snapshot *out)
+int rows_by_api(const struct vmapstat_sample *in, struct vmapstat_sample *out)
 {
 	struct vmapstat_row rows[16] = {};
 	bool used[16] = {};

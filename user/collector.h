@@ -6,8 +6,8 @@
  * reads vmalloc/vmap/ioremap activity through this one API, so that the
  * BPF side, caller symbolization and "what is missing and why" exist once.
  *
- * collector_read() fills a struct vmapstat_snapshot with cumulative
- * counters since the collector attached; snapshot_delta() turns two of
+ * collector_read() fills a struct vmapstat_sample with cumulative
+ * counters since the collector attached; sample_delta() turns two of
  * them into per-interval figures.  One row per (caller, api): bytes and
  * BPF events per mapping shift (granule), chunk-length and latency log2
  * histograms (hist.h), call / area counts; the global counters
@@ -59,7 +59,7 @@ struct vmapstat_row {
 	struct vmapscope_stats st;
 };
 
-struct vmapstat_snapshot {
+struct vmapstat_sample {
 	struct timespec mono;		/* CLOCK_MONOTONIC when read */
 	struct timespec wall;		/* CLOCK_REALTIME when read */
 	double interval_s;		/* 0 for cumulative, else delta length */
@@ -141,27 +141,27 @@ void collector_symbolize(struct collector *c, uint64_t addr, char *buf, size_t l
 
 /*
  * Read all counters (cumulative since attach) into snap (caller frees
- * with snapshot_free()).  Returns 0 or negative errno.
+ * with sample_free()).  Returns 0 or negative errno.
  */
-int collector_read(struct collector *c, struct vmapstat_snapshot *snap);
+int collector_read(struct collector *c, struct vmapstat_sample *snap);
 
 /*
  * out = cur - prev per (caller, api) row and counter; rows absent from
  * prev count from zero; rows with all-zero deltas are dropped.
  * interval_s is set from the monotonic stamps.  Returns 0 or -ENOMEM.
  */
-int snapshot_delta(const struct vmapstat_snapshot *cur,
-		   const struct vmapstat_snapshot *prev,
-		   struct vmapstat_snapshot *out);
+int sample_delta(const struct vmapstat_sample *cur,
+		   const struct vmapstat_sample *prev,
+		   struct vmapstat_sample *out);
 
 /*
  * Fold rows into one row per api (caller = 0, sym = API name): the
  * default "totals per API" view.  Returns 0 or -ENOMEM.
  */
-int snapshot_by_api(const struct vmapstat_snapshot *in,
-		    struct vmapstat_snapshot *out);
+int rows_by_api(const struct vmapstat_sample *in,
+		    struct vmapstat_sample *out);
 
-void snapshot_free(struct vmapstat_snapshot *snap);
+void sample_free(struct vmapstat_sample *snap);
 
 /*
  * For --version: one line naming the BPF programs built into this binary's

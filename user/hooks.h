@@ -47,19 +47,19 @@ struct vmapstat_run {
 int pmu_cli_start(const struct vmapstat_run *run);
 int pmu_cli_run_start(const struct vmapstat_run *run, int idx, pid_t pid);
 int pmu_cli_run_end(const struct vmapstat_run *run, int idx, int wait_status,
-		    const struct vmapstat_snapshot *delta);
+		    const struct vmapstat_sample *delta);
 int pmu_cli_interval(const struct vmapstat_run *run,
-		     const struct vmapstat_snapshot *cum,
-		     const struct vmapstat_snapshot *delta);
+		     const struct vmapstat_sample *cum,
+		     const struct vmapstat_sample *delta);
 int pmu_cli_end(const struct vmapstat_run *run,
-		const struct vmapstat_snapshot *cum);
+		const struct vmapstat_sample *cum);
 
 int prom_cli_start(const struct vmapstat_run *run);
 int prom_cli_interval(const struct vmapstat_run *run,
-		      const struct vmapstat_snapshot *cum,
-		      const struct vmapstat_snapshot *delta);
+		      const struct vmapstat_sample *cum,
+		      const struct vmapstat_sample *delta);
 int prom_cli_end(const struct vmapstat_run *run,
-		 const struct vmapstat_snapshot *cum);
+		 const struct vmapstat_sample *cum);
 bool prom_cli_to_stdout(void);
 
 /*

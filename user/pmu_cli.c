@@ -238,7 +238,7 @@ int pmu_cli_run_start(const struct vmapstat_run *run, int idx, pid_t pid)
 }
 
 /* vmap figures of one run that a stock-vs-patched comparison wants. */
-static void record_vmap_metrics(int idx, const struct vmapstat_snapshot *d)
+static void record_vmap_metrics(int idx, const struct vmapstat_sample *d)
 {
 	uint64_t bytes = 0, large = 0, calls = 0, lat = 0, chunks = 0;
 	bool gran = d->feat[VMAPSTAT_FEAT_GRANULE].available;
@@ -271,7 +271,7 @@ static void record_vmap_metrics(int idx, const struct vmapstat_snapshot *d)
 }
 
 int pmu_cli_run_end(const struct vmapstat_run *run, int idx, int status,
-		    const struct vmapstat_snapshot *delta)
+		    const struct vmapstat_sample *delta)
 {
 	struct pmu_results res;
 	int r;
@@ -397,8 +397,8 @@ int pmu_cli_interval_json(const struct vmapstat_run *run, struct json_object *o)
 }
 
 int pmu_cli_interval(const struct vmapstat_run *run,
-		     const struct vmapstat_snapshot *cum,
-		     const struct vmapstat_snapshot *delta)
+		     const struct vmapstat_sample *cum,
+		     const struct vmapstat_sample *delta)
 {
 	FILE *out = vmapstat_report_stream();
 	struct pmu_results res;
@@ -425,7 +425,7 @@ int pmu_cli_interval(const struct vmapstat_run *run,
 }
 
 int pmu_cli_end(const struct vmapstat_run *run,
-		const struct vmapstat_snapshot *cum)
+		const struct vmapstat_sample *cum)
 {
 	FILE *out = vmapstat_report_stream();
 	int failed = 0, ret = 0;

@@ -95,7 +95,7 @@ static struct prom_webconfig *webconfig;
  */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct collector *scrape_collector;
-static struct vmapstat_snapshot scrape_prev;
+static struct vmapstat_sample scrape_prev;
 
 /*
  * One live-mapping audit into the state.  At start a failure is fatal
@@ -193,28 +193,28 @@ void prom_pmu_results(const struct pmu_results *res)
 /* Scrape mode: the counters as of now, before the server answers. */
 static void refresh(void *arg)
 {
-	struct vmapstat_snapshot cur, delta;
+	struct vmapstat_sample cur, delta;
 
 	pthread_mutex_lock(&lock);
 	if (collector_read(scrape_collector, &cur)) {
 		pthread_mutex_unlock(&lock);
 		return;		/* the scrape gets the last exposition */
 	}
-	if (!snapshot_delta(&cur, &scrape_prev, &delta)) {
+	if (!sample_delta(&cur, &scrape_prev, &delta)) {
 		if (prom_state_add(state, &delta))
 			fprintf(stderr, "vmapstat: prometheus: out of memory\n");
 		else if (!popt.live || !take_live(false))
 			publish(false);
-		snapshot_free(&delta);
+		sample_free(&delta);
 	}
-	snapshot_free(&scrape_prev);
+	sample_free(&scrape_prev);
 	scrape_prev = cur;
 	pthread_mutex_unlock(&lock);
 }
 
 int prom_cli_start(const struct vmapstat_run *run)
 {
-	struct vmapstat_snapshot snap;
+	struct vmapstat_sample snap;
 	char err[512];
 
 	if (!popt.listen && !popt.textfile && !popt.to_stdout)
@@ -237,7 +237,7 @@ int prom_cli_start(const struct vmapstat_run *run)
 			scrape_collector = run->collector;
 			scrape_prev = snap;
 		} else {
-			snapshot_free(&snap);
+			sample_free(&snap);
 		}
 	}
 	if (popt.live) {
@@ -292,8 +292,8 @@ int prom_cli_start(const struct vmapstat_run *run)
 }
 
 int prom_cli_interval(const struct vmapstat_run *run,
-		      const struct vmapstat_snapshot *cum,
-		      const struct vmapstat_snapshot *delta)
+		      const struct vmapstat_sample *cum,
+		      const struct vmapstat_sample *delta)
 {
 	int ret = 0;
 
@@ -319,7 +319,7 @@ int prom_cli_interval(const struct vmapstat_run *run,
 }
 
 int prom_cli_end(const struct vmapstat_run *run,
-		 const struct vmapstat_snapshot *cum)
+		 const struct vmapstat_sample *cum)
 {
 	int ret = 0;
 
@@ -341,7 +341,7 @@ int prom_cli_end(const struct vmapstat_run *run,
 		ret = -1;
 	}
 	textfile_failing = false;
-	snapshot_free(&scrape_prev);
+	sample_free(&scrape_prev);
 	scrape_collector = NULL;
 	live_auditor_close(auditor);
 	auditor = NULL;

@@ -49,7 +49,7 @@ struct prom_state {
 	double last_wall;		/* end of the last interval, epoch s */
 	double last_interval_s;
 	bool have_info;
-	struct vmapstat_snapshot info;	/* kernel, features, symbols; no rows */
+	struct vmapstat_sample info;	/* kernel, features, symbols; no rows */
 	/* last live-mapping audit, folded to top callers + "other" */
 	bool have_live;
 	struct live_row *live;
@@ -120,7 +120,7 @@ uint64_t prom_state_intervals(const struct prom_state *st)
 	return st->intervals;
 }
 
-void prom_state_set_info(struct prom_state *st, const struct vmapstat_snapshot *s)
+void prom_state_set_info(struct prom_state *st, const struct vmapstat_sample *s)
 {
 	st->info = *s;
 	st->info.rows = NULL;
@@ -191,7 +191,7 @@ static int admit_callers(struct prom_state *st)
 	return 0;
 }
 
-int prom_state_add(struct prom_state *st, const struct vmapstat_snapshot *delta)
+int prom_state_add(struct prom_state *st, const struct vmapstat_sample *delta)
 {
 	size_t i, nr_new = 0, nr_old = st->nr;
 

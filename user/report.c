@@ -9,7 +9,7 @@
 #include "hist.h"
 #include "report.h"
 
-void report_missing(FILE *f, const struct vmapstat_snapshot *s)
+void report_missing(FILE *f, const struct vmapstat_sample *s)
 {
 	int i;
 
@@ -41,7 +41,7 @@ static bool any(const uint64_t *v, int n)
 	return false;
 }
 
-static void text_row(FILE *f, const struct vmapstat_snapshot *s,
+static void text_row(FILE *f, const struct vmapstat_sample *s,
 		     const struct vmapstat_row *r, const struct report_opts *o)
 {
 	uint64_t total = row_total_bytes(r);
@@ -87,7 +87,7 @@ static void text_row(FILE *f, const struct vmapstat_snapshot *s,
 }
 
 /* The global counters that are not zero, on one line. */
-static void text_counters(FILE *f, const struct vmapstat_snapshot *s)
+static void text_counters(FILE *f, const struct vmapstat_sample *s)
 {
 	const char *sep = "\ncounters: ";
 	int i;
@@ -102,10 +102,10 @@ static void text_counters(FILE *f, const struct vmapstat_snapshot *s)
 		fprintf(f, "\n");
 }
 
-void report_text(FILE *f, const struct vmapstat_snapshot *s, const struct report_opts *o)
+void report_text(FILE *f, const struct vmapstat_sample *s, const struct report_opts *o)
 {
-	struct vmapstat_snapshot byapi = {};
-	const struct vmapstat_snapshot *v = s;
+	struct vmapstat_sample byapi = {};
+	const struct vmapstat_sample *v = s;
 	size_t i;
 
 	if (o->timestamp) {
@@ -116,7 +116,7 @@ void report_text(FILE *f, const struct vmapstat_snapshot *s, const struct report
 		strftime(ts, sizeof(ts), "%H:%M:%S", &tm);
 		fprintf(f, "%-8s\n", ts);
 	}
-	if (!o->per_caller && !snapshot_by_api(s, &byapi))
+	if (!o->per_caller && !rows_by_api(s, &byapi))
 		v = &byapi;
 	if (!v->nr_rows)
 		fprintf(f, "(no vmalloc/vmap/ioremap mapping events)\n");
@@ -129,7 +129,7 @@ void report_text(FILE *f, const struct vmapstat_snapshot *s, const struct report
 			(unsigned long long)s->counters[VMAPSCOPE_CNT_STATS_FULL], s->stats_max_entries);
 	fprintf(f, "\n");
 	fflush(f);
-	snapshot_free(&byapi);
+	sample_free(&byapi);
 }
 
 /* ---- JSON ---------------------------------------------------------- */
@@ -159,7 +159,7 @@ static struct json_object *j_hist(const uint64_t *slots)
 	return a;
 }
 
-static struct json_object *j_row(const struct vmapstat_snapshot *s,
+static struct json_object *j_row(const struct vmapstat_sample *s,
 				 const struct vmapstat_row *r, bool per_caller)
 {
 	struct json_object *o = json_object_new_object(), *g;
@@ -206,10 +206,10 @@ static struct json_object *j_row(const struct vmapstat_snapshot *s,
 	return o;
 }
 
-struct json_object *report_json(const struct vmapstat_snapshot *s, const struct report_opts *o)
+struct json_object *report_json(const struct vmapstat_sample *s, const struct report_opts *o)
 {
-	struct vmapstat_snapshot byapi = {};
-	const struct vmapstat_snapshot *v = s;
+	struct vmapstat_sample byapi = {};
+	const struct vmapstat_sample *v = s;
 	struct json_object *root, *k, *feats, *cnt, *rows, *sym;
 	char ts[40];
 	struct tm tm;
@@ -256,13 +256,13 @@ struct json_object *report_json(const struct vmapstat_snapshot *s, const struct 
 	json_object_object_add(cnt, "stats_map_max_entries", j_u64(s->stats_max_entries));
 	json_object_object_add(root, "counters", cnt);
 
-	if (!o->per_caller && !snapshot_by_api(s, &byapi))
+	if (!o->per_caller && !rows_by_api(s, &byapi))
 		v = &byapi;
 	rows = json_object_new_array();
 	for (i = 0; i < v->nr_rows; i++)
 		json_object_array_add(rows, j_row(s, &v->rows[i], o->per_caller));
 	json_object_object_add(root, "rows", rows);
-	snapshot_free(&byapi);
+	sample_free(&byapi);
 	return root;
 }
 

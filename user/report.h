@@ -19,14 +19,14 @@ struct report_opts {
 };
 
 /* One line per missing/partial column (feature why-lines) and kallsyms. */
-void report_missing(FILE *f, const struct vmapstat_snapshot *s);
+void report_missing(FILE *f, const struct vmapstat_sample *s);
 
 /* Text report of one interval (s = delta or cumulative snapshot). */
-void report_text(FILE *f, const struct vmapstat_snapshot *s,
+void report_text(FILE *f, const struct vmapstat_sample *s,
 		 const struct report_opts *o);
 
 /* JSON object for one interval; caller puts it.  NULL on ENOMEM. */
-struct json_object *report_json(const struct vmapstat_snapshot *s,
+struct json_object *report_json(const struct vmapstat_sample *s,
 				const struct report_opts *o);
 
 /*

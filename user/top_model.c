@@ -10,7 +10,7 @@
 #include "hist.h"
 #include "top_model.h"
 
-void top_avail_from_snapshot(struct top_avail *av, const struct vmapstat_snapshot *snap,
+void top_avail_from_sample(struct top_avail *av, const struct vmapstat_sample *snap,
 			     const char *live_why)
 {
 	static const enum vmapstat_feature feat_of[TOP_NEED_MAX] = {
@@ -188,8 +188,8 @@ void top_table_free(struct top_table *tab)
 	tab->nr = tab->cap = 0;
 }
 
-int top_table_build(struct top_table *tab, const struct vmapstat_snapshot *cum,
-		    const struct vmapstat_snapshot *delta, const struct top_avail *avail,
+int top_table_build(struct top_table *tab, const struct vmapstat_sample *cum,
+		    const struct vmapstat_sample *delta, const struct top_avail *avail,
 		    const struct top_live *live, size_t nr_live, bool cumulative,
 		    bool live_rows)
 {

@@ -3,7 +3,7 @@
  * vmaptop row model: one row per (caller, api), computed from the
  * collector's snapshots (user/collector.h): the cumulative snapshot gives
  * the set of rows (callers stay listed while idle, as processes do in
- * top), snapshot_delta() of two cumulative snapshots gives the interval's
+ * top), sample_delta() of two cumulative snapshots gives the interval's
  * counts, which become rates here.
  *
  * The model knows nothing about BPF or ncurses: the unit tests build
@@ -154,12 +154,12 @@ struct top_live {
  * API counts as timed when latency is available; refine av->timed from
  * collector_probes().
  */
-void top_avail_from_snapshot(struct top_avail *av, const struct vmapstat_snapshot *snap,
+void top_avail_from_sample(struct top_avail *av, const struct vmapstat_sample *snap,
 			     const char *live_why);
 
 /*
  * Build tab.  cum: cumulative snapshot (every caller since attach).
- * delta: snapshot_delta(cum, previous cumulative snapshot), or NULL
+ * delta: sample_delta(cum, previous cumulative snapshot), or NULL
  * before there is a previous one (every row then shows zero).  In
  * cumulative mode delta is ignored and rows show cum's totals ("rates"
  * are totals).  live (may be NULL) fills live_areas / live_bytes of
@@ -167,8 +167,8 @@ void top_avail_from_snapshot(struct top_avail *av, const struct vmapstat_snapsho
  * that only have live areas (no mapping seen since attach) get a row
  * too.  Returns 0 or -ENOMEM.
  */
-int top_table_build(struct top_table *tab, const struct vmapstat_snapshot *cum,
-		    const struct vmapstat_snapshot *delta, const struct top_avail *avail,
+int top_table_build(struct top_table *tab, const struct vmapstat_sample *cum,
+		    const struct vmapstat_sample *delta, const struct top_avail *avail,
 		    const struct top_live *live, size_t nr_live, bool cumulative,
 		    bool live_rows);
 void top_table_free(struct top_table *tab);

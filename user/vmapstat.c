@@ -296,7 +296,7 @@ static struct report_opts rep;
 static struct vmapstat_run run;
 
 /* Print one interval; 0 or EXIT_RUNTIME. */
-static int emit(const struct vmapstat_snapshot *cum, const struct vmapstat_snapshot *delta)
+static int emit(const struct vmapstat_sample *cum, const struct vmapstat_sample *delta)
 {
 	if (pmu_cli_interval(&run, cum, delta) || prom_cli_interval(&run, cum, delta))
 		return EXIT_RUNTIME;
@@ -322,7 +322,7 @@ static int emit(const struct vmapstat_snapshot *cum, const struct vmapstat_snaps
 	return cli_stdout_check();
 }
 
-static int read_snap(struct collector *c, struct vmapstat_snapshot *s)
+static int read_snap(struct collector *c, struct vmapstat_sample *s)
 {
 	int err = collector_read(c, s);
 
@@ -339,9 +339,9 @@ static void sleep_interval(double s)
 	nanosleep(&ts, NULL);
 }
 
-static int interval_mode(struct collector *c, struct vmapstat_snapshot *prev)
+static int interval_mode(struct collector *c, struct vmapstat_sample *prev)
 {
-	struct vmapstat_snapshot cur, delta;
+	struct vmapstat_sample cur, delta;
 	long n = 0;
 	int ret = 0;
 
@@ -352,14 +352,14 @@ static int interval_mode(struct collector *c, struct vmapstat_snapshot *prev)
 			pause();	/* until Ctrl-C / SIGTERM */
 		if (read_snap(c, &cur))
 			return EXIT_RUNTIME;
-		if (snapshot_delta(&cur, prev, &delta)) {
-			snapshot_free(&cur);
+		if (sample_delta(&cur, prev, &delta)) {
+			sample_free(&cur);
 			fprintf(stderr, "vmapstat: out of memory\n");
 			return EXIT_RUNTIME;
 		}
 		ret = emit(&cur, &delta);
-		snapshot_free(&delta);
-		snapshot_free(prev);
+		sample_free(&delta);
+		sample_free(prev);
 		*prev = cur;
 		if (ret || env.interval <= 0 || (env.count && ++n >= env.count))
 			break;
@@ -496,12 +496,12 @@ static int status_to_exit(int status)
 	return EXIT_RUNTIME;
 }
 
-static int command_mode(struct collector *c, struct vmapstat_snapshot *start)
+static int command_mode(struct collector *c, struct vmapstat_sample *start)
 {
-	struct vmapstat_snapshot before, after = {}, delta = {};
+	struct vmapstat_sample before, after = {}, delta = {};
 	int i, status = 0, ret = EXIT_RUNTIME;
 
-	if (snapshot_delta(start, NULL, &before))
+	if (sample_delta(start, NULL, &before))
 		return EXIT_RUNTIME;
 	/* "before" = copy of start with rows: keep start for the final delta */
 	for (i = 0; i < vmapstat_cmd_repeat; i++) {
@@ -511,24 +511,24 @@ static int command_mode(struct collector *c, struct vmapstat_snapshot *start)
 			break;
 		}
 		status = run_command_once(env.command, i);
-		if (status < 0 || read_snap(c, &after) || snapshot_delta(&after, &before, &delta))
+		if (status < 0 || read_snap(c, &after) || sample_delta(&after, &before, &delta))
 			goto out;
 		if (pmu_cli_run_end(&run, i, status, &delta))
 			goto out;
-		snapshot_free(&delta);
-		snapshot_free(&before);
+		sample_free(&delta);
+		sample_free(&before);
 		before = after;
-		after = (struct vmapstat_snapshot){};
+		after = (struct vmapstat_sample){};
 		if (exiting)
 			break;
 	}
-	ret = snapshot_delta(&before, start, &delta) ? EXIT_RUNTIME : emit(&before, &delta);
+	ret = sample_delta(&before, start, &delta) ? EXIT_RUNTIME : emit(&before, &delta);
 	if (!ret)
 		ret = status_to_exit(status);
 out:
-	snapshot_free(&delta);
-	snapshot_free(&after);
-	snapshot_free(&before);
+	sample_free(&delta);
+	sample_free(&after);
+	sample_free(&before);
 	return ret;
 }
 
@@ -567,7 +567,7 @@ int main(int argc, char **argv)
 		.children = children,
 	};
 	struct collector_opts copts = {};
-	struct vmapstat_snapshot start, cum;
+	struct vmapstat_sample start, cum;
 	struct collector *c = NULL;
 	char errbuf[512];
 	int ret = 0, i, nargs = argc, err_idx;
@@ -713,10 +713,10 @@ int main(int argc, char **argv)
 		failed |= prom_cli_end(&run, &cum);
 		if (failed && !ret)
 			ret = EXIT_RUNTIME;
-		snapshot_free(&cum);
+		sample_free(&cum);
 	}
 out:
-	snapshot_free(&start);
+	sample_free(&start);
 	collector_close(c);
 	fclose(err_mem);
 	free(err_buf);

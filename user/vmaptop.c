@@ -187,7 +187,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 
 struct source_ctx {
 	struct collector *col;
-	struct vmapstat_snapshot prev;	/* cumulative */
+	struct vmapstat_sample prev;	/* cumulative */
 	bool have_prev;
 	struct timespec start;
 	char live_why[256];
@@ -202,7 +202,7 @@ static double ts_diff(const struct timespec *a, const struct timespec *b)
 static int source_sample(void *ctxp, struct top_table *tab, bool cumulative)
 {
 	struct source_ctx *ctx = ctxp;
-	struct vmapstat_snapshot cur, delta = { 0 };
+	struct vmapstat_sample cur, delta = { 0 };
 	struct top_live *live = NULL;
 	struct top_avail avail;
 	const char *live_why = NULL;
@@ -213,9 +213,9 @@ static int source_sample(void *ctxp, struct top_table *tab, bool cumulative)
 	if (err)
 		return err;
 	if (ctx->have_prev) {
-		err = snapshot_delta(&cur, &ctx->prev, &delta);
+		err = sample_delta(&cur, &ctx->prev, &delta);
 		if (err) {
-			snapshot_free(&cur);
+			sample_free(&cur);
 			return err;
 		}
 	}
@@ -231,7 +231,7 @@ static int source_sample(void *ctxp, struct top_table *tab, bool cumulative)
 			nr_live = 0;
 		}
 	}
-	top_avail_from_snapshot(&avail, &cur, live_why);
+	top_avail_from_sample(&avail, &cur, live_why);
 	if (avail.have[TOP_NEED_LATENCY]) {
 		const struct vmapstat_probe_state *probes;
 		size_t i, n = collector_probes(ctx->col, &probes);
@@ -245,9 +245,9 @@ static int source_sample(void *ctxp, struct top_table *tab, bool cumulative)
 	err = top_table_build(tab, &cur, ctx->have_prev ? &delta : NULL, &avail, live,
 			      (size_t)nr_live, cumulative, env.live_rows);
 	free(live);
-	snapshot_free(&delta);
+	sample_free(&delta);
 	if (ctx->have_prev)
-		snapshot_free(&ctx->prev);
+		sample_free(&ctx->prev);
 	ctx->prev = cur;
 	ctx->have_prev = true;
 	return err;
@@ -354,7 +354,7 @@ int main(int argc, char **argv)
 		ret = err ? EXIT_RUNTIME : 0;
 	}
 	if (ctx.have_prev)
-		snapshot_free(&ctx.prev);
+		sample_free(&ctx.prev);
 	collector_close(ctx.col);
 	return ret;
 }

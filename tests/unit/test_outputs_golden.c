@@ -136,7 +136,7 @@ static void add_bytes(struct vmapstat_row *r, unsigned int shift, uint64_t runs,
 	r->st.bytes[shift] += bytes;
 }
 
-static struct vmapstat_row *add_row(struct vmapstat_snapshot *s, uint64_t caller, int api,
+static struct vmapstat_row *add_row(struct vmapstat_sample *s, uint64_t caller, int api,
 				    const char *sym)
 {
 	struct vmapstat_row *r = &s->rows[s->nr_rows++];
@@ -155,7 +155,7 @@ static struct vmapstat_row *add_row(struct vmapstat_snapshot *s, uint64_t caller
  * vm_map_ram user, an area-only caller, and unattributed runs.  Rows are
  * sorted by caller, then api, as collector_read() returns them.
  */
-static void make_sample(struct vmapstat_snapshot *s, const struct arch_case *a, uint64_t scale)
+static void make_sample(struct vmapstat_sample *s, const struct arch_case *a, uint64_t scale)
 {
 	unsigned int big = a->cont_shift ? a->cont_shift : 21;
 	struct vmapstat_row *r;
@@ -259,21 +259,21 @@ static void make_sample(struct vmapstat_snapshot *s, const struct arch_case *a, 
 
 /* The interval between two reads, as vmapstat reports it. */
 struct reads {
-	struct vmapstat_snapshot prev, cum, delta;
+	struct vmapstat_sample prev, cum, delta;
 };
 
 static void make_reads(struct reads *rd, const struct arch_case *a)
 {
 	make_sample(&rd->prev, a, 3);
 	make_sample(&rd->cum, a, 9);
-	assert_int_equal(snapshot_delta(&rd->cum, &rd->prev, &rd->delta), 0);
+	assert_int_equal(sample_delta(&rd->cum, &rd->prev, &rd->delta), 0);
 }
 
 static void free_reads(struct reads *rd)
 {
-	snapshot_free(&rd->prev);
-	snapshot_free(&rd->cum);
-	snapshot_free(&rd->delta);
+	sample_free(&rd->prev);
+	sample_free(&rd->cum);
+	sample_free(&rd->delta);
 }
 
 /* ---- the outputs ----------------------------------------------------- */
@@ -395,7 +395,7 @@ static void check_top(const struct arch_case *a)
 	struct out o;
 
 	make_reads(&rd, a);
-	top_avail_from_snapshot(&av, &rd.cum, NULL);
+	top_avail_from_sample(&av, &rd.cum, NULL);
 	/* as vmaptop refines it from collector_probes(): vmap, vm_map_ram untimed */
 	av.timed[VMAPSCOPE_API_VMAP] = av.timed[VMAPSCOPE_API_VM_MAP_RAM] = false;
 
@@ -414,7 +414,7 @@ static void check_top(const struct arch_case *a)
 	top_lines(o.f, &tab, &view, 0);
 
 	/* the first frame: no previous read, every row idle */
-	top_avail_from_snapshot(&av, &rd.cum, "live: /proc/vmallocinfo: Permission denied");
+	top_avail_from_sample(&av, &rd.cum, "live: /proc/vmallocinfo: Permission denied");
 	assert_int_equal(top_table_build(&tab, &rd.cum, NULL, &av, NULL, 0, false, false), 0);
 	top_table_sort(&tab, TOP_COL_CALLER, false);
 	top_lines(o.f, &tab, NULL, 0);

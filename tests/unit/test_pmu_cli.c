@@ -113,7 +113,7 @@ static int parse(int argc, char **argv)
 }
 
 /* A delta with @bytes4k at 4K, @bytes2m at 2M, @chunks chunks, @calls calls. */
-static void mk_delta(struct vmapstat_snapshot *d, struct vmapstat_row *row,
+static void mk_delta(struct vmapstat_sample *d, struct vmapstat_row *row,
 		     uint64_t bytes4k, uint64_t bytes2m, uint64_t chunks,
 		     uint64_t calls, uint64_t lat_sum)
 {
@@ -163,7 +163,7 @@ static pid_t held_true(int *go)
 
 static int three_runs(void *arg)
 {
-	struct vmapstat_snapshot d;
+	struct vmapstat_sample d;
 	struct vmapstat_row row;
 	/* bytes at 4K, bytes at 2M, chunks, calls, latency sum */
 	static const uint64_t in[3][5] = {

@@ -35,7 +35,7 @@ static int teardown(void **state)
 }
 
 /* A snapshot of nr rows, zeroed; the test fills the counters. */
-static void snap_init(struct vmapstat_snapshot *s, size_t nr)
+static void snap_init(struct vmapstat_sample *s, size_t nr)
 {
 	memset(s, 0, sizeof(*s));
 	s->nr_rows = nr;
@@ -50,7 +50,7 @@ static void snap_init(struct vmapstat_snapshot *s, size_t nr)
 	s->feat[VMAPSTAT_FEAT_GRANULE].available = true;
 }
 
-static struct vmapstat_row *row(struct vmapstat_snapshot *s, size_t i,
+static struct vmapstat_row *row(struct vmapstat_sample *s, size_t i,
 				const char *sym, int api)
 {
 	struct vmapstat_row *r = &s->rows[i];
@@ -135,7 +135,7 @@ static void test_bounds_match_bpf_slots(void **state)
 /* End to end: one chunk of 2 pages (an edge) and one call of 1024 ns. */
 static void test_edge_values_in_exposition(void **state)
 {
-	struct vmapstat_snapshot s;
+	struct vmapstat_sample s;
 	struct vmapstat_row *r;
 
 	(void)state;
@@ -149,7 +149,7 @@ static void test_edge_values_in_exposition(void **state)
 	r->st.lat_sum_ns = 1024;
 	r->st.lat_hist[hist_slot(1024, VMAPSCOPE_HIST_SLOTS)]++;
 	assert_int_equal(prom_state_add(st, &s), 0);
-	snapshot_free(&s);
+	sample_free(&s);
 	render();
 
 #define CH "vmapscope_chunk_length_pages_bucket{caller=\"edge_fn+0x10/0x40\",api=\"vmap\",le="
@@ -169,7 +169,7 @@ static void test_edge_values_in_exposition(void **state)
 
 static void test_deltas_accumulate(void **state)
 {
-	struct vmapstat_snapshot s;
+	struct vmapstat_sample s;
 	struct vmapstat_row *r;
 	int i;
 
@@ -188,7 +188,7 @@ static void test_deltas_accumulate(void **state)
 		s.counters[VMAPSCOPE_CNT_AREAS] = 10;
 		s.counters[VMAPSCOPE_CNT_STATS_FULL] = i;
 		assert_int_equal(prom_state_add(st, &s), 0);
-		snapshot_free(&s);
+		sample_free(&s);
 	}
 	render();
 	assert_int_equal(prom_state_intervals(st), 3);
@@ -213,7 +213,7 @@ static void test_deltas_accumulate(void **state)
 /* Callers with the same symbol (two addresses, one label) are one series. */
 static void test_same_symbol_merges(void **state)
 {
-	struct vmapstat_snapshot s;
+	struct vmapstat_sample s;
 
 	(void)state;
 	st = prom_state_new(5);
@@ -221,7 +221,7 @@ static void test_same_symbol_merges(void **state)
 	row(&s, 0, "0x0000000000000000", VMAPSCOPE_API_VMAP)->st.bytes[12] = 4096;
 	row(&s, 1, "0x0000000000000000", VMAPSCOPE_API_VMAP)->st.bytes[12] = 8192;
 	assert_int_equal(prom_state_add(st, &s), 0);
-	snapshot_free(&s);
+	sample_free(&s);
 	render();
 	assert_int_equal(count_lines_with("vmapscope_mapped_bytes_total{caller="), 1);
 	assert_true(value_of("vmapscope_mapped_bytes_total{caller=\"0x0000000000000000\",api=\"vmap\",granule=\"4K\"}") == 12288);
@@ -229,14 +229,14 @@ static void test_same_symbol_merges(void **state)
 
 static void add_caller_bytes(const char *const *syms, const uint64_t *bytes, size_t n)
 {
-	struct vmapstat_snapshot s;
+	struct vmapstat_sample s;
 	size_t i;
 
 	snap_init(&s, n);
 	for (i = 0; i < n; i++)
 		row(&s, i, syms[i], VMAPSCOPE_API_VMALLOC)->st.bytes[12] = bytes[i];
 	assert_int_equal(prom_state_add(st, &s), 0);
-	snapshot_free(&s);
+	sample_free(&s);
 }
 
 #define BYTES(c) "vmapscope_mapped_bytes_total{caller=\"" c "\",api=\"vmalloc\",granule=\"4K\"}"
@@ -302,7 +302,7 @@ static void test_top_zero_sums_everything(void **state)
 /* Before any interval: valid exposition, info from the start snapshot. */
 static void test_empty_state(void **state)
 {
-	struct vmapstat_snapshot s;
+	struct vmapstat_sample s;
 
 	(void)state;
 	st = prom_state_new(20);
@@ -310,7 +310,7 @@ static void test_empty_state(void **state)
 	assert_true(value_of("vmapscope_intervals_total") == 0);
 	snap_init(&s, 0);
 	prom_state_set_info(st, &s);
-	snapshot_free(&s);
+	sample_free(&s);
 	render();
 	assert_true(value_of("vmapscope_intervals_total") == 0);
 	assert_true(value_of("vmapscope_feature_available{feature=\"granule\"}") == 1);

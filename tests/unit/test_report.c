@@ -16,7 +16,7 @@
 #include "collector.h"
 #include "report.h"
 
-static void fill_meta(struct vmapstat_snapshot *s, const char *arch)
+static void fill_meta(struct vmapstat_sample *s, const char *arch)
 {
 	snprintf(s->arch, sizeof(s->arch), "%s", arch);
 	snprintf(s->kernel_release, sizeof(s->kernel_release), "6.12.0");
@@ -31,7 +31,7 @@ static void fill_meta(struct vmapstat_snapshot *s, const char *arch)
 }
 
 /* Two callers: vmalloc 1x2M PMD + 256x4K; vmap 16x64K cont. */
-static void make_snap(struct vmapstat_snapshot *s, const char *arch, uint64_t scale)
+static void make_snap(struct vmapstat_sample *s, const char *arch, uint64_t scale)
 {
 	struct vmapstat_row *r;
 
@@ -103,13 +103,13 @@ static void test_api_names(void **state)
 
 static void test_delta_and_by_api(void **state)
 {
-	struct vmapstat_snapshot a, b, d, t;
+	struct vmapstat_sample a, b, d, t;
 
 	make_snap(&a, "x86_64", 1);
 	make_snap(&b, "x86_64", 3);
 	/* a row that did not change between a and b must be dropped */
 	b.rows[2].st = a.rows[2].st;
-	assert_int_equal(snapshot_delta(&b, &a, &d), 0);
+	assert_int_equal(sample_delta(&b, &a, &d), 0);
 	assert_int_equal(d.nr_rows, 2);
 	assert_true(d.interval_s == 200.0);
 	assert_true(d.rows[0].st.bytes[21] == 2 * (2ULL << 20));
@@ -119,17 +119,17 @@ static void test_delta_and_by_api(void **state)
 	assert_true(row_mappings(&d.rows[0], 12) == 512);
 
 	/* by API: the two vmalloc callers fold into one row */
-	assert_int_equal(snapshot_by_api(&a, &t), 0);
+	assert_int_equal(rows_by_api(&a, &t), 0);
 	assert_int_equal(t.nr_rows, 2);
 	assert_int_equal(t.rows[0].api, VMAPSCOPE_API_VMALLOC);
 	assert_true(t.rows[0].st.bytes[12] == 257 * 4096);
 	assert_true(t.rows[0].st.runs[12] == 3);
 	assert_string_equal(t.rows[0].sym, "vmalloc");
 	assert_int_equal(t.rows[1].api, VMAPSCOPE_API_VMAP);
-	snapshot_free(&t);
-	snapshot_free(&d);
-	snapshot_free(&a);
-	snapshot_free(&b);
+	sample_free(&t);
+	sample_free(&d);
+	sample_free(&a);
+	sample_free(&b);
 }
 
 static struct json_object *get(struct json_object *o, const char *k)
@@ -140,7 +140,7 @@ static struct json_object *get(struct json_object *o, const char *k)
 	return v;
 }
 
-static struct json_object *report_roundtrip(const struct vmapstat_snapshot *s, bool per_caller)
+static struct json_object *report_roundtrip(const struct vmapstat_sample *s, bool per_caller)
 {
 	struct report_opts o = { .per_caller = per_caller, .lat_unit = "usecs", .lat_div = 1000 };
 	struct json_object *obj = report_json(s, &o), *back;
@@ -163,7 +163,7 @@ static struct json_object *report_roundtrip(const struct vmapstat_snapshot *s, b
 
 static void test_json_per_caller(void **state)
 {
-	struct vmapstat_snapshot s;
+	struct vmapstat_sample s;
 	struct json_object *j, *rows, *r0, *g, *e, *h;
 
 	make_snap(&s, "arm64", 1);
@@ -212,13 +212,13 @@ static void test_json_per_caller(void **state)
 	e = json_object_array_get_idx(get(json_object_array_get_idx(rows, 1), "granules"), 0);
 	assert_string_equal(json_object_get_string(get(e, "label")), "64K cont");
 	json_object_put(j);
-	snapshot_free(&s);
+	sample_free(&s);
 }
 
 static void test_json_per_api_and_text(void **state)
 {
 	struct report_opts o = { .per_caller = false, .lat_unit = "usecs", .lat_div = 1000 };
-	struct vmapstat_snapshot s;
+	struct vmapstat_sample s;
 	struct json_object *j, *rows, *r0, *tmp;
 	char *buf = NULL;
 	size_t len = 0;
@@ -243,12 +243,12 @@ static void test_json_per_api_and_text(void **state)
 	/* x86 has no 64K granule: shown by size and shift */
 	assert_non_null(strstr(buf, "64K (shift 16)"));
 	free(buf);
-	snapshot_free(&s);
+	sample_free(&s);
 }
 
 static void test_missing_lines(void **state)
 {
-	struct vmapstat_snapshot s;
+	struct vmapstat_sample s;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -262,7 +262,7 @@ static void test_missing_lines(void **state)
 	assert_string_equal(buf, "vmapstat: latency: test says no\n"
 				 "vmapstat: callers: kallsyms shows zeros\n");
 	free(buf);
-	snapshot_free(&s);
+	sample_free(&s);
 }
 
 int main(void)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vmaptop row model: rates from two collector snapshots (through the
- * collector's own snapshot_delta()), granule shares, chunk means,
+ * collector's own sample_delta()), granule shares, chunk means,
  * percentile estimates from log2 buckets, the "mappings" / "bytes"
  * fallbacks when the kernel lacks tracepoints, live areas, sort, filter.
  */
@@ -23,7 +23,7 @@
 
 /* ---- building snapshots by hand ---- */
 
-static struct vmapstat_row *add_row(struct vmapstat_snapshot *s, uint64_t caller, int api,
+static struct vmapstat_row *add_row(struct vmapstat_sample *s, uint64_t caller, int api,
 				    const char *sym)
 {
 	struct vmapstat_row *r;
@@ -38,7 +38,7 @@ static struct vmapstat_row *add_row(struct vmapstat_snapshot *s, uint64_t caller
 	return r;
 }
 
-static void snap_init(struct vmapstat_snapshot *s, const char *arch, double t)
+static void snap_init(struct vmapstat_sample *s, const char *arch, double t)
 {
 	int f;
 
@@ -171,9 +171,9 @@ static void test_percentile_same_slot_as_exact(void **state)
 
 /* ---- rates from two snapshots ---- */
 
-static void test_rates_from_two_snapshots(void **state)
+static void test_rates_from_two_samples(void **state)
 {
-	struct vmapstat_snapshot prev, cur, delta;
+	struct vmapstat_sample prev, cur, delta;
 	struct vmapstat_row *r;
 	struct top_table tab = { 0 };
 	struct top_avail av;
@@ -202,8 +202,8 @@ static void test_rates_from_two_snapshots(void **state)
 	cur.counters[VMAPSCOPE_CNT_STATS_FULL] = 7;
 	prev.counters[VMAPSCOPE_CNT_STATS_FULL] = 4;
 
-	assert_int_equal(snapshot_delta(&cur, &prev, &delta), 0);
-	top_avail_from_snapshot(&av, &cur, NULL);
+	assert_int_equal(sample_delta(&cur, &prev, &delta), 0);
+	top_avail_from_sample(&av, &cur, NULL);
 	assert_true(av.timed[VMAPSCOPE_API_VMAP]);	/* until refined from the probes */
 	av.timed[VMAPSCOPE_API_VMAP] = false;
 	assert_int_equal(top_table_build(&tab, &cur, &delta, &av, NULL, 0, false, false), 0);
@@ -249,14 +249,14 @@ static void test_rates_from_two_snapshots(void **state)
 	assert_int_equal(a->live_areas, 0);
 
 	top_table_free(&tab);
-	snapshot_free(&delta);
-	snapshot_free(&prev);
-	snapshot_free(&cur);
+	sample_free(&delta);
+	sample_free(&prev);
+	sample_free(&cur);
 }
 
 static void test_first_frame_and_cumulative(void **state)
 {
-	struct vmapstat_snapshot cur;
+	struct vmapstat_sample cur;
 	struct vmapstat_row *r;
 	struct top_table tab = { 0 };
 	struct top_avail av;
@@ -265,7 +265,7 @@ static void test_first_frame_and_cumulative(void **state)
 	cur.interval_s = 4.0;
 	r = add_row(&cur, 0x1000, VMAPSCOPE_API_VMALLOC, "alpha");
 	map_calls(r, 8, 12, 8 * K4, 1000);
-	top_avail_from_snapshot(&av, &cur, NULL);
+	top_avail_from_sample(&av, &cur, NULL);
 
 	/* no previous snapshot yet: no interval, nothing to show as a rate */
 	assert_int_equal(top_table_build(&tab, &cur, NULL, &av, NULL, 0, false, false), 0);
@@ -281,13 +281,13 @@ static void test_first_frame_and_cumulative(void **state)
 	assert_float_equal(tab.rows[0].bytes_rate, 8 * K4, 0);
 	assert_float_equal(tab.interval_s, 4.0, 0);
 	top_table_free(&tab);
-	snapshot_free(&cur);
+	sample_free(&cur);
 }
 
 /* A stock kernel: no series tracepoints, no probes; areas only. */
 static void test_missing_features_fallbacks(void **state)
 {
-	struct vmapstat_snapshot cur;
+	struct vmapstat_sample cur;
 	struct vmapstat_row *r;
 	struct top_table tab = { 0 };
 	struct top_avail av;
@@ -302,7 +302,7 @@ static void test_missing_features_fallbacks(void **state)
 	r->st.area_bytes = 6 * 2 * K4;
 	r->st.chunks = 3;		/* must be ignored: feature off */
 	r->st.chunk_pages = 9;
-	top_avail_from_snapshot(&av, &cur, "live: /proc/vmallocinfo: Permission denied");
+	top_avail_from_sample(&av, &cur, "live: /proc/vmallocinfo: Permission denied");
 	assert_false(av.have[TOP_NEED_GRANULE]);
 	assert_string_equal(av.why[TOP_NEED_GRANULE], "granule: kernel lacks vmalloc:vmap_set_ptes");
 	assert_false(av.have[TOP_NEED_LIVE]);
@@ -321,29 +321,29 @@ static void test_missing_features_fallbacks(void **state)
 	/* without areas either, chunks are the last resort */
 	cur.feat[VMAPSTAT_FEAT_AREAS].available = false;
 	cur.feat[VMAPSTAT_FEAT_CHUNK].available = true;
-	top_avail_from_snapshot(&av, &cur, NULL);
+	top_avail_from_sample(&av, &cur, NULL);
 	assert_int_equal(top_table_build(&tab, &cur, NULL, &av, NULL, 0, true, false), 0);
 	assert_int_equal(tab.maps_src, TOP_MAPS_CHUNKS);
 	assert_int_equal(tab.rows[0].maps, 3);
 	assert_int_equal(tab.bytes_src, TOP_BYTES_NONE);
 	top_table_free(&tab);
-	snapshot_free(&cur);
+	sample_free(&cur);
 }
 
 static void test_granule_columns_per_arch(void **state)
 {
-	struct vmapstat_snapshot s;
+	struct vmapstat_sample s;
 	struct top_avail av;
 
 	snap_init(&s, "x86_64", 0);
-	top_avail_from_snapshot(&av, &s, NULL);
+	top_avail_from_sample(&av, &s, NULL);
 	assert_int_equal(av.shift[TOP_G_PTE], 12);
 	assert_int_equal(av.shift[TOP_G_CONT], 0);	/* no contiguous PTEs on x86 */
 	assert_int_equal(av.shift[TOP_G_PMD], 21);
 	assert_int_equal(av.shift[TOP_G_PUD], 30);
 
 	snap_init(&s, "arm64", 0);
-	top_avail_from_snapshot(&av, &s, NULL);
+	top_avail_from_sample(&av, &s, NULL);
 	assert_int_equal(av.shift[TOP_G_PTE], 12);
 	assert_int_equal(av.shift[TOP_G_CONT], 16);
 	assert_int_equal(av.shift[TOP_G_PMD], 21);
@@ -351,7 +351,7 @@ static void test_granule_columns_per_arch(void **state)
 
 	/* arm64 with 64K pages: cont-PTE 2M, PMD 512M, no PUD blocks */
 	s.page_shift = 16;
-	top_avail_from_snapshot(&av, &s, NULL);
+	top_avail_from_sample(&av, &s, NULL);
 	assert_int_equal(av.shift[TOP_G_PTE], 16);
 	assert_int_equal(av.shift[TOP_G_CONT], 21);
 	assert_int_equal(av.shift[TOP_G_PMD], 29);
@@ -360,7 +360,7 @@ static void test_granule_columns_per_arch(void **state)
 
 static void test_arm64_cont_share(void **state)
 {
-	struct vmapstat_snapshot cur;
+	struct vmapstat_sample cur;
 	struct vmapstat_row *r;
 	struct top_table tab = { 0 };
 	struct top_avail av;
@@ -369,18 +369,18 @@ static void test_arm64_cont_share(void **state)
 	r = add_row(&cur, 0x10, VMAPSCOPE_API_VMAP, "v");
 	r->st.bytes[16] = 3 * (1 << 16);	/* three 64K cont blocks */
 	r->st.bytes[12] = 4 * K4;
-	top_avail_from_snapshot(&av, &cur, NULL);
+	top_avail_from_sample(&av, &cur, NULL);
 	assert_int_equal(top_table_build(&tab, &cur, NULL, &av, NULL, 0, true, false), 0);
 	assert_float_equal(tab.rows[0].share[TOP_G_CONT], 192.0 / 208.0, 1e-12);
 	assert_float_equal(tab.rows[0].share[TOP_G_PTE], 16.0 / 208.0, 1e-12);
 	assert_float_equal(tab.tot.share[TOP_G_CONT], 192.0 / 208.0, 1e-12);
 	top_table_free(&tab);
-	snapshot_free(&cur);
+	sample_free(&cur);
 }
 
 static void test_live_matching(void **state)
 {
-	struct vmapstat_snapshot cur;
+	struct vmapstat_sample cur;
 	struct top_table tab = { 0 };
 	struct top_avail av;
 	size_t i, n;
@@ -396,7 +396,7 @@ static void test_live_matching(void **state)
 	snap_init(&cur, "x86_64", 1);
 	add_row(&cur, 0x1, VMAPSCOPE_API_VMALLOC, "alpha+0x10/0x80")->st.calls = 1;
 	add_row(&cur, 0x2, VMAPSCOPE_API_OTHER, "pcpu_get_vm_areas+0x0/0x100")->st.calls = 1;
-	top_avail_from_snapshot(&av, &cur, NULL);
+	top_avail_from_sample(&av, &cur, NULL);
 
 	assert_int_equal(top_table_build(&tab, &cur, NULL, &av, live, 5, true, false), 0);
 	assert_int_equal(tab.nr, 2);
@@ -427,7 +427,7 @@ static void test_live_matching(void **state)
 	assert_int_equal(tab.nr, 5);
 	assert_int_equal(find(&tab, "idle_caller+0x1/0x2 [mod]")->live_areas, 5);
 	top_table_free(&tab);
-	snapshot_free(&cur);
+	sample_free(&cur);
 }
 
 /* ---- sort and filter ---- */
@@ -523,7 +523,7 @@ int main(void)
 		cmocka_unit_test(test_percentile_two_modes),
 		cmocka_unit_test(test_percentile_open_slot),
 		cmocka_unit_test(test_percentile_same_slot_as_exact),
-		cmocka_unit_test(test_rates_from_two_snapshots),
+		cmocka_unit_test(test_rates_from_two_samples),
 		cmocka_unit_test(test_first_frame_and_cumulative),
 		cmocka_unit_test(test_missing_features_fallbacks),
 		cmocka_unit_test(test_granule_columns_per_arch),
