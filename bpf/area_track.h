@@ -6,7 +6,9 @@
  * Live areas come from the stock vmalloc:alloc_vmap_area and
  * free_vmap_area_noflush tracepoints; their caller and API from the
  * series' vmalloc:vmap_chunk, which fires in the same task right after the
- * area was allocated, at its start address.  vmapstat.bpf.c's programs on
+ * area was allocated, at its start address.  On stock kernels the program
+ * at alloc_vmap_area()'s exit (vmapstat.bpf.c) adds the area with the
+ * caller and API of its vm_struct instead of the tracepoint.  vmapstat.bpf.c's programs on
  * those tracepoints call area_add() / area_del() / area_caller() when user
  * space set track_areas (--pmu-sample), so no tracepoint is attached
  * twice.  An area [start, end) is stored in an LPM trie as the few aligned
@@ -169,9 +171,15 @@ static __always_inline int blocks_update(__u64 start, __u64 end, bool add)
 	return w.err ? -1 : w.n;
 }
 
-static __always_inline void area_add(__u64 start, __u64 size)
+/*
+ * Track [start, start + size).  named: its caller and API are known now
+ * (stock kernels, from the area's vm_struct); else vmap_chunk names them
+ * next, in this task (area_caller()).
+ */
+static __always_inline void area_add_as(__u64 start, __u64 size, bool named, __u64 caller,
+					__u32 api)
 {
-	struct pmu_sample_area a = { .end = start + size };
+	struct pmu_sample_area a = { .end = start + size, .caller = caller, .api = api };
 	__u64 id = bpf_get_current_pid_tgid();
 
 	if (!size || start + size < start)
@@ -187,7 +195,13 @@ static __always_inline void area_add(__u64 start, __u64 size)
 		return;
 	}
 	sample_count(PMU_SAMPLE_CNT_AREAS);
-	bpf_map_update_elem(&pending, &id, &start, BPF_ANY);
+	if (!named)
+		bpf_map_update_elem(&pending, &id, &start, BPF_ANY);
+}
+
+static __always_inline void area_add(__u64 start, __u64 size)
+{
+	area_add_as(start, size, false, 0, 0);
 }
 
 static __always_inline void area_caller(__u64 addr, __u64 caller, __u32 api)

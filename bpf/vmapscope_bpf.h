@@ -74,4 +74,23 @@ struct module {
 	struct mod_kallsyms *kallsyms;
 } __attribute__((preserve_access_index));
 
+/*
+ * The stock kernel's record of an area (mm/vmalloc.c): alloc_vmap_area()
+ * returns the vmap_area, whose vm_struct __get_vm_area_node() filled in
+ * before the call (caller, flags); vm is NULL for vm_map_ram() and its
+ * vmap blocks (va->flags VMAP_RAM).  vm sits in an anonymous union in
+ * the kernel: CO-RE finds it there by name.
+ */
+struct vm_struct {
+	unsigned long flags;
+	const void *caller;
+} __attribute__((preserve_access_index));
+
+struct vmap_area {
+	unsigned long va_start;
+	unsigned long va_end;
+	struct vm_struct *vm;
+	unsigned long flags;
+} __attribute__((preserve_access_index));
+
 #endif /* VMAPSCOPE_BPF_H */

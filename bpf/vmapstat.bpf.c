@@ -12,7 +12,10 @@
  *  - entry-point probes (fentry/fexit or kprobe/kretprobe, one "slot" per
  *    kernel function, bound by user space): latency;
  *  - the stock vmalloc:alloc_vmap_area / purge_vmap_area_lazy /
- *    free_vmap_area_noflush tracepoints: areas, purges.
+ *    free_vmap_area_noflush tracepoints: areas, purges;
+ *  - on stock kernels, alloc_vmap_area()'s exit (fexit or kretprobe)
+ *    instead of its tracepoint: areas with the caller of their vm_struct,
+ *    the one /proc/vmallocinfo prints.
  *
  * Attribution: vmap_chunk carries (caller, api) and fires before the
  * set_ptes / huge_block events of its range in the same task, so the
@@ -539,6 +542,118 @@ int BPF_PROG(on_free_vmap_area_noflush, unsigned long va_start)
 	if (track_areas)
 		area_del(va_start);
 	return 0;
+}
+
+/* ---- stock kernels: the area's caller as /proc/vmallocinfo names it ---- */
+
+/*
+ * At the exit of alloc_vmap_area(size, align, vstart, vend, node, gfp,
+ * va_flags, vm): __get_vm_area_node() set vm->caller and vm->flags before
+ * the call, so the returned area carries the caller /proc/vmallocinfo
+ * prints, for vmalloc, vmap and ioremap areas alike (vmapscope.h).  One
+ * program run per area, in place of the alloc_vmap_area tracepoint's (user
+ * space attaches one or the other): it counts what on_area() counts, with
+ * the caller named.  Inside a timed call, the call's row becomes this
+ * area's (caller, api), as vmap_chunk does on the series kernel.
+ */
+static __always_inline __u32 api_of_vm(__u64 vm_flags)
+{
+	if (vm_flags & VMAPSCOPE_VM_IOREMAP)
+		return VMAPSCOPE_API_IOREMAP;
+	if (vm_flags & VMAPSCOPE_VM_ALLOC)
+		return VMAPSCOPE_API_VMALLOC;
+	if (vm_flags & VMAPSCOPE_VM_MAP)
+		return VMAPSCOPE_API_VMAP;
+	return VMAPSCOPE_API_OTHER;
+}
+
+#define VS_MAX_ERRNO	4095
+
+static __always_inline int on_area_named(struct vmapscope_cpu_state *cs, __u64 start,
+					 __u64 size, __u64 caller, __u32 api)
+{
+	struct vmapscope_stats *s;
+	struct task_ctx *tc;
+	__u32 slot;
+
+	if (track_areas)
+		area_add_as(start, size, true, caller, api);
+	if (!pass_tgid(cs))
+		return 0;
+	slot = pass_key(cs, caller, api) ? slot_of(cs, caller, api) : SLOT_FILTERED;
+	if (want_latency) {
+		tc = task_ctx(cs, false);
+		/* the first area of the call is its own (a nested one follows it) */
+		if (tc && tc->in_call && !tc->call_saw_chunk) {
+			tc->call_chunk_slot = slot;
+			tc->call_saw_chunk = 1;
+		}
+	}
+	if (slot == SLOT_FILTERED)
+		return 0;
+	s = row(cs, slot);
+	if (!s)
+		return 0;
+	__sync_fetch_and_add(&s->areas, 1);
+	__sync_fetch_and_add(&s->area_bytes, size);
+	return 0;
+}
+
+SEC("fexit/alloc_vmap_area")
+int BPF_PROG(on_area_exit)
+{
+	struct vmapscope_cpu_state *cs = cpu_state();
+	__u64 size = 0, va_flags = 0, vm = 0, va = 0, caller = 0, start = 0;
+	__u32 api;
+
+	if (!cs)
+		return 0;
+	count(cs, VMAPSCOPE_CNT_AREAS, 1);
+	bpf_get_func_ret(ctx, &va);
+	if (!va || va >= (__u64)-VS_MAX_ERRNO) {
+		count(cs, VMAPSCOPE_CNT_AREAS_FAILED, 1);
+		return 0;
+	}
+	bpf_get_func_arg(ctx, 0, &size);
+	bpf_get_func_arg(ctx, 7, &vm);
+	if (vm) {
+		caller = (__u64)BPF_CORE_READ((struct vm_struct *)vm, caller);
+		api = api_of_vm(BPF_CORE_READ((struct vm_struct *)vm, flags));
+	} else {
+		bpf_get_func_arg(ctx, 6, &va_flags);
+		api = va_flags & VMAPSCOPE_VMAP_RAM ? VMAPSCOPE_API_VM_MAP_RAM : VMAPSCOPE_API_OTHER;
+	}
+	if (track_areas)
+		start = BPF_CORE_READ((struct vmap_area *)va, va_start);
+	return on_area_named(cs, start, size, caller, api);
+}
+
+/* The same where fentry is refused: everything from the returned area. */
+SEC("kretprobe/alloc_vmap_area")
+int BPF_KRETPROBE(on_area_ret, struct vmap_area *va)
+{
+	struct vmapscope_cpu_state *cs = cpu_state();
+	struct vm_struct *vm;
+	__u64 start, caller = 0;
+	__u32 api;
+
+	if (!cs)
+		return 0;
+	count(cs, VMAPSCOPE_CNT_AREAS, 1);
+	if (!va || (__u64)va >= (__u64)-VS_MAX_ERRNO) {
+		count(cs, VMAPSCOPE_CNT_AREAS_FAILED, 1);
+		return 0;
+	}
+	start = BPF_CORE_READ(va, va_start);
+	vm = BPF_CORE_READ(va, vm);
+	if (vm) {
+		caller = (__u64)BPF_CORE_READ(vm, caller);
+		api = api_of_vm(BPF_CORE_READ(vm, flags));
+	} else {
+		api = BPF_CORE_READ(va, flags) & VMAPSCOPE_VMAP_RAM ?
+		      VMAPSCOPE_API_VM_MAP_RAM : VMAPSCOPE_API_OTHER;
+	}
+	return on_area_named(cs, start, BPF_CORE_READ(va, va_end) - start, caller, api);
 }
 
 /* ---- entry-point latency --------------------------------------------- */

@@ -299,4 +299,21 @@ enum pmu_sample_op {
 	PMU_SAMPLE_OP_SAMPLE,		/* (addr): one PMU sample */
 };
 
+/*
+ * Callers of stock kernels as /proc/vmallocinfo names them (vmapstat.bpf.c,
+ * on_area_exit / on_area_ret): at the exit of alloc_vmap_area() the BPF
+ * program reads the area's vm_struct, vm->caller and vm->flags, which
+ * __get_vm_area_node() set before the call.  The row's API is the one
+ * vmallocinfo's flag words give (user/snapshot_vmallocinfo.c, api_of()):
+ * VM_IOREMAP "ioremap" (ioremap*, and vmap_pfn), else VM_ALLOC "vmalloc",
+ * else VM_MAP "vmap", else "other"; no vm_struct (vm_map_ram() and its
+ * vmap blocks, va->flags VMAP_RAM): "vm_map_ram" with caller 0, as
+ * vmallocinfo prints those areas without a caller.  The flag values are
+ * the kernel's (include/linux/vmalloc.h), unchanged since 2.6.
+ */
+#define VMAPSCOPE_VM_IOREMAP	0x1u
+#define VMAPSCOPE_VM_ALLOC	0x2u
+#define VMAPSCOPE_VM_MAP	0x4u
+#define VMAPSCOPE_VMAP_RAM	0x1u	/* vmap_area.flags */
+
 #endif /* VMAPSCOPE_H */
