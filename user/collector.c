@@ -14,10 +14,8 @@
  * EPERM, arm64's 8-argument trampoline limit).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <linux/capability.h>
 #include <pthread.h>
-#include <search.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,8 +28,11 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "caller_names.h"
 #include "collector.h"
+#include "collector_int.h"
 #include "ksyms.h"
+#include "libbpf_log.h"
 #include "stack_callers.h"
 #include "vmapstat.skel.h"
 
@@ -83,7 +84,6 @@ static const struct lat_target lat_targets[] = {
 #define NR_LAT_TARGETS (sizeof(lat_targets) / sizeof(lat_targets[0]))
 _Static_assert(NR_LAT_TARGETS <= VMAPSCOPE_NR_LAT_SLOTS, "too many latency targets");
 
-enum tp_id { TP_CHUNK, TP_SET_PTES, TP_HUGE, TP_AREA, TP_PURGE, TP_LAZY_FREE, TP_MODULE, NR_TPS };
 
 static const char *const tp_names[NR_TPS] = {
 	[TP_CHUNK] = VMAPSCOPE_TP_CHUNK,
@@ -94,65 +94,6 @@ static const char *const tp_names[NR_TPS] = {
 	[TP_LAZY_FREE] = "free_vmap_area_noflush",
 	[TP_MODULE] = "module_load",
 };
-
-struct sym_cache_ent {
-	uint64_t addr;
-	char sym[128];
-};
-
-struct collector {
-	struct vmapstat_bpf *skel;
-	struct bpf_link *links[2 * NR_TPS + 4 * VMAPSCOPE_NR_LAT_SLOTS];
-	size_t nr_links;
-	struct collector_opts opts;
-	char *caller_filter;
-	bool caller_filter_in_bpf;
-	pthread_mutex_t lock;
-
-	struct vmapstat_feature_state feat[VMAPSTAT_FEAT_MAX];
-	struct vmapstat_probe_state probes[VMAPSCOPE_NR_LAT_SLOTS];
-	size_t nr_probes;
-	bool tp_attached[NR_TPS];
-	char area_how[16];		/* alloc_vmap_area()'s exit: "fexit", "kretprobe", "" */
-
-	struct ksyms *ksyms;
-	char modules_sig[64];
-	char *modules_warned;		/* "\nname\n" of modules named [mod]+0xoff */
-	void *cache;			/* tsearch() tree of struct sym_cache_ent */
-
-	char arch[16];
-	unsigned int page_shift;
-	size_t ncpus;			/* possible CPUs: per-CPU value count */
-	char release[65];
-};
-
-/* ---- libbpf messages: shown with -v, else kept for error lines ---- */
-
-static bool verbose_libbpf;
-static char last_libbpf_msg[256];
-
-static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	char buf[1024];
-	size_t n;
-
-	if (verbose_libbpf)
-		return vfprintf(stderr, fmt, ap);
-	if (level == LIBBPF_DEBUG)
-		return 0;
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	n = strlen(buf);
-	while (n && buf[n - 1] == '\n')
-		buf[--n] = 0;
-	snprintf(last_libbpf_msg, sizeof(last_libbpf_msg), "%s", buf);
-	return 0;
-}
-
-void libbpf_messages(bool verbose)
-{
-	verbose_libbpf = verbose;
-	libbpf_set_print(libbpf_print);
-}
 
 void collector_describe_bpf(FILE *f)
 {
@@ -196,16 +137,6 @@ void collector_describe_bpf(FILE *f)
 
 /* ---- small helpers -------------------------------------------------- */
 
-uint64_t row_total_bytes(const struct vmapstat_row *r)
-{
-	uint64_t t = 0;
-	int i;
-
-	for (i = 0; i < VMAPSCOPE_NR_SHIFTS; i++)
-		t += r->st.bytes[i];
-	return t;
-}
-
 /*
  * May this process load BPF programs: root, CAP_SYS_ADMIN, or CAP_BPF and
  * CAP_PERFMON (Linux >= 5.8) in its effective set.  When not, @missing
@@ -235,216 +166,6 @@ static bool have_caps(char *missing, size_t len)
 			off += snprintf(missing + off, len - off, "%s%s", off ? ", " : "",
 					need[i].name);
 	return !off;
-}
-
-/*
- * Signature of the loaded module list and of the module loads BPF saw
- * (a module may come and go between two reads): reload kallsyms when it
- * changes.
- */
-static void modules_signature(const struct collector *c, char *buf, size_t len)
-{
-	unsigned long long h = 1469598103934665603ULL;
-	char tmp[4096];
-	ssize_t n;
-	int fd = open("/proc/modules", O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0) {
-		snprintf(buf, len, "none");
-		return;
-	}
-	while ((n = read(fd, tmp, sizeof(tmp))) > 0) {
-		ssize_t i;
-
-		for (i = 0; i < n; i++)
-			h = (h ^ (unsigned char)tmp[i]) * 1099511628211ULL;
-	}
-	close(fd);
-	snprintf(buf, len, "%llx-%llu", h, c->skel ?
-		 (unsigned long long)__atomic_load_n(&c->skel->bss->module_loads, __ATOMIC_RELAXED) : 0ULL);
-}
-
-struct mod_rec {
-	struct vmapscope_mod_key key;
-	struct vmapscope_mod_val val;
-};
-
-/* One load of one module: same name and core text address. */
-static int cmp_mod_rec(const void *a, const void *b)
-{
-	const struct mod_rec *x = a, *y = b;
-	int c = strncmp(x->key.name, y->key.name, sizeof(x->key.name));
-
-	if (c)
-		return c;
-	return x->key.base < y->key.base ? -1 : x->key.base > y->key.base;
-}
-
-static void module_fallback(struct collector *c, struct ksyms *ks, const char *name,
-			    const struct mod_rec *r, size_t n, const char *why)
-{
-	size_t i, len = c->modules_warned ? strlen(c->modules_warned) : 0;
-	char tag[VMAPSCOPE_MODULE_NAME_LEN + 2];
-	char *w;
-
-	for (i = 0; i < n; i++)
-		if (r[i].key.shndx == VMAPSCOPE_MOD_CORE_TEXT || r[i].key.shndx == VMAPSCOPE_MOD_INIT_TEXT)
-			ksyms_add_module_region(ks, name, r[i].val.addr, r[i].val.size);
-	snprintf(tag, sizeof(tag), "%s\n", name);
-	if (c->modules_warned && strstr(c->modules_warned, tag))
-		return;
-	fprintf(stderr, "vmapscope: %s: callers in module %s shown as [%s]+0xoff\n", why, name, name);
-	w = realloc(c->modules_warned, len + strlen(tag) + 1);
-	if (w) {
-		strcpy(w + len, tag);
-		c->modules_warned = w;
-	}
-}
-
-struct newer {
-	const struct mod_rec *recs;
-	size_t nr;
-	uint64_t seq;
-};
-
-/* Did BPF see module mod load after the load of seq? */
-static bool loaded_later(const char *mod, void *arg)
-{
-	const struct newer *n = arg;
-	size_t i;
-
-	for (i = 0; i < n->nr; i++)
-		if (n->recs[i].val.seq > n->seq && !strcmp(n->recs[i].key.name, mod))
-			return true;
-	return false;
-}
-
-/*
- * Modules that BPF saw loading and kallsyms no longer lists: name their
- * callers from the .ko, placed where the module was (vmapscope.h).
- */
-static void add_unloaded_modules(struct collector *c, struct ksyms *ks)
-{
-	struct vmapscope_mod_key key, next;
-	struct mod_rec *recs = NULL, *r;
-	size_t nr = 0, cap = 0, i, j;
-	int fd = bpf_map__fd(c->skel->maps.modules);
-
-	if (bpf_map_get_next_key(fd, NULL, &next))
-		return;
-	do {
-		key = next;
-		if (nr == cap) {
-			cap = cap ? cap * 2 : 64;
-			r = realloc(recs, cap * sizeof(*r));
-			if (!r)
-				goto out;
-			recs = r;
-		}
-		recs[nr].key = key;
-		recs[nr].key.name[VMAPSCOPE_MODULE_NAME_LEN - 1] = 0;
-		if (!bpf_map_lookup_elem(fd, &key, &recs[nr].val))
-			nr++;
-	} while (!bpf_map_get_next_key(fd, &key, &next));
-	qsort(recs, nr, sizeof(*recs), cmp_mod_rec);
-
-	for (i = 0; i < nr; i = j) {
-		struct ksyms_anchor a[64];
-		const char *name = recs[i].key.name;
-		char path[512], why[256];
-		size_t na = 0, k;
-		bool live = false;
-
-		for (j = i; j < nr && !cmp_mod_rec(&recs[i], &recs[j]); j++) {
-			if (recs[j].key.shndx == VMAPSCOPE_MOD_CORE_TEXT ||
-			    recs[j].key.shndx == VMAPSCOPE_MOD_INIT_TEXT || na == 64)
-				continue;
-			a[na].shndx = recs[j].key.shndx;
-			a[na].st_name = recs[j].val.st_name;
-			a[na].symidx = recs[j].val.size;
-			a[na].addr = recs[j].val.addr;
-			na++;
-		}
-		/*
-		 * Still loaded where BPF saw it: kallsyms names it (its core
-		 * text; the init text is gone from kallsyms after init).
-		 */
-		for (k = 0; k < na && !live; k++) {
-			const struct ksym *s = ksyms_lookup(ks, a[k].addr);
-
-			live = s && s->module && !strcmp(s->module, name);
-		}
-		if (!na || live)
-			continue;
-		if (ksyms_find_module_file(NULL, name, path, sizeof(path))) {
-			snprintf(why, sizeof(why), "no %s.ko under /lib/modules/%s", name, c->release);
-			module_fallback(c, ks, name, &recs[i], j - i, why);
-		} else if (ksyms_add_module_file(ks, name, path, a, na, why, sizeof(why)) < 0) {
-			module_fallback(c, ks, name, &recs[i], j - i, why);
-		}
-		/* its text is its own, but for modules loaded after it */
-		for (k = i; k < j; k++) {
-			struct newer n = { recs, nr, recs[k].val.seq };
-
-			if (recs[k].key.shndx == VMAPSCOPE_MOD_CORE_TEXT ||
-			    recs[k].key.shndx == VMAPSCOPE_MOD_INIT_TEXT)
-				ksyms_drop_stale(ks, recs[k].val.addr,
-						 recs[k].val.addr + recs[k].val.size,
-						 loaded_later, &n);
-		}
-	}
-out:
-	free(recs);
-}
-
-static void reload_ksyms(struct collector *c)
-{
-	struct ksyms *ks = ksyms_load(NULL, NULL);
-
-	if (ks) {
-		if (c->skel && !ks->restricted)
-			add_unloaded_modules(c, ks);
-		ksyms_free(c->ksyms);
-		c->ksyms = ks;
-	}
-	modules_signature(c, c->modules_sig, sizeof(c->modules_sig));
-}
-
-/* Re-read kallsyms when a module came or went since the last look. */
-static void refresh_ksyms(struct collector *c)
-{
-	char sig[64];
-
-	modules_signature(c, sig, sizeof(sig));
-	if (strcmp(sig, c->modules_sig))
-		reload_ksyms(c);
-}
-
-static int cmp_sym_cache(const void *a, const void *b)
-{
-	const struct sym_cache_ent *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-static const char *symbolize(struct collector *c, uint64_t addr)
-{
-	struct sym_cache_ent key = { .addr = addr }, *e, **found;
-
-	found = tfind(&key, &c->cache, cmp_sym_cache);
-	if (found)
-		return (*found)->sym;
-	/* first sight of this caller: name it while its module is loaded */
-	e = malloc(sizeof(*e));
-	if (!e)
-		return NULL;
-	e->addr = addr;
-	ksyms_format(c->ksyms, addr, e->sym, sizeof(e->sym));
-	if (!tsearch(e, &c->cache, cmp_sym_cache)) {
-		free(e);
-		return NULL;
-	}
-	return e->sym;
 }
 
 static void set_feat(struct collector *c, enum vmapstat_feature f, bool ok,
@@ -516,10 +237,6 @@ struct plan {
 	bool fentry[VMAPSCOPE_NR_LAT_SLOTS];	/* load fentry/fexit */
 	bool kprobe[VMAPSCOPE_NR_LAT_SLOTS];	/* load kprobe/kretprobe */
 	int fentry_load_err;			/* why fentry was dropped, 0 = it loads */
-	/* stock kernels: areas named by their vm_struct at alloc_vmap_area()'s exit */
-	bool area_prog;
-	bool area_fentry;			/* load the fexit program */
-	bool area_kprobe;			/* load the kretprobe program */
 };
 
 static int open_and_load(struct collector *c, const struct plan *p,
@@ -540,7 +257,7 @@ static int open_and_load(struct collector *c, const struct plan *p,
 	s->rodata->page_shift = c->page_shift;
 	if (c->caller_filter_in_bpf) {
 		uint64_t lo[VMAPSCOPE_MAX_CALLER_RANGES], hi[VMAPSCOPE_MAX_CALLER_RANGES];
-		size_t n = ksyms_match(c->ksyms, c->caller_filter, lo, hi,
+		size_t n = ksyms_match(caller_names_ksyms(c->names), c->caller_filter, lo, hi,
 				       VMAPSCOPE_MAX_CALLER_RANGES);
 
 		s->rodata->nr_caller_ranges = n;
@@ -571,8 +288,6 @@ static int open_and_load(struct collector *c, const struct plan *p,
 	}
 
 	bpf_program__set_autoload(tp_prog(s, TP_MODULE), p->module_prog);
-	bpf_program__set_autoload(s->progs.on_area_exit, p->area_prog && p->area_fentry);
-	bpf_program__set_autoload(s->progs.on_area_ret, p->area_prog && p->area_kprobe);
 	for (i = 0; i < VMAPSCOPE_NR_LAT_SLOTS; i++) {
 		bool fe = p->latency && p->func[i] && p->fentry[i];
 		bool kp = p->latency && p->func[i] && p->kprobe[i];
@@ -586,11 +301,11 @@ static int open_and_load(struct collector *c, const struct plan *p,
 			bpf_program__set_attach_target(lat_prog(s, i, LAT_FEXIT), 0, p->func[i]);
 		}
 	}
-	last_libbpf_msg[0] = 0;
+	libbpf_last_message_clear();
 	err = vmapstat_bpf__load(s);
 	if (err) {
 		snprintf(errbuf, errlen, "cannot load BPF programs: %s%s%s", strerror(-err),
-			 last_libbpf_msg[0] ? ": " : "", last_libbpf_msg);
+			 libbpf_last_message()[0] ? ": " : "", libbpf_last_message());
 		vmapstat_bpf__destroy(s);
 		return err;
 	}
@@ -633,27 +348,6 @@ static int try_attach(struct collector *c, struct bpf_program *prog, const char 
 	return 0;
 }
 
-/*
- * Stock kernels: the program at alloc_vmap_area()'s exit names each area's
- * caller from its vm_struct (fexit, else kretprobe) and counts it, in place
- * of the alloc_vmap_area tracepoint's program.
- */
-static void attach_area_caller(struct collector *c, const struct plan *p)
-{
-	struct bpf_link *l;
-
-	if (!p->area_prog)
-		return;
-	if (p->area_fentry && !try_attach(c, c->skel->progs.on_area_exit, NULL, false, &l)) {
-		add_link(c, l);
-		snprintf(c->area_how, sizeof(c->area_how), "fexit");
-	} else if (p->area_kprobe &&
-		   !try_attach(c, c->skel->progs.on_area_ret, "alloc_vmap_area", true, &l)) {
-		add_link(c, l);
-		snprintf(c->area_how, sizeof(c->area_how), "kretprobe");
-	}
-}
-
 static void attach_tracepoints(struct collector *c, const struct plan *p)
 {
 	int t;
@@ -663,10 +357,6 @@ static void attach_tracepoints(struct collector *c, const struct plan *p)
 
 		if (t == TP_MODULE && !p->module_prog)
 			continue;
-		if (t == TP_AREA && c->area_how[0]) {
-			c->tp_attached[t] = true;	/* counted at the function's exit */
-			continue;
-		}
 		if (!try_attach(c, tp_prog(c->skel, t), NULL, false, &l)) {
 			add_link(c, l);
 			c->tp_attached[t] = true;
@@ -777,9 +467,7 @@ static void attach_latency(struct collector *c, const struct plan *p, bool kprob
 }
 
 /*
- * What names the callers: vmap_chunk (the series), else each area's
- * vm_struct at alloc_vmap_area()'s exit (stock kernels with fentry or
- * kprobes: the caller /proc/vmallocinfo prints), else the entry-point
+ * What names the callers: vmap_chunk (the series), else the entry-point
  * probes, else the kernel stack at alloc_vmap_area (or when asked for).
  */
 static void decide_callers(struct collector *c)
@@ -789,10 +477,6 @@ static void decide_callers(struct collector *c)
 
 	if (!c->opts.stack_callers && c->tp_attached[TP_CHUNK]) {
 		set_feat(c, VMAPSTAT_FEAT_CALLERS, true, "vmap_chunk", NULL);
-		return;
-	}
-	if (!c->opts.stack_callers && c->area_how[0]) {
-		set_feat(c, VMAPSTAT_FEAT_CALLERS, true, "vm_struct", NULL);
 		return;
 	}
 	if (!c->opts.stack_callers && c->feat[VMAPSTAT_FEAT_LATENCY].available) {
@@ -805,7 +489,7 @@ static void decide_callers(struct collector *c)
 			 "for the stack method");
 		return;
 	}
-	n = stack_internals(c->ksyms, c->skel->bss->internals, VMAPSCOPE_MAX_INTERNALS,
+	n = stack_internals(caller_names_ksyms(c->names), c->skel->bss->internals, VMAPSCOPE_MAX_INTERNALS,
 			    why, sizeof(why));
 	if (n < 0) {
 		set_feat(c, VMAPSTAT_FEAT_CALLERS, false, NULL,
@@ -816,22 +500,6 @@ static void decide_callers(struct collector *c)
 	c->skel->bss->nr_internals = n;
 	__atomic_store_n(&c->skel->bss->stack_callers, true, __ATOMIC_RELEASE);
 	set_feat(c, VMAPSTAT_FEAT_CALLERS, true, "stack", NULL);
-}
-
-/* The method decide_callers() chose, in words, for the chunk column's line. */
-static const char *callers_method(const struct collector *c)
-{
-	const struct vmapstat_feature_state *f = &c->feat[VMAPSTAT_FEAT_CALLERS];
-
-	if (!f->available)
-		return "cannot be named: every area is [unattributed]";
-	if (!strcmp(f->how, "vm_struct"))
-		return "named by each area's vm_struct at alloc_vmap_area, as /proc/vmallocinfo names them";
-	if (!strcmp(f->how, "entry probes"))
-		return "named by the entry-point probes only";
-	if (!strcmp(f->how, "stack"))
-		return "named by kernel stack at alloc_vmap_area";
-	return f->how;
 }
 
 /*
@@ -855,16 +523,8 @@ static int load_ladder(struct collector *c, struct plan *p, char *errbuf, size_t
 		had_fentry |= p->fentry[i];
 		p->fentry[i] = false;
 	}
-	if (err && p->area_prog && p->area_fentry) {
-		had_fentry = true;
-		p->area_fentry = false;
-	}
 	if (err && had_fentry) {
 		p->fentry_load_err = err;
-		err = open_and_load(c, p, errbuf, errlen);
-	}
-	if (err && p->area_prog) {
-		p->area_prog = false;	/* the stack method or the probes name callers */
 		err = open_and_load(c, p, errbuf, errlen);
 	}
 	for (i = 0; err && i < sizeof(fallback) / sizeof(fallback[0]); i++) {
@@ -925,11 +585,16 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 
 	libbpf_messages(opts->verbose);
 
-	reload_ksyms(c);
+	c->names = caller_names_new(c->release);
+	if (!c->names) {
+		snprintf(errbuf, errlen, "out of memory");
+		err = -ENOMEM;
+		goto fail;
+	}
 	if (opts->caller_filter) {
 		c->caller_filter = strdup(opts->caller_filter);
 		c->opts.caller_filter = c->caller_filter;
-		nmatch = ksyms_match(c->ksyms, opts->caller_filter, NULL, NULL, 0);
+		nmatch = ksyms_match(caller_names_ksyms(c->names), opts->caller_filter, NULL, NULL, 0);
 		/* in BPF only when every match fits; always re-checked on rows */
 		c->caller_filter_in_bpf = nmatch && nmatch <= VMAPSCOPE_MAX_CALLER_RANGES;
 	}
@@ -953,7 +618,7 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 			continue;
 		for (f = 0; f < 3 && lt->funcs[f]; f++) {
 			bool in_btf = btf_has(vmlinux_btf, lt->funcs[f], BTF_KIND_FUNC);
-			bool in_ksyms = ksyms_has_func(c->ksyms, lt->funcs[f]);
+			bool in_ksyms = ksyms_has_func(caller_names_ksyms(c->names), lt->funcs[f]);
 
 			if (!in_btf && !in_ksyms)
 				continue;
@@ -964,28 +629,19 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 		}
 	}
 
-	/* no vmap_chunk (its raw tracepoint has a btf_trace_ type): a stock kernel */
-	if (!opts->stack_callers && !opts->load_only &&
-	    !btf_has(vmlinux_btf, "btf_trace_" VMAPSCOPE_TP_CHUNK, BTF_KIND_TYPEDEF)) {
-		p.area_fentry = btf_has(vmlinux_btf, "alloc_vmap_area", BTF_KIND_FUNC);
-		p.area_kprobe = ksyms_has_func(c->ksyms, "alloc_vmap_area");
-		p.area_prog = p.area_fentry || p.area_kprobe;
-	}
-
 	err = load_ladder(c, &p, errbuf, errlen);
 	if (err)
 		goto fail;
+	caller_names_set_bpf(c->names, c->skel);
 
 	if (!opts->load_only) {
-		attach_area_caller(c, &p);
 		attach_tracepoints(c, &p);
 		/*
-		 * Without vmap_chunk or the areas' vm_struct only a kprobe sees the
-		 * vmallocinfo caller of vmap()/vm_map_ram()/ioremap (the return
-		 * address): prefer it then.
+		 * Without vmap_chunk only a kprobe sees the vmallocinfo caller of
+		 * vmap()/vm_map_ram()/ioremap (the return address): prefer it then.
 		 */
 		if (p.latency)
-			attach_latency(c, &p, !c->tp_attached[TP_CHUNK] && !c->area_how[0]);
+			attach_latency(c, &p, !c->tp_attached[TP_CHUNK]);
 	}
 	if (!opts->want_latency)
 		set_feat(c, VMAPSTAT_FEAT_LATENCY, false, NULL, "latency: not requested (--no-latency)");
@@ -997,20 +653,19 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 		set_feat(c, VMAPSTAT_FEAT_GRANULE, false, NULL,
 			 "granule: kernel lacks vmalloc:%s — apply kernel-patches/linux-6.12",
 			 c->tp_attached[TP_SET_PTES] ? VMAPSCOPE_TP_HUGE_BLOCK : VMAPSCOPE_TP_SET_PTES);
+	if (c->tp_attached[TP_CHUNK])
+		set_feat(c, VMAPSTAT_FEAT_CHUNK, true, "raw_tp", NULL);
+	else
+		set_feat(c, VMAPSTAT_FEAT_CHUNK, false, NULL,
+			 "chunk: kernel lacks vmalloc:%s — apply kernel-patches/linux-6.12 "
+			 "(callers then come from entry-point probes only)", VMAPSCOPE_TP_CHUNK);
 	if (c->tp_attached[TP_AREA])
-		set_feat(c, VMAPSTAT_FEAT_AREAS, true, c->area_how[0] ? c->area_how : "raw_tp", NULL);
+		set_feat(c, VMAPSTAT_FEAT_AREAS, true, "raw_tp", NULL);
 	else
 		set_feat(c, VMAPSTAT_FEAT_AREAS, false, NULL,
 			 "areas: kernel lacks vmalloc:alloc_vmap_area");
 	if (!opts->load_only)
 		decide_callers(c);
-	if (c->tp_attached[TP_CHUNK])
-		set_feat(c, VMAPSTAT_FEAT_CHUNK, true, "raw_tp", NULL);
-	else
-		set_feat(c, VMAPSTAT_FEAT_CHUNK, false, NULL,
-			 "chunk: kernel lacks vmalloc:%s — apply kernel-patches/linux-6.12%s%s%s",
-			 VMAPSCOPE_TP_CHUNK, opts->load_only ? "" : " (callers ",
-			 opts->load_only ? "" : callers_method(c), opts->load_only ? "" : ")");
 
 	btf__free(vmlinux_btf);
 	*out = c;
@@ -1030,9 +685,7 @@ void collector_close(struct collector *c)
 	for (i = 0; i < c->nr_links; i++)
 		bpf_link__destroy(c->links[i]);
 	vmapstat_bpf__destroy(c->skel);
-	ksyms_free(c->ksyms);
-	free(c->modules_warned);
-	tdestroy(c->cache, free);
+	caller_names_free(c->names);
 	free(c->caller_filter);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
@@ -1040,7 +693,7 @@ void collector_close(struct collector *c)
 
 const struct ksyms *collector_ksyms(struct collector *c)
 {
-	return c->ksyms;
+	return caller_names_ksyms(c->names);
 }
 
 struct vmapstat_bpf *collector_bpf(struct collector *c)
@@ -1057,284 +710,4 @@ size_t collector_probes(const struct collector *c, const struct vmapstat_probe_s
 {
 	*probes = c->probes;
 	return c->nr_probes;
-}
-
-/* ---- reading -------------------------------------------------------- */
-
-static int cmp_row(const void *a, const void *b)
-{
-	const struct vmapstat_row *x = a, *y = b;
-
-	if (x->caller != y->caller)
-		return x->caller < y->caller ? -1 : 1;
-	return x->api - y->api;
-}
-
-/*
- * Why callers have no names, and what the rows show instead.  Callers
- * named by vmap_chunk or an entry-point probe still have their
- * addresses; the stack method cannot run without kallsyms addresses (it
- * needs the vmalloc functions' text ranges), so there are no callers at
- * all, only the [unattributed] row.
- */
-static void symbols_why(const struct collector *c, char *buf, size_t len)
-{
-	static const char raw[] = ": callers shown as raw addresses";
-	const char *fact = c->ksyms ? c->ksyms->reason : "cannot read /proc/kallsyms";
-	size_t n = strlen(fact);
-
-	/* the kallsyms reader's own guess at the consequence: said below */
-	if (n >= sizeof(raw) - 1 && !strcmp(fact + n - (sizeof(raw) - 1), raw))
-		n -= sizeof(raw) - 1;
-	if (c->feat[VMAPSTAT_FEAT_CALLERS].available &&
-	    strcmp(c->feat[VMAPSTAT_FEAT_CALLERS].how, "stack"))
-		snprintf(buf, len, "%.*s: callers shown as raw addresses", (int)n, fact);
-	else
-		snprintf(buf, len, "%.*s: no caller can be named, every row is [unattributed]",
-			 (int)n, fact);
-}
-
-static void fill_meta(const struct collector *c, struct vmapstat_sample *s)
-{
-	memcpy(s->feat, c->feat, sizeof(s->feat));
-	snprintf(s->arch, sizeof(s->arch), "%s", c->arch);
-	snprintf(s->kernel_release, sizeof(s->kernel_release), "%s", c->release);
-	s->page_shift = c->page_shift;
-	s->symbols_ok = c->ksyms && !c->ksyms->restricted;
-	s->ksyms_reason[0] = 0;
-	if (!s->symbols_ok)
-		symbols_why(c, s->ksyms_reason, sizeof(s->ksyms_reason));
-	s->stats_max_entries = c->opts.max_callers;
-}
-
-static bool row_matches_filter(const struct collector *c, const struct vmapstat_row *r)
-{
-	if (!c->caller_filter)
-		return true;
-	return strstr(r->sym, c->caller_filter) != NULL;
-}
-
-void collector_symbolize(struct collector *c, uint64_t addr, char *buf, size_t len)
-{
-	const char *sym;
-
-	pthread_mutex_lock(&c->lock);
-	refresh_ksyms(c);
-	sym = addr ? symbolize(c, addr) : "?";
-	if (sym)
-		snprintf(buf, len, "%s", sym);
-	else
-		snprintf(buf, len, "0x%016llx", (unsigned long long)addr);
-	pthread_mutex_unlock(&c->lock);
-}
-
-/* The global counters: per-CPU in BPF, summed here. */
-static int read_counters(struct collector *c, uint64_t out[VMAPSCOPE_CNT_MAX])
-{
-	size_t ncpu = c->ncpus, sz = sizeof(struct vmapscope_cpu_state), i, k;
-	uint32_t zero = 0;
-	char *vals;
-	int err;
-
-	memset(out, 0, sizeof(uint64_t) * VMAPSCOPE_CNT_MAX);
-	vals = calloc(ncpu, sz);
-	if (!vals)
-		return -ENOMEM;
-	err = bpf_map__lookup_elem(c->skel->maps.cpu, &zero, sizeof(zero), vals, ncpu * sz, 0);
-	for (i = 0; !err && i < ncpu; i++) {
-		const struct vmapscope_cpu_state *cs = (const void *)(vals + i * sz);
-
-		for (k = 0; k < VMAPSCOPE_CNT_MAX; k++)
-			out[k] += cs->cnt[k];
-	}
-	free(vals);
-	return err;
-}
-
-int collector_read(struct collector *c, struct vmapstat_sample *snap)
-{
-	struct vmapscope_key key, next, *keys = NULL;
-	size_t nkeys = 0, cap = 0, i;
-	int fd, sfd, err = 0;
-
-	memset(snap, 0, sizeof(*snap));
-	pthread_mutex_lock(&c->lock);
-	clock_gettime(CLOCK_MONOTONIC, &snap->mono);
-	clock_gettime(CLOCK_REALTIME, &snap->wall);
-	fill_meta(c, snap);
-	err = read_counters(c, snap->counters);
-	if (err)
-		goto out;
-
-	fd = bpf_map__fd(c->skel->maps.callers);
-	sfd = bpf_map__fd(c->skel->maps.stats);
-	/* collect keys first: the map may grow while we walk it */
-	if (bpf_map_get_next_key(fd, NULL, &next) == 0) {
-		do {
-			if (nkeys == cap) {
-				struct vmapscope_key *k;
-
-				cap = cap ? cap * 2 : 256;
-				k = realloc(keys, cap * sizeof(*k));
-				if (!k) {
-					err = -ENOMEM;
-					goto out;
-				}
-				keys = k;
-			}
-			keys[nkeys++] = next;
-			key = next;
-		} while (bpf_map_get_next_key(fd, &key, &next) == 0);
-	}
-
-	refresh_ksyms(c);
-
-	snap->rows = calloc(nkeys ? nkeys : 1, sizeof(*snap->rows));
-	if (!snap->rows) {
-		err = -ENOMEM;
-		goto out;
-	}
-	for (i = 0; i < nkeys; i++) {
-		struct vmapstat_row *r = &snap->rows[snap->nr_rows];
-		const char *sym;
-
-		__u32 slot;
-
-		if (bpf_map_lookup_elem(fd, &keys[i], &slot) ||
-		    bpf_map_lookup_elem(sfd, &slot, &r->st))
-			continue;
-		r->caller = keys[i].caller;
-		r->api = keys[i].api;
-		if (r->api == VMAPSCOPE_API_UNATTRIBUTED)
-			snprintf(r->sym, sizeof(r->sym), "[unattributed]");
-		else if (!r->caller)
-			snprintf(r->sym, sizeof(r->sym), "?");
-		else if ((sym = symbolize(c, r->caller)))
-			snprintf(r->sym, sizeof(r->sym), "%s", sym);
-		else
-			snprintf(r->sym, sizeof(r->sym), "0x%016llx", (unsigned long long)r->caller);
-		if (!row_matches_filter(c, r))
-			continue;
-		snap->nr_rows++;
-	}
-	qsort(snap->rows, snap->nr_rows, sizeof(*snap->rows), cmp_row);
-out:
-	pthread_mutex_unlock(&c->lock);
-	free(keys);
-	if (err)
-		sample_free(snap);
-	return err;
-}
-
-void sample_free(struct vmapstat_sample *snap)
-{
-	free(snap->rows);
-	snap->rows = NULL;
-	snap->nr_rows = 0;
-}
-
-static bool stats_zero(const struct vmapscope_stats *s)
-{
-	const uint64_t *p = (const uint64_t *)s;
-	size_t i;
-
-	for (i = 0; i < sizeof(*s) / sizeof(uint64_t); i++)
-		if (p[i])
-			return false;
-	return true;
-}
-
-static void stats_sub(struct vmapscope_stats *out, const struct vmapscope_stats *a,
-		      const struct vmapscope_stats *b)
-{
-	const uint64_t *pa = (const uint64_t *)a, *pb = (const uint64_t *)b;
-	uint64_t *po = (uint64_t *)out;
-	size_t i;
-
-	for (i = 0; i < sizeof(*out) / sizeof(uint64_t); i++)
-		po[i] = pa[i] - (pb ? pb[i] : 0);
-}
-
-_Static_assert(sizeof(struct vmapscope_stats) % sizeof(uint64_t) == 0,
-	       "vmapscope_stats must hold only 64-bit counters");
-
-void stats_add(struct vmapscope_stats *out, const struct vmapscope_stats *a)
-{
-	const uint64_t *pa = (const uint64_t *)a;
-	uint64_t *po = (uint64_t *)out;
-	size_t i;
-
-	for (i = 0; i < sizeof(*out) / sizeof(uint64_t); i++)
-		po[i] += pa[i];
-}
-
-static void copy_meta(struct vmapstat_sample *out, const struct vmapstat_sample *in)
-{
-	struct vmapstat_row *rows = out->rows;
-	size_t n = out->nr_rows;
-
-	*out = *in;
-	out->rows = rows;
-	out->nr_rows = n;
-}
-
-int sample_delta(const struct vmapstat_sample *cur,
-		   const struct vmapstat_sample *prev,
-		   struct vmapstat_sample *out)
-{
-	size_t i, j = 0;
-
-	memset(out, 0, sizeof(*out));
-	out->rows = calloc(cur->nr_rows ? cur->nr_rows : 1, sizeof(*out->rows));
-	if (!out->rows)
-		return -ENOMEM;
-	copy_meta(out, cur);
-	out->nr_rows = 0;
-	for (i = 0; i < VMAPSCOPE_CNT_MAX; i++)
-		out->counters[i] = cur->counters[i] - (prev ? prev->counters[i] : 0);
-	out->interval_s = prev ? (cur->mono.tv_sec - prev->mono.tv_sec) +
-				 (cur->mono.tv_nsec - prev->mono.tv_nsec) / 1e9 : 0;
-	/* both row arrays are sorted by (caller, api): merge */
-	for (i = 0; i < cur->nr_rows; i++) {
-		const struct vmapstat_row *r = &cur->rows[i], *pr = NULL;
-		struct vmapstat_row *o = &out->rows[out->nr_rows];
-
-		while (prev && j < prev->nr_rows && cmp_row(&prev->rows[j], r) < 0)
-			j++;
-		if (prev && j < prev->nr_rows && !cmp_row(&prev->rows[j], r))
-			pr = &prev->rows[j];
-		*o = *r;
-		stats_sub(&o->st, &r->st, pr ? &pr->st : NULL);
-		if (!stats_zero(&o->st))
-			out->nr_rows++;
-	}
-	return 0;
-}
-
-int rows_by_api(const struct vmapstat_sample *in, struct vmapstat_sample *out)
-{
-	struct vmapstat_row rows[16] = {};
-	bool used[16] = {};
-	size_t i;
-
-	memset(out, 0, sizeof(*out));
-	out->rows = calloc(16, sizeof(*out->rows));
-	if (!out->rows)
-		return -ENOMEM;
-	copy_meta(out, in);
-	out->nr_rows = 0;
-	for (i = 0; i < in->nr_rows; i++) {
-		int a = in->rows[i].api & 15;
-
-		stats_add(&rows[a].st, &in->rows[i].st);
-		used[a] = true;
-	}
-	for (i = 0; i < 16; i++) {
-		if (!used[i])
-			continue;
-		rows[i].api = i;
-		snprintf(rows[i].sym, sizeof(rows[i].sym), "%s", api_name(i));
-		out->rows[out->nr_rows++] = rows[i];
-	}
-	return 0;
 }

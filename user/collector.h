@@ -1,18 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vmapscope collector: open / attach / read-snapshot / close.
+ * vmapscope collector: open / attach / read / close.
  *
  * Every tool (vmapstat, vmaptop, the Prometheus exporter, the PMU report)
  * reads vmalloc/vmap/ioremap activity through this one API, so that the
- * BPF side, caller symbolization and "what is missing and why" exist once.
+ * BPF side, caller naming and "what is missing and why" exist once.
  *
- * collector_read() fills a struct vmapstat_sample with cumulative
- * counters since the collector attached; sample_delta() turns two of
- * them into per-interval figures.  One row per (caller, api): bytes and
- * BPF events per mapping shift (granule), chunk-length and latency log2
- * histograms (hist.h), call / area counts; the global counters
- * (vmapscope.h), the feature table (which columns exist on this kernel
- * and, if not, why) and the symbol state come with it.
+ * collector_read() fills a struct vmapstat_sample (rows.h) with the
+ * counters since the collector attached: one row per (caller, api), the
+ * global counters (vmapscope.h), the feature table (which columns exist
+ * on this kernel and, if not, why) and the symbol state.  What is done
+ * with samples (their difference, the outputs) needs only rows.h.
  *
  * Threading: collector_read() may be called from any thread (the
  * exporter's HTTP thread); calls are serialized by an internal lock.
@@ -25,18 +23,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
-#include <time.h>
 
-#include "vmapscope.h"
-#include "vocab.h"
-
-struct vmapstat_feature_state {
-	bool available;
-	/* how it is attached ("tp_btf", "raw_tp", "fentry", "kprobe", ...) */
-	char how[64];
-	/* when !available (or partly): one line saying what is missing and why */
-	char why[256];
-};
+#include "rows.h"
 
 /* One latency probe target, as decided at attach time (for -v / JSON). */
 struct vmapstat_probe_state {
@@ -44,37 +32,6 @@ struct vmapstat_probe_state {
 	char func[64];		/* kernel function attached, "" if none */
 	char how[16];		/* "fentry", "kprobe", or "" */
 	char why[160];		/* why not attached (when how[0] == 0) */
-};
-
-/* One (caller, api) row.  Counters are raw BPF counters (vmapscope.h). */
-struct vmapstat_row {
-	uint64_t caller;	/* kernel text address, 0 = unknown */
-	int api;		/* enum vmapscope_api or VMAPSCOPE_API_UNATTRIBUTED */
-	/*
-	 * Symbolized caller: "func+0x1a/0x80 [module]" style, the raw
-	 * address "0xffffffff81234567" when kallsyms hides it, "?" for 0,
-	 * "[unattributed]" for the unattributed bucket.
-	 */
-	char sym[128];
-	struct vmapscope_stats st;
-};
-
-struct vmapstat_sample {
-	struct timespec mono;		/* CLOCK_MONOTONIC when read */
-	struct timespec wall;		/* CLOCK_REALTIME when read */
-	double interval_s;		/* 0 for cumulative, else delta length */
-	size_t nr_rows;
-	struct vmapstat_row *rows;	/* sorted by caller, then api */
-	uint64_t counters[VMAPSCOPE_CNT_MAX];
-	uint32_t stats_max_entries;
-	struct vmapstat_feature_state feat[VMAPSTAT_FEAT_MAX];
-	/* false: kallsyms hid addresses (kptr_restrict); see ksyms_reason */
-	bool symbols_ok;
-	char ksyms_reason[160];
-	/* kernel facts needed to label granules */
-	char arch[16];			/* "x86_64", "arm64" (running kernel) */
-	unsigned int page_shift;
-	char kernel_release[65];
 };
 
 struct collector_opts {
@@ -110,7 +67,7 @@ struct vmapstat_bpf;
  * Load and attach.  Returns 0 and *out, or a negative errno with one
  * line describing the failure written to errbuf (e.g. "need root or
  * CAP_BPF+CAP_PERFMON", "kernel has no BTF (/sys/kernel/btf/vmlinux)").
- * Missing optional columns are NOT an error: the snapshots' feature table
+ * Missing optional columns are NOT an error: the samples' feature table
  * (struct vmapstat_feature_state) says which and why.
  */
 int collector_open(const struct collector_opts *opts, struct collector **out,
@@ -140,28 +97,10 @@ size_t collector_probes(const struct collector *c,
 void collector_symbolize(struct collector *c, uint64_t addr, char *buf, size_t len);
 
 /*
- * Read all counters (cumulative since attach) into snap (caller frees
+ * Read all counters (cumulative since attach) into @s (caller frees
  * with sample_free()).  Returns 0 or negative errno.
  */
-int collector_read(struct collector *c, struct vmapstat_sample *snap);
-
-/*
- * out = cur - prev per (caller, api) row and counter; rows absent from
- * prev count from zero; rows with all-zero deltas are dropped.
- * interval_s is set from the monotonic stamps.  Returns 0 or -ENOMEM.
- */
-int sample_delta(const struct vmapstat_sample *cur,
-		   const struct vmapstat_sample *prev,
-		   struct vmapstat_sample *out);
-
-/*
- * Fold rows into one row per api (caller = 0, sym = API name): the
- * default "totals per API" view.  Returns 0 or -ENOMEM.
- */
-int rows_by_api(const struct vmapstat_sample *in,
-		    struct vmapstat_sample *out);
-
-void sample_free(struct vmapstat_sample *snap);
+int collector_read(struct collector *c, struct vmapstat_sample *s);
 
 /*
  * For --version: one line naming the BPF programs built into this binary's
@@ -169,17 +108,5 @@ void sample_free(struct vmapstat_sample *snap);
  * is loaded, no privileges needed).
  */
 void collector_describe_bpf(FILE *f);
-
-/* libbpf's messages: on stderr when verbose, else kept for the error lines. */
-void libbpf_messages(bool verbose);
-
-/* Helpers over one row. */
-uint64_t row_total_bytes(const struct vmapstat_row *r);
-/* out += a, counter by counter (struct vmapscope_stats is only u64 counters). */
-void stats_add(struct vmapscope_stats *out, const struct vmapscope_stats *a);
-static inline uint64_t row_mappings(const struct vmapstat_row *r, unsigned int shift)
-{
-	return shift < VMAPSCOPE_NR_SHIFTS ? r->st.bytes[shift] >> shift : 0;
-}
 
 #endif /* VMAPSCOPE_COLLECTOR_H */

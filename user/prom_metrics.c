@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* vmapstat snapshots -> vmapscope_* metrics (see prom_metrics.h). */
+/* vmapstat samples -> vmapscope_* metrics (see prom_metrics.h). */
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>

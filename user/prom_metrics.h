@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vmapstat snapshots -> vmapscope_* Prometheus metrics (reference:
+ * vmapstat samples -> vmapscope_* Prometheus metrics (reference:
  * docs/prometheus.md).
  *
  * A prom_state accumulates the per-interval deltas that vmapstat hands its
@@ -22,7 +22,7 @@
 
 #include <stdint.h>
 
-#include "collector.h"
+#include "rows.h"
 #include "prom_expo.h"
 #include "pmu_count.h"
 #include "snapshot.h"
@@ -53,7 +53,7 @@ void prom_state_free(struct prom_state *st);
 int prom_state_add(struct prom_state *st, const struct vmapstat_sample *delta);
 
 /*
- * Take the non-counter facts (kernel, features, symbols) from a snapshot
+ * Take the non-counter facts (kernel, features, symbols) from a sample
  * without counting anything: used before the first interval.
  */
 void prom_state_set_info(struct prom_state *st, const struct vmapstat_sample *s);

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <json-c/json.h>
-#include "collector.h"
+#include "rows.h"
 
 struct report_opts {
 	bool per_caller;	/* rows per (caller, api); else totals per api */
@@ -21,7 +21,7 @@ struct report_opts {
 /* One line per missing/partial column (feature why-lines) and kallsyms. */
 void report_missing(FILE *f, const struct vmapstat_sample *s);
 
-/* Text report of one interval (s = delta or cumulative snapshot). */
+/* Text report of one interval (s = a delta, or a cumulative sample). */
 void report_text(FILE *f, const struct vmapstat_sample *s,
 		 const struct report_opts *o);
 

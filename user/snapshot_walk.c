@@ -32,7 +32,7 @@
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
 
-#include "collector.h"
+#include "libbpf_log.h"
 #include "errbuf.h"
 #include "ksyms.h"
 #include "snapshot.h"

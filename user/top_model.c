@@ -97,16 +97,6 @@ double top_hist_percentile(const __u64 *hist, unsigned int nr_slots,
 	return NAN;	/* not reached: cum reaches total >= rank */
 }
 
-/* A snapshot's rows are sorted by caller, then api (collector.h): bsearch them. */
-static int cmp_row(const void *pa, const void *pb)
-{
-	const struct vmapstat_row *a = pa, *b = pb;
-
-	if (a->caller != b->caller)
-		return a->caller < b->caller ? -1 : 1;
-	return (a->api > b->api) - (a->api < b->api);
-}
-
 static uint64_t row_maps(const struct vmapscope_stats *d, enum top_maps_src src)
 {
 	switch (src) {
@@ -231,7 +221,7 @@ int top_table_build(struct top_table *tab, const struct vmapstat_sample *cum,
 
 		if (cumulative)
 			d = c;
-		else if (delta && (d = bsearch(c, delta->rows, delta->nr_rows, sizeof(*c), cmp_row)))
+		else if (delta && (d = bsearch(c, delta->rows, delta->nr_rows, sizeof(*c), row_cmp)))
 			;
 		else
 			d = &zero_row;	/* idle in this interval (or no interval yet) */

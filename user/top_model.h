@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * vmaptop row model: one row per (caller, api), computed from the
- * collector's snapshots (user/collector.h): the cumulative snapshot gives
+ * collector's samples (user/rows.h): the cumulative sample gives
  * the set of rows (callers stay listed while idle, as processes do in
- * top), sample_delta() of two cumulative snapshots gives the interval's
+ * top), sample_delta() of two cumulative samples gives the interval's
  * counts, which become rates here.
  *
  * The model knows nothing about BPF or ncurses: the unit tests build
- * snapshots by hand.  Its output is a struct top_table that
+ * samples by hand.  Its output is a struct top_table that
  * user/top_format.c turns into text for both the batch mode and the
  * ncurses screen.
  */
@@ -21,7 +21,7 @@
 
 #include "vmapscope.h"
 
-#include "collector.h"
+#include "rows.h"
 
 #define TOP_SYM_LEN	sizeof(((struct vmapstat_row *)0)->sym)
 
@@ -130,7 +130,7 @@ struct top_table {
 	struct top_row *rows;
 	size_t nr, cap;
 	double interval_s;		/* length of the interval the rates cover */
-	time_t wall;			/* when the newest snapshot was read */
+	time_t wall;			/* when the newest sample was read */
 	bool cumulative;		/* rows show totals since start */
 	enum top_maps_src maps_src;
 	bool maps_chunk_rows;		/* some rows count chunks (untimed API) */
@@ -148,7 +148,7 @@ struct top_live {
 };
 
 /*
- * Which columns this kernel can fill, from the snapshot's feature table
+ * Which columns this kernel can fill, from the sample's feature table
  * (reasons included) and the granule geometry of its arch and page size.
  * live_why: NULL when /proc/vmallocinfo was read, else why not.  Every
  * API counts as timed when latency is available; refine av->timed from
@@ -158,8 +158,8 @@ void top_avail_from_sample(struct top_avail *av, const struct vmapstat_sample *s
 			     const char *live_why);
 
 /*
- * Build tab.  cum: cumulative snapshot (every caller since attach).
- * delta: sample_delta(cum, previous cumulative snapshot), or NULL
+ * Build tab.  cum: cumulative sample (every caller since attach).
+ * delta: sample_delta(cum, previous cumulative sample), or NULL
  * before there is a previous one (every row then shows zero).  In
  * cumulative mode delta is ignored and rows show cum's totals ("rates"
  * are totals).  live (may be NULL) fills live_areas / live_bytes of

@@ -21,7 +21,7 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "collector.h"
+#include "rows.h"
 #include "hist.h"
 #include "prom_metrics.h"
 #include "report.h"

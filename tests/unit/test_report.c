@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include <json-c/json.h>
-#include "collector.h"
+#include "rows.h"
 #include "report.h"
 
 static void fill_meta(struct vmapstat_sample *s, const char *arch)

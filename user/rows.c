@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The row table: samples, their difference and their per-API fold (rows.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rows.h"
+
+_Static_assert(sizeof(struct vmapscope_stats) % sizeof(uint64_t) == 0,
+	       "vmapscope_stats must hold only 64-bit counters");
+
+#define NR_STATS_WORDS (sizeof(struct vmapscope_stats) / sizeof(uint64_t))
+
+int row_cmp(const void *a, const void *b)
+{
+	const struct vmapstat_row *x = a, *y = b;
+
+	if (x->caller != y->caller)
+		return x->caller < y->caller ? -1 : 1;
+	return (x->api > y->api) - (x->api < y->api);
+}
+
+uint64_t row_total_bytes(const struct vmapstat_row *r)
+{
+	uint64_t t = 0;
+	int i;
+
+	for (i = 0; i < VMAPSCOPE_NR_SHIFTS; i++)
+		t += r->st.bytes[i];
+	return t;
+}
+
+void sample_free(struct vmapstat_sample *s)
+{
+	free(s->rows);
+	s->rows = NULL;
+	s->nr_rows = 0;
+}
+
+static bool stats_zero(const struct vmapscope_stats *s)
+{
+	const uint64_t *p = (const uint64_t *)s;
+	size_t i;
+
+	for (i = 0; i < NR_STATS_WORDS; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+static void stats_sub(struct vmapscope_stats *out, const struct vmapscope_stats *a,
+		      const struct vmapscope_stats *b)
+{
+	const uint64_t *pa = (const uint64_t *)a, *pb = (const uint64_t *)b;
+	uint64_t *po = (uint64_t *)out;
+	size_t i;
+
+	for (i = 0; i < NR_STATS_WORDS; i++)
+		po[i] = pa[i] - (pb ? pb[i] : 0);
+}
+
+void stats_add(struct vmapscope_stats *out, const struct vmapscope_stats *a)
+{
+	const uint64_t *pa = (const uint64_t *)a;
+	uint64_t *po = (uint64_t *)out;
+	size_t i;
+
+	for (i = 0; i < NR_STATS_WORDS; i++)
+		po[i] += pa[i];
+}
+
+/* Everything of @in but its rows. */
+static void copy_meta(struct vmapstat_sample *out, const struct vmapstat_sample *in)
+{
+	struct vmapstat_row *rows = out->rows;
+	size_t n = out->nr_rows;
+
+	*out = *in;
+	out->rows = rows;
+	out->nr_rows = n;
+}
+
+int sample_delta(const struct vmapstat_sample *cur, const struct vmapstat_sample *prev,
+		 struct vmapstat_sample *out)
+{
+	size_t i, j = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->rows = calloc(cur->nr_rows ? cur->nr_rows : 1, sizeof(*out->rows));
+	if (!out->rows)
+		return -ENOMEM;
+	copy_meta(out, cur);
+	out->nr_rows = 0;
+	for (i = 0; i < VMAPSCOPE_CNT_MAX; i++)
+		out->counters[i] = cur->counters[i] - (prev ? prev->counters[i] : 0);
+	out->interval_s = prev ? (cur->mono.tv_sec - prev->mono.tv_sec) +
+				 (cur->mono.tv_nsec - prev->mono.tv_nsec) / 1e9 : 0;
+	/* both row arrays are sorted by (caller, api): merge */
+	for (i = 0; i < cur->nr_rows; i++) {
+		const struct vmapstat_row *r = &cur->rows[i], *pr = NULL;
+		struct vmapstat_row *o = &out->rows[out->nr_rows];
+
+		while (prev && j < prev->nr_rows && row_cmp(&prev->rows[j], r) < 0)
+			j++;
+		if (prev && j < prev->nr_rows && !row_cmp(&prev->rows[j], r))
+			pr = &prev->rows[j];
+		*o = *r;
+		stats_sub(&o->st, &r->st, pr ? &pr->st : NULL);
+		if (!stats_zero(&o->st))
+			out->nr_rows++;
+	}
+	return 0;
+}
+
+int rows_by_api(const struct vmapstat_sample *in, struct vmapstat_sample *out)
+{
+	struct vmapstat_row rows[16] = {};
+	bool used[16] = {};
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	out->rows = calloc(16, sizeof(*out->rows));
+	if (!out->rows)
+		return -ENOMEM;
+	copy_meta(out, in);
+	out->nr_rows = 0;
+	for (i = 0; i < in->nr_rows; i++) {
+		int a = in->rows[i].api & 15;
+
+		stats_add(&rows[a].st, &in->rows[i].st);
+		used[a] = true;
+	}
+	for (i = 0; i < 16; i++) {
+		if (!used[i])
+			continue;
+		rows[i].api = i;
+		snprintf(rows[i].sym, sizeof(rows[i].sym), "%s", api_name(i));
+		out->rows[out->nr_rows++] = rows[i];
+	}
+	return 0;
+}

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The row table: what every output shows, and the arithmetic on it.
+ *
+ * A sample is one read of the collector's counters (collector_read(),
+ * cumulative since it attached) or the difference of two (sample_delta(),
+ * one interval).  It holds one row per (caller, api) with the BPF
+ * counters of struct vmapscope_stats (vmapscope.h), the global counters,
+ * the feature table (which columns this kernel can fill and, if not,
+ * why) and the kernel facts that label granules.  The outputs (report.h,
+ * prom_metrics.h, top_model.h, the PMU report) read samples and nothing
+ * of the collector, so they and their tests need only this header.
+ */
+#ifndef VMAPSCOPE_ROWS_H
+#define VMAPSCOPE_ROWS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "vmapscope.h"
+#include "vocab.h"
+
+struct vmapstat_feature_state {
+	bool available;
+	/* how it is attached ("tp_btf", "raw_tp", "fentry", "kprobe", ...) */
+	char how[64];
+	/* when !available (or partly): one line saying what is missing and why */
+	char why[256];
+};
+
+/* One (caller, api) row.  Counters are raw BPF counters (vmapscope.h). */
+struct vmapstat_row {
+	uint64_t caller;	/* kernel text address, 0 = unknown */
+	int api;		/* enum vmapscope_api or VMAPSCOPE_API_UNATTRIBUTED */
+	/*
+	 * Symbolized caller: "func+0x1a/0x80 [module]" style, the raw
+	 * address "0xffffffff81234567" when kallsyms hides it, "?" for 0,
+	 * "[unattributed]" for the unattributed bucket.
+	 */
+	char sym[128];
+	struct vmapscope_stats st;
+};
+
+struct vmapstat_sample {
+	struct timespec mono;		/* CLOCK_MONOTONIC when read */
+	struct timespec wall;		/* CLOCK_REALTIME when read */
+	double interval_s;		/* 0 for cumulative, else delta length */
+	size_t nr_rows;
+	struct vmapstat_row *rows;	/* sorted by row_cmp() */
+	uint64_t counters[VMAPSCOPE_CNT_MAX];
+	uint32_t stats_max_entries;
+	struct vmapstat_feature_state feat[VMAPSTAT_FEAT_MAX];
+	/* false: kallsyms hid addresses (kptr_restrict); see ksyms_reason */
+	bool symbols_ok;
+	char ksyms_reason[160];
+	/* kernel facts needed to label granules */
+	char arch[16];			/* "x86_64", "arm64" (running kernel) */
+	unsigned int page_shift;
+	char kernel_release[65];
+};
+
+/* The order of a sample's rows: by caller address, then api (qsort/bsearch). */
+int row_cmp(const void *a, const void *b);
+
+/*
+ * out = cur - prev per (caller, api) row and counter; rows absent from
+ * prev count from zero; rows with all-zero deltas are dropped.
+ * interval_s is set from the monotonic stamps.  Returns 0 or -ENOMEM.
+ */
+int sample_delta(const struct vmapstat_sample *cur,
+		 const struct vmapstat_sample *prev,
+		 struct vmapstat_sample *out);
+
+/*
+ * Fold rows into one row per api (caller = 0, sym = API name): the
+ * default "totals per API" view.  Returns 0 or -ENOMEM.
+ */
+int rows_by_api(const struct vmapstat_sample *in, struct vmapstat_sample *out);
+
+void sample_free(struct vmapstat_sample *s);
+
+/* Helpers over one row. */
+uint64_t row_total_bytes(const struct vmapstat_row *r);
+/* out += a, counter by counter (struct vmapscope_stats is only u64 counters). */
+void stats_add(struct vmapscope_stats *out, const struct vmapscope_stats *a);
+static inline uint64_t row_mappings(const struct vmapstat_row *r, unsigned int shift)
+{
+	return shift < VMAPSCOPE_NR_SHIFTS ? r->st.bytes[shift] >> shift : 0;
+}
+
+#endif /* VMAPSCOPE_ROWS_H */
