@@ -237,6 +237,10 @@ struct plan {
 	bool fentry[VMAPSCOPE_NR_LAT_SLOTS];	/* load fentry/fexit */
 	bool kprobe[VMAPSCOPE_NR_LAT_SLOTS];	/* load kprobe/kretprobe */
 	int fentry_load_err;			/* why fentry was dropped, 0 = it loads */
+	/* stock kernels: areas named by their vm_struct at alloc_vmap_area()'s exit */
+	bool area_prog;
+	bool area_fentry;			/* load the fexit program */
+	bool area_kprobe;			/* load the kretprobe program */
 };
 
 static int open_and_load(struct collector *c, const struct plan *p,
@@ -288,6 +292,8 @@ static int open_and_load(struct collector *c, const struct plan *p,
 	}
 
 	bpf_program__set_autoload(tp_prog(s, TP_MODULE), p->module_prog);
+	bpf_program__set_autoload(s->progs.on_area_exit, p->area_prog && p->area_fentry);
+	bpf_program__set_autoload(s->progs.on_area_ret, p->area_prog && p->area_kprobe);
 	for (i = 0; i < VMAPSCOPE_NR_LAT_SLOTS; i++) {
 		bool fe = p->latency && p->func[i] && p->fentry[i];
 		bool kp = p->latency && p->func[i] && p->kprobe[i];
@@ -348,6 +354,27 @@ static int try_attach(struct collector *c, struct bpf_program *prog, const char 
 	return 0;
 }
 
+/*
+ * Stock kernels: the program at alloc_vmap_area()'s exit names each area's
+ * caller from its vm_struct (fexit, else kretprobe) and counts it, in place
+ * of the alloc_vmap_area tracepoint's program.
+ */
+static void attach_area_caller(struct collector *c, const struct plan *p)
+{
+	struct bpf_link *l;
+
+	if (!p->area_prog)
+		return;
+	if (p->area_fentry && !try_attach(c, c->skel->progs.on_area_exit, NULL, false, &l)) {
+		add_link(c, l);
+		snprintf(c->area_how, sizeof(c->area_how), "fexit");
+	} else if (p->area_kprobe &&
+		   !try_attach(c, c->skel->progs.on_area_ret, "alloc_vmap_area", true, &l)) {
+		add_link(c, l);
+		snprintf(c->area_how, sizeof(c->area_how), "kretprobe");
+	}
+}
+
 static void attach_tracepoints(struct collector *c, const struct plan *p)
 {
 	int t;
@@ -357,6 +384,10 @@ static void attach_tracepoints(struct collector *c, const struct plan *p)
 
 		if (t == TP_MODULE && !p->module_prog)
 			continue;
+		if (t == TP_AREA && c->area_how[0]) {
+			c->tp_attached[t] = true;	/* counted at the function's exit */
+			continue;
+		}
 		if (!try_attach(c, tp_prog(c->skel, t), NULL, false, &l)) {
 			add_link(c, l);
 			c->tp_attached[t] = true;
@@ -467,7 +498,9 @@ static void attach_latency(struct collector *c, const struct plan *p, bool kprob
 }
 
 /*
- * What names the callers: vmap_chunk (the series), else the entry-point
+ * What names the callers: vmap_chunk (the series), else each area's
+ * vm_struct at alloc_vmap_area()'s exit (stock kernels with fentry or
+ * kprobes: the caller /proc/vmallocinfo prints), else the entry-point
  * probes, else the kernel stack at alloc_vmap_area (or when asked for).
  */
 static void decide_callers(struct collector *c)
@@ -477,6 +510,10 @@ static void decide_callers(struct collector *c)
 
 	if (!c->opts.stack_callers && c->tp_attached[TP_CHUNK]) {
 		set_feat(c, VMAPSTAT_FEAT_CALLERS, true, "vmap_chunk", NULL);
+		return;
+	}
+	if (!c->opts.stack_callers && c->area_how[0]) {
+		set_feat(c, VMAPSTAT_FEAT_CALLERS, true, "vm_struct", NULL);
 		return;
 	}
 	if (!c->opts.stack_callers && c->feat[VMAPSTAT_FEAT_LATENCY].available) {
@@ -502,6 +539,22 @@ static void decide_callers(struct collector *c)
 	set_feat(c, VMAPSTAT_FEAT_CALLERS, true, "stack", NULL);
 }
 
+/* The method decide_callers() chose, in words, for the chunk column's line. */
+static const char *callers_method(const struct collector *c)
+{
+	const struct vmapstat_feature_state *f = &c->feat[VMAPSTAT_FEAT_CALLERS];
+
+	if (!f->available)
+		return "cannot be named: every area is [unattributed]";
+	if (!strcmp(f->how, "vm_struct"))
+		return "named by each area's vm_struct at alloc_vmap_area, as /proc/vmallocinfo names them";
+	if (!strcmp(f->how, "entry probes"))
+		return "named by the entry-point probes only";
+	if (!strcmp(f->how, "stack"))
+		return "named by kernel stack at alloc_vmap_area";
+	return f->how;
+}
+
 /*
  * Load as planned; else without fentry (the host's EPERM); else without
  * the module placement program (it only names callers in unloaded
@@ -523,8 +576,16 @@ static int load_ladder(struct collector *c, struct plan *p, char *errbuf, size_t
 		had_fentry |= p->fentry[i];
 		p->fentry[i] = false;
 	}
+	if (err && p->area_prog && p->area_fentry) {
+		had_fentry = true;
+		p->area_fentry = false;
+	}
 	if (err && had_fentry) {
 		p->fentry_load_err = err;
+		err = open_and_load(c, p, errbuf, errlen);
+	}
+	if (err && p->area_prog) {
+		p->area_prog = false;	/* the stack method or the probes name callers */
 		err = open_and_load(c, p, errbuf, errlen);
 	}
 	for (i = 0; err && i < sizeof(fallback) / sizeof(fallback[0]); i++) {
@@ -629,19 +690,29 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 		}
 	}
 
+	/* no vmap_chunk (its raw tracepoint has a btf_trace_ type): a stock kernel */
+	if (!opts->stack_callers && !opts->load_only &&
+	    !btf_has(vmlinux_btf, "btf_trace_" VMAPSCOPE_TP_CHUNK, BTF_KIND_TYPEDEF)) {
+		p.area_fentry = btf_has(vmlinux_btf, "alloc_vmap_area", BTF_KIND_FUNC);
+		p.area_kprobe = ksyms_has_func(caller_names_ksyms(c->names), "alloc_vmap_area");
+		p.area_prog = p.area_fentry || p.area_kprobe;
+	}
+
 	err = load_ladder(c, &p, errbuf, errlen);
 	if (err)
 		goto fail;
 	caller_names_set_bpf(c->names, c->skel);
 
 	if (!opts->load_only) {
+		attach_area_caller(c, &p);
 		attach_tracepoints(c, &p);
 		/*
-		 * Without vmap_chunk only a kprobe sees the vmallocinfo caller of
-		 * vmap()/vm_map_ram()/ioremap (the return address): prefer it then.
+		 * Without vmap_chunk or the areas' vm_struct only a kprobe sees the
+		 * vmallocinfo caller of vmap()/vm_map_ram()/ioremap (the return
+		 * address): prefer it then.
 		 */
 		if (p.latency)
-			attach_latency(c, &p, !c->tp_attached[TP_CHUNK]);
+			attach_latency(c, &p, !c->tp_attached[TP_CHUNK] && !c->area_how[0]);
 	}
 	if (!opts->want_latency)
 		set_feat(c, VMAPSTAT_FEAT_LATENCY, false, NULL, "latency: not requested (--no-latency)");
@@ -653,19 +724,20 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 		set_feat(c, VMAPSTAT_FEAT_GRANULE, false, NULL,
 			 "granule: kernel lacks vmalloc:%s — apply kernel-patches/linux-6.12",
 			 c->tp_attached[TP_SET_PTES] ? VMAPSCOPE_TP_HUGE_BLOCK : VMAPSCOPE_TP_SET_PTES);
-	if (c->tp_attached[TP_CHUNK])
-		set_feat(c, VMAPSTAT_FEAT_CHUNK, true, "raw_tp", NULL);
-	else
-		set_feat(c, VMAPSTAT_FEAT_CHUNK, false, NULL,
-			 "chunk: kernel lacks vmalloc:%s — apply kernel-patches/linux-6.12 "
-			 "(callers then come from entry-point probes only)", VMAPSCOPE_TP_CHUNK);
 	if (c->tp_attached[TP_AREA])
-		set_feat(c, VMAPSTAT_FEAT_AREAS, true, "raw_tp", NULL);
+		set_feat(c, VMAPSTAT_FEAT_AREAS, true, c->area_how[0] ? c->area_how : "raw_tp", NULL);
 	else
 		set_feat(c, VMAPSTAT_FEAT_AREAS, false, NULL,
 			 "areas: kernel lacks vmalloc:alloc_vmap_area");
 	if (!opts->load_only)
 		decide_callers(c);
+	if (c->tp_attached[TP_CHUNK])
+		set_feat(c, VMAPSTAT_FEAT_CHUNK, true, "raw_tp", NULL);
+	else
+		set_feat(c, VMAPSTAT_FEAT_CHUNK, false, NULL,
+			 "chunk: kernel lacks vmalloc:%s — apply kernel-patches/linux-6.12%s%s%s",
+			 VMAPSCOPE_TP_CHUNK, opts->load_only ? "" : " (callers ",
+			 opts->load_only ? "" : callers_method(c), opts->load_only ? "" : ")");
 
 	btf__free(vmlinux_btf);
 	*out = c;

@@ -30,6 +30,7 @@ struct collector {
 	struct vmapstat_probe_state probes[VMAPSCOPE_NR_LAT_SLOTS];
 	size_t nr_probes;
 	bool tp_attached[NR_TPS];
+	char area_how[16];		/* alloc_vmap_area()'s exit: "fexit", "kretprobe", "" */
 
 	struct caller_names *names;	/* also the kallsyms table */
 
