@@ -91,24 +91,75 @@ struct vmapscope_key {
 	__u32 pad;
 };
 
-/* Value: cumulative since the collector attached; user space takes deltas. */
+/*
+ * Per-row fields: one (caller, api) row of the "stats" map, and every
+ * per-row column of every output, defined once.  struct vmapscope_stats
+ * is generated from this list, and user space's row field table
+ * (user/rows.c) from the same lines, which the text report, the JSON
+ * rows, the Prometheus families and vmaptop iterate: a new per-row
+ * counter is one line here plus the BPF code that counts it.
+ *
+ * X(KIND, UNIT, field, json, prom, help, sum, text, label)
+ *   KIND	SCALAR: one counter; GRANULE: one per mapping shift
+ *		(VMAPSCOPE_NR_SHIFTS); HIST: log2 histogram
+ *		(VMAPSCOPE_HIST_SLOTS, slots as in hist.h)
+ *   UNIT	COUNT, PAGES, BYTES or NS (what one unit of the value is;
+ *		Prometheus shows NS as seconds, the text report in its -u unit)
+ *   json	key in each JSON row (GRANULE: in each "granules" entry)
+ *   prom	Prometheus family, with help; NULL: none (the value is
+ *		some histogram's _count or _sum)
+ *   sum	HIST: the SCALAR field holding the sum of the observed values
+ *		(Prometheus _sum, the text report's mean); others: themselves
+ *   text	the text report: SCALARs with the same nonzero number share a
+ *		line, printed when the first of them is nonzero (lines in
+ *		number order); a HIST with text != 0 is printed when not
+ *		empty; GRANULE BYTES fills the granule table; 0: not in text
+ *   label	word before the value on its text line (HIST: the histogram's
+ *		header; NS: the time unit instead)
+ * Values are cumulative since the collector attached; user space takes
+ * deltas.
+ */
+#define VMAPSCOPE_ROW_FIELDS(X)							\
+	/* vmalloc:vmap_set_ptes + vmalloc:vmap_huge_block, by mapping shift */	\
+	X(GRANULE, BYTES, bytes, "bytes", "vmapscope_mapped_bytes_total",	\
+	  "Bytes mapped into kernel virtual memory, by caller, API and mapping granule.", \
+	  bytes, 1, "bytes")							\
+	X(GRANULE, COUNT, runs, "runs", "vmapscope_mapping_runs_total",		\
+	  "Tracepoint events: runs of PTEs set in one go (vmap_set_ptes) or huge block entries (vmap_huge_block).", \
+	  runs, 0, "runs")							\
+	/* vmalloc:vmap_chunk */						\
+	X(SCALAR, COUNT, chunks, "chunks", NULL, NULL, chunks, 1, "chunks")	\
+	X(SCALAR, PAGES, chunk_pages, "chunk_pages", NULL, NULL, chunk_pages, 1, "pages") \
+	X(HIST, PAGES, chunk_hist, "chunk_hist", "vmapscope_chunk_length_pages", \
+	  "Pages per vmalloc:vmap_chunk event (one per mapping call), log2 buckets.", \
+	  chunk_pages, 1, "chunk pages")					\
+	/* entry-point probes (fentry/fexit or kprobe/kretprobe) */		\
+	X(SCALAR, COUNT, calls, "calls", "vmapscope_calls_total",		\
+	  "Completed calls of the mapping API entry points (latency probes).",	\
+	  calls, 3, "calls")							\
+	X(SCALAR, COUNT, failed, "failed", "vmapscope_failed_calls_total",	\
+	  "Calls of the mapping API entry points that returned NULL.",		\
+	  failed, 3, "failed")							\
+	X(SCALAR, NS, lat_sum_ns, "latency_sum_ns", NULL, NULL, lat_sum_ns, 3, "avg") \
+	X(HIST, NS, lat_hist, "latency_hist_ns", "vmapscope_map_latency_seconds", \
+	  "Time from entry to return of the mapping API (vmalloc, vmap, ioremap, ...), log2 buckets of whole nanoseconds.", \
+	  lat_sum_ns, 1, NULL)							\
+	/* stock vmalloc:alloc_vmap_area, attributed to the call in flight */	\
+	X(SCALAR, COUNT, areas, "areas", "vmapscope_vmap_areas_total",		\
+	  "Virtual areas allocated (vmalloc:alloc_vmap_area), attributed to the API call in flight.", \
+	  areas, 2, "areas")							\
+	X(SCALAR, BYTES, area_bytes, "area_bytes", "vmapscope_vmap_area_bytes_total", \
+	  "Bytes of virtual areas allocated (vmalloc:alloc_vmap_area).",	\
+	  area_bytes, 2, NULL)
+
+#define VMAPSCOPE_FIELD_SCALAR(f)	__u64 f;
+#define VMAPSCOPE_FIELD_GRANULE(f)	__u64 f[VMAPSCOPE_NR_SHIFTS];
+#define VMAPSCOPE_FIELD_HIST(f)		__u64 f[VMAPSCOPE_HIST_SLOTS];
+#define VMAPSCOPE_STATS_MEMBER(kind, unit, f, ...) VMAPSCOPE_FIELD_##kind(f)
 struct vmapscope_stats {
-	/* vmalloc:vmap_set_ptes + vmalloc:vmap_huge_block, by mapping shift */
-	__u64 runs[VMAPSCOPE_NR_SHIFTS];	/* events (one PTE run or one block) */
-	__u64 bytes[VMAPSCOPE_NR_SHIFTS];	/* bytes mapped; entries = bytes >> shift */
-	/* vmalloc:vmap_chunk */
-	__u64 chunks;
-	__u64 chunk_pages;
-	__u64 chunk_hist[VMAPSCOPE_HIST_SLOTS];	/* log2(nr_pages) */
-	/* entry-point probes (fentry/fexit or kprobe/kretprobe) */
-	__u64 calls;				/* completed calls */
-	__u64 failed;				/* calls that returned NULL */
-	__u64 lat_sum_ns;
-	__u64 lat_hist[VMAPSCOPE_HIST_SLOTS];	/* log2(ns) */
-	/* stock vmalloc:alloc_vmap_area, attributed to the call in flight */
-	__u64 areas;
-	__u64 area_bytes;
+	VMAPSCOPE_ROW_FIELDS(VMAPSCOPE_STATS_MEMBER)
 };
+#undef VMAPSCOPE_STATS_MEMBER
 
 /*
  * Global counters (per-CPU, summed by user space), defined once: the enum, the

@@ -517,82 +517,83 @@ static void row_labels(const struct out_row *r, struct prom_label *l)
 }
 
 /* A counter family with one series per (caller, api) row where nonzero. */
-static void per_row_counter(struct prom_buf *b, const struct out_row *rows,
-			    size_t n, const char *name, const char *help,
-			    size_t field_off)
+static void per_row_counter(struct prom_buf *b, const struct out_row *rows, size_t n,
+			    const struct row_field *rf)
 {
 	struct prom_label l[2];
 	size_t i;
 
-	prom_family(b, name, PROM_COUNTER, help);
+	prom_family(b, rf->prom, PROM_COUNTER, rf->help);
 	for (i = 0; i < n; i++) {
-		uint64_t v = *(const uint64_t *)((const char *)&rows[i].st + field_off);
+		uint64_t v = row_field_values(&rows[i].st, rf)[0];
 
 		if (!v)
 			continue;
 		row_labels(&rows[i], l);
-		prom_sample_u64(b, name, l, 2, v);
+		prom_sample_u64(b, rf->prom, l, 2, v);
 	}
 }
 
-static void per_granule(struct prom_buf *b, const struct out_row *rows,
-			size_t n, int what)
+static bool granule_used(const struct vmapscope_stats *s, unsigned int shift)
 {
-	static const struct {
-		const char *name, *help;
-	} fam[] = {
-		{ "vmapscope_mapped_bytes_total",
-		  "Bytes mapped into kernel virtual memory, by caller, API and mapping granule." },
-		{ "vmapscope_mappings_total",
-		  "Page-table entries written (bytes / granule size), by caller, API and mapping granule." },
-		{ "vmapscope_mapping_runs_total",
-		  "Tracepoint events: runs of PTEs set in one go (vmap_set_ptes) or huge block entries (vmap_huge_block)." },
-	};
+	size_t k;
+
+	for (k = 0; k < nr_row_fields; k++)
+		if (row_fields[k].kind == ROW_GRANULE && row_field_values(s, &row_fields[k])[shift])
+			return true;
+	return false;
+}
+
+/*
+ * A counter family per (caller, api, granule) where any granule field
+ * counts something; @entries: the page-table entries of a byte count.
+ */
+static void per_granule(struct prom_buf *b, const struct out_row *rows, size_t n,
+			const struct row_field *rf, bool entries)
+{
+	const char *name = entries ? row_granule_entries.prom : rf->prom;
 	struct prom_label l[3];
 	char gran[16];
 	size_t i;
 	unsigned int sh;
 
-	prom_family(b, fam[what].name, PROM_COUNTER, fam[what].help);
+	prom_family(b, name, PROM_COUNTER, entries ? row_granule_entries.help : rf->help);
 	for (i = 0; i < n; i++) {
-		const struct vmapscope_stats *s = &rows[i].st;
+		const uint64_t *v = row_field_values(&rows[i].st, rf);
 
 		for (sh = 0; sh < VMAPSCOPE_NR_SHIFTS; sh++) {
-			uint64_t v = what == 0 ? s->bytes[sh] :
-				     what == 1 ? s->bytes[sh] >> sh : s->runs[sh];
-
-			if (!s->bytes[sh] && !s->runs[sh])
+			if (!granule_used(&rows[i].st, sh))
 				continue;
 			row_labels(&rows[i], l);
 			size_label(sh, gran, sizeof(gran));
 			l[2] = (struct prom_label){ "granule", gran };
-			prom_sample_u64(b, fam[what].name, l, 3, v);
+			prom_sample_u64(b, name, l, 3, entries ? v[sh] >> sh : v[sh]);
 		}
 	}
 }
 
-static void histograms(struct prom_buf *b, const struct out_row *rows, size_t n,
-		       bool latency)
+/* Times are counted in ns and exposed in seconds, the Prometheus base unit. */
+static double base_unit_div(const struct row_field *rf)
 {
-	const char *name = latency ? "vmapscope_map_latency_seconds" :
-				     "vmapscope_chunk_length_pages";
-	double le[PROM_HIST_BOUNDS];
+	return rf->unit == ROW_UNIT_NS ? 1e9 : 1.0;
+}
+
+static void histogram(struct prom_buf *b, const struct out_row *rows, size_t n,
+		      const struct row_field *rf)
+{
+	double le[PROM_HIST_BOUNDS], div = base_unit_div(rf);
 	struct prom_label l[2];
 	size_t i;
 
-	prom_log2_bounds(le, latency ? 1e9 : 1.0);
-	prom_family(b, name, PROM_HISTOGRAM, latency ?
-		    "Time from entry to return of the mapping API (vmalloc, vmap, ioremap, ...), log2 buckets of whole nanoseconds." :
-		    "Pages per vmalloc:vmap_chunk event (one per mapping call), log2 buckets.");
+	prom_log2_bounds(le, div);
+	prom_family(b, rf->prom, PROM_HISTOGRAM, rf->help);
 	for (i = 0; i < n; i++) {
-		const struct vmapscope_stats *s = &rows[i].st;
-		const uint64_t *slots = (const uint64_t *)(latency ? s->lat_hist : s->chunk_hist);
+		const uint64_t *slots = row_field_values(&rows[i].st, rf);
 		struct prom_hist h = {
 			.nr_bounds = PROM_HIST_BOUNDS,
 			.le = le,
 			.counts = slots,
-			.sum = latency ? (double)s->lat_sum_ns / 1e9 :
-					 (double)s->chunk_pages,
+			.sum = (double)row_field_sum(&rows[i].st, rf) / div,
 		};
 		unsigned int k;
 		uint64_t total = 0;
@@ -602,8 +603,33 @@ static void histograms(struct prom_buf *b, const struct out_row *rows, size_t n,
 		if (!total)
 			continue;
 		row_labels(&rows[i], l);
-		prom_histogram(b, name, l, 2, &h);
+		prom_histogram(b, rf->prom, l, 2, &h);
 	}
+}
+
+/*
+ * The per-row families: per granule, then histograms, then counters,
+ * each in the order of the row field table.
+ */
+static void per_row_families(struct prom_buf *b, const struct out_row *rows, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < nr_row_fields; k++) {
+		const struct row_field *rf = &row_fields[k];
+
+		if (rf->kind != ROW_GRANULE || !rf->prom)
+			continue;
+		per_granule(b, rows, n, rf, false);
+		if (rf->unit == ROW_UNIT_BYTES)
+			per_granule(b, rows, n, rf, true);
+	}
+	for (k = 0; k < nr_row_fields; k++)
+		if (row_fields[k].kind == ROW_HIST && row_fields[k].prom)
+			histogram(b, rows, n, &row_fields[k]);
+	for (k = 0; k < nr_row_fields; k++)
+		if (row_fields[k].kind == ROW_SCALAR && row_fields[k].prom)
+			per_row_counter(b, rows, n, &row_fields[k]);
 }
 
 /* Every global counter: vmapscope_<name>_total, help from the one table. */
@@ -667,23 +693,7 @@ int prom_render(const struct prom_state *st, struct prom_buf *b)
 	prom_sample_u64(b, "vmapscope_stats_map_capacity", NULL, 0,
 			st->info.stats_max_entries);
 
-	per_granule(b, rows, nr, 0);
-	per_granule(b, rows, nr, 1);
-	per_granule(b, rows, nr, 2);
-	histograms(b, rows, nr, false);
-	histograms(b, rows, nr, true);
-	per_row_counter(b, rows, nr, "vmapscope_calls_total",
-			"Completed calls of the mapping API entry points (latency probes).",
-			offsetof(struct vmapscope_stats, calls));
-	per_row_counter(b, rows, nr, "vmapscope_failed_calls_total",
-			"Calls of the mapping API entry points that returned NULL.",
-			offsetof(struct vmapscope_stats, failed));
-	per_row_counter(b, rows, nr, "vmapscope_vmap_areas_total",
-			"Virtual areas allocated (vmalloc:alloc_vmap_area), attributed to the API call in flight.",
-			offsetof(struct vmapscope_stats, areas));
-	per_row_counter(b, rows, nr, "vmapscope_vmap_area_bytes_total",
-			"Bytes of virtual areas allocated (vmalloc:alloc_vmap_area).",
-			offsetof(struct vmapscope_stats, area_bytes));
+	per_row_families(b, rows, nr);
 
 	global_counters(b, st);
 

@@ -41,48 +41,112 @@ static bool any(const uint64_t *v, int n)
 	return false;
 }
 
+/* Does any granule field count something at @shift? */
+static bool granule_used(const struct vmapstat_row *r, unsigned int shift)
+{
+	size_t k;
+
+	for (k = 0; k < nr_row_fields; k++)
+		if (row_fields[k].kind == ROW_GRANULE && row_field_values(&r->st, &row_fields[k])[shift])
+			return true;
+	return false;
+}
+
+/* The granule table: entries, then each granule field the text shows, and the share. */
+static void text_granules(FILE *f, const struct vmapstat_sample *s, const struct vmapstat_row *r,
+			  uint64_t total)
+{
+	char label[48];
+	unsigned int sh;
+	size_t k;
+
+	fprintf(f, "    %-16s %12s", "granule", row_granule_entries.label);
+	for (k = 0; k < nr_row_fields; k++)
+		if (row_fields[k].kind == ROW_GRANULE && row_fields[k].text)
+			fprintf(f, " %16s", row_fields[k].label);
+	fprintf(f, " %8s\n", "share");
+	for (sh = 0; sh < VMAPSCOPE_NR_SHIFTS; sh++) {
+		if (!granule_used(r, sh))
+			continue;
+		granule_label(arch_from_machine(s->arch), s->page_shift, sh, label, sizeof(label));
+		fprintf(f, "    %-16s %12llu", label, (unsigned long long)row_mappings(r, sh));
+		for (k = 0; k < nr_row_fields; k++)
+			if (row_fields[k].kind == ROW_GRANULE && row_fields[k].text)
+				fprintf(f, " %16llu",
+					(unsigned long long)row_field_values(&r->st, &row_fields[k])[sh]);
+		fprintf(f, " %7.1f%%\n", total ? 100.0 * r->st.bytes[sh] / total : 0.0);
+	}
+}
+
+/*
+ * Text line @line of a row: its scalar fields, when the first is nonzero.
+ * A byte count follows its line's count in parentheses, a time sum is
+ * shown as the mean per that count.
+ */
+static void text_line(FILE *f, const struct vmapstat_row *r, int line,
+		      const struct report_opts *o)
+{
+	uint64_t first = 0;
+	bool started = false;
+	char hb[32];
+	size_t k;
+
+	for (k = 0; k < nr_row_fields; k++) {
+		const struct row_field *rf = &row_fields[k];
+		uint64_t v;
+
+		if (rf->kind != ROW_SCALAR || rf->text != line)
+			continue;
+		v = row_field_values(&r->st, rf)[0];
+		if (!started) {
+			if (!v)
+				return;
+			first = v;
+			started = true;
+			fprintf(f, "    %s %llu", rf->label, (unsigned long long)v);
+		} else if (rf->unit == ROW_UNIT_BYTES) {
+			human_bytes(v, hb, sizeof(hb));
+			fprintf(f, " (%s)", hb);
+		} else if (rf->unit == ROW_UNIT_NS) {
+			fprintf(f, ", %s %.3f %s", rf->label, (double)v / first / o->lat_div,
+				o->lat_unit);
+		} else {
+			fprintf(f, ", %s %llu", rf->label, (unsigned long long)v);
+		}
+	}
+	if (started)
+		fprintf(f, "\n");
+}
+
 static void text_row(FILE *f, const struct vmapstat_sample *s,
 		     const struct vmapstat_row *r, const struct report_opts *o)
 {
 	uint64_t total = row_total_bytes(r);
-	char label[48], hb[32];
-	int sh;
+	int line, last = 0;
+	size_t k;
 
 	if (o->per_caller && r->api != VMAPSCOPE_API_UNATTRIBUTED)
 		fprintf(f, "\n%s  [%s]\n", r->sym, api_name(r->api));
 	else
 		fprintf(f, "\n[%s]\n", api_name(r->api));
 
-	if (s->feat[VMAPSTAT_FEAT_GRANULE].available && total) {
-		fprintf(f, "    %-16s %12s %16s %8s\n", "granule", "mappings", "bytes", "share");
-		for (sh = 0; sh < VMAPSCOPE_NR_SHIFTS; sh++) {
-			if (!r->st.bytes[sh] && !r->st.runs[sh])
-				continue;
-			granule_label(arch_from_machine(s->arch), s->page_shift, sh, label, sizeof(label));
-			fprintf(f, "    %-16s %12llu %16llu %7.1f%%\n", label,
-				(unsigned long long)row_mappings(r, sh),
-				(unsigned long long)r->st.bytes[sh],
-				total ? 100.0 * r->st.bytes[sh] / total : 0.0);
-		}
-	}
-	if (r->st.chunks)
-		fprintf(f, "    chunks %llu, pages %llu\n", r->st.chunks,
-			r->st.chunk_pages);
-	if (r->st.areas) {
-		human_bytes(r->st.area_bytes, hb, sizeof(hb));
-		fprintf(f, "    areas %llu (%s)\n", r->st.areas, hb);
-	}
-	if (r->st.calls)
-		fprintf(f, "    calls %llu, failed %llu, avg %.3f %s\n",
-			(unsigned long long)r->st.calls, (unsigned long long)r->st.failed,
-			(double)r->st.lat_sum_ns / r->st.calls / o->lat_div, o->lat_unit);
-	if (any((const uint64_t *)r->st.chunk_hist, VMAPSCOPE_HIST_SLOTS)) {
+	if (s->feat[VMAPSTAT_FEAT_GRANULE].available && total)
+		text_granules(f, s, r, total);
+	for (k = 0; k < nr_row_fields; k++)
+		if (row_fields[k].kind == ROW_SCALAR && row_fields[k].text > last)
+			last = row_fields[k].text;
+	for (line = 1; line <= last; line++)
+		text_line(f, r, line, o);
+	for (k = 0; k < nr_row_fields; k++) {
+		const struct row_field *rf = &row_fields[k];
+		const uint64_t *v = row_field_values(&r->st, rf);
+		bool ns = rf->unit == ROW_UNIT_NS;
+
+		if (rf->kind != ROW_HIST || !rf->text || !any(v, VMAPSCOPE_HIST_SLOTS))
+			continue;
 		fprintf(f, "\n");
-		print_log2_hist(f, (const uint64_t *)r->st.chunk_hist, VMAPSCOPE_HIST_SLOTS, "chunk pages", 1);
-	}
-	if (any((const uint64_t *)r->st.lat_hist, VMAPSCOPE_HIST_SLOTS)) {
-		fprintf(f, "\n");
-		print_log2_hist(f, (const uint64_t *)r->st.lat_hist, VMAPSCOPE_HIST_SLOTS, o->lat_unit, o->lat_div);
+		print_log2_hist(f, v, VMAPSCOPE_HIST_SLOTS, ns ? o->lat_unit : rf->label,
+				ns ? o->lat_div : 1);
 	}
 }
 
@@ -165,7 +229,8 @@ static struct json_object *j_row(const struct vmapstat_sample *s,
 	struct json_object *o = json_object_new_object(), *g;
 	uint64_t total = row_total_bytes(r);
 	char label[48], addr[24];
-	int sh;
+	unsigned int sh;
+	size_t k;
 
 	if (!o)
 		return NULL;
@@ -179,30 +244,47 @@ static struct json_object *j_row(const struct vmapstat_sample *s,
 	for (sh = 0; sh < VMAPSCOPE_NR_SHIFTS; sh++) {
 		struct json_object *e;
 
-		if (!r->st.bytes[sh] && !r->st.runs[sh])
+		if (!granule_used(r, sh))
 			continue;
 		e = json_object_new_object();
 		granule_label(arch_from_machine(s->arch), s->page_shift, sh, label, sizeof(label));
 		json_object_object_add(e, "shift", json_object_new_int(sh));
 		json_object_object_add(e, "label", json_object_new_string(label));
-		json_object_object_add(e, "mappings", j_u64(row_mappings(r, sh)));
-		json_object_object_add(e, "bytes", j_u64(r->st.bytes[sh]));
-		json_object_object_add(e, "runs", j_u64(r->st.runs[sh]));
+		for (k = 0; k < nr_row_fields; k++) {
+			const struct row_field *rf = &row_fields[k];
+
+			if (rf->kind != ROW_GRANULE)
+				continue;
+			if (rf->unit == ROW_UNIT_BYTES)
+				json_object_object_add(e, row_granule_entries.json,
+						       j_u64(row_field_values(&r->st, rf)[sh] >> sh));
+			json_object_object_add(e, rf->json, j_u64(row_field_values(&r->st, rf)[sh]));
+		}
 		json_object_object_add(e, "share",
 				       json_object_new_double(total ? (double)r->st.bytes[sh] / total : 0));
 		json_object_array_add(g, e);
 	}
 	json_object_object_add(o, "granules", g);
-	json_object_object_add(o, "bytes", j_u64(total));
-	json_object_object_add(o, "chunks", j_u64(r->st.chunks));
-	json_object_object_add(o, "chunk_pages", j_u64(r->st.chunk_pages));
-	json_object_object_add(o, "chunk_hist", j_hist((const uint64_t *)r->st.chunk_hist));
-	json_object_object_add(o, "calls", j_u64(r->st.calls));
-	json_object_object_add(o, "failed", j_u64(r->st.failed));
-	json_object_object_add(o, "latency_sum_ns", j_u64(r->st.lat_sum_ns));
-	json_object_object_add(o, "latency_hist_ns", j_hist((const uint64_t *)r->st.lat_hist));
-	json_object_object_add(o, "areas", j_u64(r->st.areas));
-	json_object_object_add(o, "area_bytes", j_u64(r->st.area_bytes));
+	/* byte counts per granule also as the row's total */
+	for (k = 0; k < nr_row_fields; k++) {
+		const struct row_field *rf = &row_fields[k];
+		const uint64_t *v = row_field_values(&r->st, rf);
+		uint64_t t = 0;
+
+		if (rf->kind != ROW_GRANULE || rf->unit != ROW_UNIT_BYTES)
+			continue;
+		for (sh = 0; sh < VMAPSCOPE_NR_SHIFTS; sh++)
+			t += v[sh];
+		json_object_object_add(o, rf->json, j_u64(t));
+	}
+	for (k = 0; k < nr_row_fields; k++) {
+		const struct row_field *rf = &row_fields[k];
+
+		if (rf->kind == ROW_SCALAR)
+			json_object_object_add(o, rf->json, j_u64(row_field_values(&r->st, rf)[0]));
+		else if (rf->kind == ROW_HIST)
+			json_object_object_add(o, rf->json, j_hist(row_field_values(&r->st, rf)));
+	}
 	return o;
 }
 

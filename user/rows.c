@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The row table: samples, their difference and their per-API fold (rows.h). */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,22 @@
 
 _Static_assert(sizeof(struct vmapscope_stats) % sizeof(uint64_t) == 0,
 	       "vmapscope_stats must hold only 64-bit counters");
+
+#define ROW_FIELD(kind, unit, f, json, prom, help, sum, text, label)		\
+	{ ROW_##kind, ROW_UNIT_##unit, offsetof(struct vmapscope_stats, f),	\
+	  offsetof(struct vmapscope_stats, sum), json, prom, help, text, label },
+const struct row_field row_fields[] = {
+	VMAPSCOPE_ROW_FIELDS(ROW_FIELD)
+};
+#undef ROW_FIELD
+const size_t nr_row_fields = sizeof(row_fields) / sizeof(row_fields[0]);
+
+const struct row_entries row_granule_entries = {
+	.json = "mappings",
+	.prom = "vmapscope_mappings_total",
+	.help = "Page-table entries written (bytes / granule size), by caller, API and mapping granule.",
+	.label = "mappings",
+};
 
 #define NR_STATS_WORDS (sizeof(struct vmapscope_stats) / sizeof(uint64_t))
 

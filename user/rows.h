@@ -61,6 +61,57 @@ struct vmapstat_sample {
 	char kernel_release[65];
 };
 
+/*
+ * The row field table: one entry per line of VMAPSCOPE_ROW_FIELDS
+ * (vmapscope.h), in that order, which is the order of the JSON keys.
+ * Every output walks it instead of naming fields.
+ */
+enum row_kind { ROW_SCALAR, ROW_GRANULE, ROW_HIST };
+enum row_unit { ROW_UNIT_COUNT, ROW_UNIT_PAGES, ROW_UNIT_BYTES, ROW_UNIT_NS };
+
+struct row_field {
+	enum row_kind kind;
+	enum row_unit unit;
+	size_t off;		/* of the field in struct vmapscope_stats */
+	size_t sum_off;		/* HIST: of its sum field; else = off */
+	const char *json;
+	const char *prom;	/* NULL: no family of its own */
+	const char *help;
+	int text;		/* text report line, 0: none (vmapscope.h) */
+	const char *label;
+};
+
+extern const struct row_field row_fields[];
+extern const size_t nr_row_fields;
+
+/*
+ * A GRANULE BYTES field also counts page-table entries: bytes >> shift
+ * at each shift.  Its names in JSON ("granules" entries), Prometheus and
+ * the text report's granule table.
+ */
+struct row_entries {
+	const char *json, *prom, *help, *label;
+};
+extern const struct row_entries row_granule_entries;
+
+/* The values of field @f in @st: 1, VMAPSCOPE_NR_SHIFTS or VMAPSCOPE_HIST_SLOTS of them. */
+static inline const uint64_t *row_field_values(const struct vmapscope_stats *st,
+					       const struct row_field *f)
+{
+	return (const uint64_t *)((const char *)st + f->off);
+}
+
+static inline uint64_t row_field_sum(const struct vmapscope_stats *st, const struct row_field *f)
+{
+	return *(const uint64_t *)((const char *)st + f->sum_off);
+}
+
+static inline unsigned int row_field_len(const struct row_field *f)
+{
+	return f->kind == ROW_GRANULE ? VMAPSCOPE_NR_SHIFTS :
+	       f->kind == ROW_HIST ? VMAPSCOPE_HIST_SLOTS : 1;
+}
+
 /* The order of a sample's rows: by caller address, then api (qsort/bsearch). */
 int row_cmp(const void *a, const void *b);
 
