@@ -55,7 +55,7 @@ void sample_free(struct vmapstat_sample *s)
 	s->nr_rows = 0;
 }
 
-static bool stats_zero(const struct vmapscope_stats *s)
+bool stats_zero(const struct vmapscope_stats *s)
 {
 	const uint64_t *p = (const uint64_t *)s;
 	size_t i;

@@ -134,6 +134,8 @@ void sample_free(struct vmapstat_sample *s);
 
 /* Helpers over one row. */
 uint64_t row_total_bytes(const struct vmapstat_row *r);
+/* Nothing counted: every counter of every field is zero. */
+bool stats_zero(const struct vmapscope_stats *s);
 /* out += a, counter by counter (struct vmapscope_stats is only u64 counters). */
 void stats_add(struct vmapscope_stats *out, const struct vmapscope_stats *a);
 static inline uint64_t row_mappings(const struct vmapstat_row *r, unsigned int shift)

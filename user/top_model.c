@@ -107,11 +107,6 @@ static uint64_t row_maps(const struct vmapscope_stats *d, enum top_maps_src src)
 	}
 }
 
-static bool row_any(const struct vmapstat_row *d)
-{
-	return d->st.calls || d->st.failed || d->st.chunks || d->st.areas || row_total_bytes(d);
-}
-
 static void fill_shares(double share[TOP_G_NR], const __u64 *bytes, uint64_t total,
 			const struct top_avail *av)
 {
@@ -231,7 +226,7 @@ int top_table_build(struct top_table *tab, const struct vmapstat_sample *cum,
 		r->api = c->api;
 		memcpy(r->sym, c->sym, sizeof(r->sym));
 		r->sym[sizeof(r->sym) - 1] = 0;
-		r->active = row_any(d);
+		r->active = !stats_zero(&d->st);
 
 		r->maps = row_maps(&d->st, tab->maps_src);
 		if (tab->maps_src == TOP_MAPS_CALLS && !avail->timed[c->api & 15] &&
