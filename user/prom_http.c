@@ -41,57 +41,11 @@
 #include <time.h>
 #include <unistd.h>
 #include <microhttpd.h>
-#ifdef VMAPSCOPE_TLS
-#include <gnutls/gnutls.h>
-#endif
 
 #include "errbuf.h"
 #include "prom_expo.h"
 #include "prom_http.h"
-#include "vocab.h"
-
-enum conn_phase { C_PENDING, C_WAITING, C_ACTIVE };
-
-struct conn {
-	struct conn *prev, *next;
-	int fd;
-	struct sockaddr_storage addr;
-	socklen_t addrlen;
-	enum conn_phase phase;
-	bool closing;			/* shut down by us; libmicrohttpd closes it */
-	double deadline;		/* PENDING / WAITING: when it is dropped */
-	double since;			/* start of the current wait (eviction order) */
-};
-
-struct prom_server {
-	struct MHD_Daemon *daemon;
-	uint16_t port;
-	char host[64];			/* for URLs: "127.0.0.1", "[::1]", "[::]" */
-	bool tls;
-	bool verify_client;		/* a CA-signed client certificate required */
-	pthread_mutex_t lock;		/* current, stats */
-	struct MHD_Response *current;	/* the latest exposition */
-	struct MHD_Response *not_found;
-	struct MHD_Response *bad_method;
-	struct MHD_Response *unauthorized;
-	struct MHD_Response *forbidden;
-	struct prom_server_stats stats;
-	void (*refresh)(void *arg);
-	void *refresh_arg;
-	int (*authorize)(void *arg, const char *user, const char *pass);
-	void *auth_arg;
-
-	/* the server thread's own (no lock: only that thread touches them) */
-	pthread_t thread;
-	bool thread_started;
-	int listen_fd, epfd, wake_fd, mhd_epfd;
-	bool listen_armed;
-	struct conn conns;		/* list head */
-	unsigned int live;		/* connections not closing */
-	unsigned int max_conns, per_ip;
-	double header_timeout, idle_timeout;
-	struct conn *adding;		/* MHD_add_connection() in progress */
-};
+#include "prom_http_int.h"
 
 static double now_s(void)
 {
@@ -99,298 +53,6 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static bool port_ok(const char *s, unsigned long *port)
-{
-	return !parse_ulong(s, 65535, port);
-}
-
-int prom_listen_parse(const char *spec, struct prom_listen *out,
-		      char *err, size_t errlen)
-{
-	char host[64] = PROM_DEFAULT_ADDR;
-	const char *port_s = spec, *colon;
-	struct sockaddr_in *in4 = (struct sockaddr_in *)&out->addr;
-	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&out->addr;
-	unsigned long port;
-	bool v6 = false;
-
-	memset(out, 0, sizeof(*out));
-	if (!spec || !*spec) {
-		errbuf_set(err, errlen, "--listen: empty address, expected [ADDR]:PORT");
-		return -EINVAL;
-	}
-	if (strlen(spec) > 80) {
-		errbuf_set(err, errlen, "--listen: '%.20s...' is too long for [ADDR]:PORT", spec);
-		return -EINVAL;
-	}
-	if (spec[0] == ':' && !strchr(spec + 1, ':')) {
-		/* ":PORT": every address, IPv6 and IPv4, as Go exporters do */
-		if (!port_ok(spec + 1, &port)) {
-			errbuf_set(err, errlen, "--listen '%s': bad port '%s' (0-65535)",
-				   spec, spec + 1);
-			return -EINVAL;
-		}
-		out->any = true;
-		out->addr.ss_family = AF_INET6;
-		in6->sin6_addr = in6addr_any;
-		in6->sin6_port = htons((uint16_t)port);
-		out->addrlen = sizeof(*in6);
-		snprintf(out->text, sizeof(out->text), ":%lu", port);
-		return 0;
-	}
-	if (spec[0] == '[') {
-		const char *close = strchr(spec, ']');
-
-		if (!close || close[1] != ':' ||
-		    (size_t)(close - spec - 1) >= sizeof(host)) {
-			errbuf_set(err, errlen,
-				"--listen '%s': expected [IPv6]:PORT", spec);
-			return -EINVAL;
-		}
-		memcpy(host, spec + 1, (size_t)(close - spec - 1));
-		host[close - spec - 1] = '\0';
-		port_s = close + 2;
-		v6 = true;
-	} else if ((colon = strrchr(spec, ':'))) {
-		if ((size_t)(colon - spec) >= sizeof(host) ||
-		    memchr(spec, ':', (size_t)(colon - spec))) {
-			errbuf_set(err, errlen,
-				"--listen '%s': expected ADDR:PORT (IPv6 as [ADDR]:PORT)",
-				spec);
-			return -EINVAL;
-		}
-		memcpy(host, spec, (size_t)(colon - spec));
-		host[colon - spec] = '\0';
-		port_s = colon + 1;
-	}
-	if (!port_ok(port_s, &port)) {
-		errbuf_set(err, errlen, "--listen '%s': bad port '%s' (0-65535)",
-			spec, port_s);
-		return -EINVAL;
-	}
-	if (!v6 && !strcmp(host, "localhost"))
-		strcpy(host, "127.0.0.1");
-	out->addr.ss_family = v6 ? AF_INET6 : AF_INET;
-	if (inet_pton(out->addr.ss_family, host,
-		      v6 ? (void *)&in6->sin6_addr : (void *)&in4->sin_addr) != 1) {
-		errbuf_set(err, errlen, v6 ? "--listen '%s': bad IPv6 address '%s'" :
-			   "--listen '%s': bad IPv4 address '%s' (use a numeric address or localhost)",
-			   spec, host);
-		return -EINVAL;
-	}
-	/* sin_port and sin6_port are at the same offset */
-	in4->sin_port = htons((uint16_t)port);
-	out->addrlen = v6 ? sizeof(*in6) : sizeof(*in4);
-	snprintf(out->text, sizeof(out->text), v6 ? "[%s]:%lu" : "%s:%lu", host, port);
-	return 0;
-}
-
-/*
- * Bind the socket ourselves: libmicrohttpd's own bind failure is a bare
- * NULL, and the user deserves "Address already in use".  ":PORT" binds
- * [::] for IPv6 and IPv4 alike, or 0.0.0.0 where IPv6 is not available.
- */
-static int open_listen_socket(const struct prom_listen *l, struct prom_server *s,
-			      char *err, size_t errlen)
-{
-	struct sockaddr_storage bound, any4;
-	const struct sockaddr_storage *addr = &l->addr;
-	socklen_t blen = sizeof(bound), alen = l->addrlen;
-	int fd, one = 1, v6only = !l->any, e;
-
-	fd = socket(addr->ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (fd < 0 && l->any && errno == EAFNOSUPPORT) {
-		struct sockaddr_in *in4 = (struct sockaddr_in *)&any4;
-
-		memset(&any4, 0, sizeof(any4));
-		in4->sin_family = AF_INET;
-		in4->sin_addr.s_addr = htonl(INADDR_ANY);
-		in4->sin_port = ((const struct sockaddr_in6 *)&l->addr)->sin6_port;
-		addr = &any4;
-		alen = sizeof(*in4);
-		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	}
-	if (fd < 0) {
-		e = errno;
-		errbuf_set(err, errlen, "--listen %s: socket: %s", l->text, strerror(e));
-		return -e;
-	}
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (addr->ss_family == AF_INET6)
-		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof(v6only));
-	if (bind(fd, (const struct sockaddr *)addr, alen) ||
-	    listen(fd, 64) ||
-	    getsockname(fd, (struct sockaddr *)&bound, &blen)) {
-		e = errno;
-		errbuf_set(err, errlen, "--listen %s: %s", l->text, strerror(e));
-		close(fd);
-		return -e;
-	}
-	if (bound.ss_family == AF_INET6) {
-		struct sockaddr_in6 *b6 = (struct sockaddr_in6 *)&bound;
-		char a[INET6_ADDRSTRLEN];
-
-		s->port = ntohs(b6->sin6_port);
-		inet_ntop(AF_INET6, &b6->sin6_addr, a, sizeof(a));
-		snprintf(s->host, sizeof(s->host), "[%s]", a);
-	} else {
-		struct sockaddr_in *b4 = (struct sockaddr_in *)&bound;
-
-		s->port = ntohs(b4->sin_port);
-		inet_ntop(AF_INET, &b4->sin_addr, s->host, sizeof(s->host));
-	}
-	return fd;
-}
-
-static struct MHD_Response *text_response(const char *text, bool exposition)
-{
-	struct MHD_Response *r;
-
-	r = MHD_create_response_from_buffer(strlen(text), (void *)text,
-					    MHD_RESPMEM_PERSISTENT);
-	if (!r)
-		return NULL;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
-				exposition ? PROM_CONTENT_TYPE :
-				"text/plain; charset=utf-8");
-	return r;
-}
-
-static struct conn *conn_of(struct MHD_Connection *mc)
-{
-	const union MHD_ConnectionInfo *ci =
-		MHD_get_connection_info(mc, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-
-	return ci ? ci->socket_context : NULL;
-}
-
-/*
- * Basic auth, when configured: the password is checked on every request
- * (Prometheus sends it each time).  Returns true when the request may go on.
- */
-static bool authorized(struct prom_server *s, struct MHD_Connection *conn)
-{
-	char *pass = NULL, *user;
-	int ok;
-
-	if (!s->authorize)
-		return true;
-	user = MHD_basic_auth_get_username_password(conn, &pass);
-	ok = user && pass && s->authorize(s->auth_arg, user, pass);
-	if (pass) {
-		explicit_bzero(pass, strlen(pass));
-		MHD_free(pass);
-	}
-	if (user)
-		MHD_free(user);
-	return ok;
-}
-
-/* RequireAndVerifyClientCert: a client certificate the CA signed. */
-static bool client_verified(struct prom_server *s, struct MHD_Connection *conn)
-{
-#ifdef VMAPSCOPE_TLS
-	const union MHD_ConnectionInfo *ci;
-	unsigned int status = 0, n = 0;
-
-	if (!s->verify_client)
-		return true;
-	ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_GNUTLS_SESSION);
-	if (!ci || !ci->tls_session ||
-	    !gnutls_certificate_get_peers(ci->tls_session, &n) || !n)
-		return false;
-	return gnutls_certificate_verify_peers2(ci->tls_session, &status) == 0 &&
-	       status == 0;
-#else
-	return !s->verify_client;
-#endif
-}
-
-static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
-			      const char *url, const char *method,
-			      const char *version, const char *upload_data,
-			      size_t *upload_data_size, void **con_cls)
-{
-	struct prom_server *s = cls;
-	struct MHD_Response *r;
-	unsigned int status;
-	enum MHD_Result ret;
-	uint64_t *counter;
-	bool scrape = !strcmp(url, "/metrics") &&
-		      (!strcmp(method, MHD_HTTP_METHOD_GET) ||
-		       !strcmp(method, MHD_HTTP_METHOD_HEAD));
-
-	if (!*con_cls) {
-		/* the header is complete: no deadline while it is answered */
-		struct conn *c = conn_of(conn);
-
-		if (c)
-			c->phase = C_ACTIVE;
-	}
-	if (!client_verified(s, conn)) {
-		pthread_mutex_lock(&s->lock);
-		s->stats.forbidden++;
-		pthread_mutex_unlock(&s->lock);
-		return MHD_queue_response(conn, MHD_HTTP_FORBIDDEN, s->forbidden);
-	}
-	if (!authorized(s, conn)) {
-		/* before any body is read; libmicrohttpd then closes */
-		pthread_mutex_lock(&s->lock);
-		s->stats.unauthorized++;
-		pthread_mutex_unlock(&s->lock);
-		return MHD_queue_basic_auth_fail_response(conn, "vmapscope",
-							  s->unauthorized);
-	}
-	if (scrape) {
-		/*
-		 * Answer a scrape on the second call, once the request is
-		 * complete: a response queued on the first call makes
-		 * libmicrohttpd close the connection ("Connection: close"),
-		 * and Prometheus keeps its scrape connections alive.
-		 */
-		if (!*con_cls) {
-			*con_cls = s;
-			return MHD_YES;
-		}
-		if (*upload_data_size) {
-			*upload_data_size = 0;	/* a GET body: ignored */
-			return MHD_YES;
-		}
-		if (s->refresh)
-			s->refresh(s->refresh_arg);
-	}
-
-	pthread_mutex_lock(&s->lock);
-	if (strcmp(url, "/metrics")) {
-		r = s->not_found;
-		status = MHD_HTTP_NOT_FOUND;
-		counter = &s->stats.not_found;
-	} else if (!scrape) {
-		r = s->bad_method;
-		status = MHD_HTTP_METHOD_NOT_ALLOWED;
-		counter = &s->stats.bad_method;
-	} else {
-		r = s->current;
-		status = MHD_HTTP_OK;
-		counter = &s->stats.ok;
-	}
-	/*
-	 * Queue under the lock: prom_server_publish() drops its reference
-	 * to the old response under the same lock, and MHD_queue_response()
-	 * takes the connection's reference, so the response cannot be freed
-	 * in between.  Errors are queued on the first call (before any
-	 * request body was read): libmicrohttpd then discards the body and
-	 * closes the connection.
-	 */
-	ret = MHD_queue_response(conn, status, r);
-	if (ret == MHD_YES)
-		(*counter)++;
-	else
-		s->stats.failed++;
-	pthread_mutex_unlock(&s->lock);
-	return ret;
 }
 
 /* ---- connections: accounting, deadlines, eviction ---------------------- */
@@ -714,7 +376,7 @@ static void request_completed(void *cls, struct MHD_Connection *mc,
 			      void **con_cls, enum MHD_RequestTerminationCode toe)
 {
 	struct prom_server *s = cls;
-	struct conn *c = conn_of(mc);
+	struct conn *c = prom_conn_of(mc);
 
 	if (!c || c->phase != C_ACTIVE)
 		return;
@@ -864,11 +526,11 @@ int prom_server_start(const struct prom_server_opts *opts,
 			    PROM_DEFAULT_HEADER_TIMEOUT_S;
 	if (s->header_timeout > timeout_s)
 		s->header_timeout = timeout_s;
-	s->current = text_response("", true);
-	s->not_found = text_response("404 not found: vmapscope serves /metrics\n", false);
-	s->bad_method = text_response("405 method not allowed: use GET\n", false);
-	s->unauthorized = text_response("401 unauthorized\n", false);
-	s->forbidden = text_response("403 forbidden: a client certificate signed by the "
+	s->current = prom_text_response("", true);
+	s->not_found = prom_text_response("404 not found: vmapscope serves /metrics\n", false);
+	s->bad_method = prom_text_response("405 method not allowed: use GET\n", false);
+	s->unauthorized = prom_text_response("401 unauthorized\n", false);
+	s->forbidden = prom_text_response("403 forbidden: a client certificate signed by the "
 				     "configured CA is required\n", false);
 	if (!s->current || !s->not_found || !s->bad_method || !s->unauthorized ||
 	    !s->forbidden) {
@@ -878,7 +540,7 @@ int prom_server_start(const struct prom_server_opts *opts,
 	}
 	MHD_add_response_header(s->bad_method, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
 
-	rc = open_listen_socket(&opts->listen, s, err, errlen);
+	rc = prom_listen_open(&opts->listen, &s->port, s->host, sizeof(s->host), err, errlen);
 	if (rc < 0)
 		goto fail;
 	s->listen_fd = rc;
@@ -914,7 +576,7 @@ int prom_server_start(const struct prom_server_opts *opts,
 		}
 		OPT(MHD_OPTION_END, 0, NULL);
 #undef OPT
-		s->daemon = MHD_start_daemon(flags, 0, NULL, NULL, handle, s,
+		s->daemon = MHD_start_daemon(flags, 0, NULL, NULL, prom_handle, s,
 					     MHD_OPTION_ARRAY, o, MHD_OPTION_END);
 	}
 	if (!s->daemon) {

@@ -37,31 +37,14 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#define PROM_DEFAULT_ADDR		"127.0.0.1"
+#include "prom_listen.h"
+
 #define PROM_DEFAULT_TIMEOUT_S		10
 /* A new connection's request header must be complete within this. */
 #define PROM_DEFAULT_HEADER_TIMEOUT_S	5
 #define PROM_DEFAULT_MAX_CONNECTIONS	64
 /* One client address may hold at most this many (so it cannot starve others). */
 #define PROM_PER_IP_CONNECTIONS		32
-
-struct prom_listen {
-	struct sockaddr_storage addr;
-	socklen_t addrlen;
-	char text[80];			/* "127.0.0.1:9100", "[::1]:9100", ":9100" */
-	bool any;			/* ":PORT": every address, IPv6 and IPv4 */
-};
-
-/*
- * Parse "[ADDR]:PORT": PORT alone binds 127.0.0.1; ":PORT" binds every
- * address (IPv6 [::] accepting IPv4 too, or 0.0.0.0 without IPv6), as
- * Prometheus exporters read it; ADDR is an IPv4 address, "[IPv6]" or
- * "localhost".  PORT 0 asks the kernel for a free port
- * (prom_server_port() tells which).  Returns 0, or -EINVAL with one line
- * in err.
- */
-int prom_listen_parse(const char *spec, struct prom_listen *out,
-		      char *err, size_t errlen);
 
 struct prom_server_opts {
 	struct prom_listen listen;

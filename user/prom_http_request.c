@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One request of the /metrics endpoint, as libmicrohttpd hands it over
+ * (prom_http_int.h): the client certificate and basic auth checked on
+ * every request, then the route, the response queued under the lock
+ * that publishing takes.
+ */
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <microhttpd.h>
+#ifdef VMAPSCOPE_TLS
+#include <gnutls/gnutls.h>
+#endif
+
+#include "prom_expo.h"
+#include "prom_http_int.h"
+
+struct MHD_Response *prom_text_response(const char *text, bool exposition)
+{
+	struct MHD_Response *r;
+
+	r = MHD_create_response_from_buffer(strlen(text), (void *)text,
+					    MHD_RESPMEM_PERSISTENT);
+	if (!r)
+		return NULL;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+				exposition ? PROM_CONTENT_TYPE :
+				"text/plain; charset=utf-8");
+	return r;
+}
+
+struct conn *prom_conn_of(struct MHD_Connection *mc)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(mc, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return ci ? ci->socket_context : NULL;
+}
+
+/*
+ * Basic auth, when configured: the password is checked on every request
+ * (Prometheus sends it each time).  Returns true when the request may go on.
+ */
+static bool authorized(struct prom_server *s, struct MHD_Connection *conn)
+{
+	char *pass = NULL, *user;
+	int ok;
+
+	if (!s->authorize)
+		return true;
+	user = MHD_basic_auth_get_username_password(conn, &pass);
+	ok = user && pass && s->authorize(s->auth_arg, user, pass);
+	if (pass) {
+		explicit_bzero(pass, strlen(pass));
+		MHD_free(pass);
+	}
+	if (user)
+		MHD_free(user);
+	return ok;
+}
+
+/* RequireAndVerifyClientCert: a client certificate the CA signed. */
+static bool client_verified(struct prom_server *s, struct MHD_Connection *conn)
+{
+#ifdef VMAPSCOPE_TLS
+	const union MHD_ConnectionInfo *ci;
+	unsigned int status = 0, n = 0;
+
+	if (!s->verify_client)
+		return true;
+	ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+	if (!ci || !ci->tls_session ||
+	    !gnutls_certificate_get_peers(ci->tls_session, &n) || !n)
+		return false;
+	return gnutls_certificate_verify_peers2(ci->tls_session, &status) == 0 &&
+	       status == 0;
+#else
+	return !s->verify_client;
+#endif
+}
+
+enum MHD_Result prom_handle(void *cls, struct MHD_Connection *conn,
+			   const char *url, const char *method,
+			   const char *version, const char *upload_data,
+			   size_t *upload_data_size, void **con_cls)
+{
+	struct prom_server *s = cls;
+	struct MHD_Response *r;
+	unsigned int status;
+	enum MHD_Result ret;
+	uint64_t *counter;
+	bool scrape = !strcmp(url, "/metrics") &&
+		      (!strcmp(method, MHD_HTTP_METHOD_GET) ||
+		       !strcmp(method, MHD_HTTP_METHOD_HEAD));
+
+	if (!*con_cls) {
+		/* the header is complete: no deadline while it is answered */
+		struct conn *c = prom_conn_of(conn);
+
+		if (c)
+			c->phase = C_ACTIVE;
+	}
+	if (!client_verified(s, conn)) {
+		pthread_mutex_lock(&s->lock);
+		s->stats.forbidden++;
+		pthread_mutex_unlock(&s->lock);
+		return MHD_queue_response(conn, MHD_HTTP_FORBIDDEN, s->forbidden);
+	}
+	if (!authorized(s, conn)) {
+		/* before any body is read; libmicrohttpd then closes */
+		pthread_mutex_lock(&s->lock);
+		s->stats.unauthorized++;
+		pthread_mutex_unlock(&s->lock);
+		return MHD_queue_basic_auth_fail_response(conn, "vmapscope",
+							  s->unauthorized);
+	}
+	if (scrape) {
+		/*
+		 * Answer a scrape on the second call, once the request is
+		 * complete: a response queued on the first call makes
+		 * libmicrohttpd close the connection ("Connection: close"),
+		 * and Prometheus keeps its scrape connections alive.
+		 */
+		if (!*con_cls) {
+			*con_cls = s;
+			return MHD_YES;
+		}
+		if (*upload_data_size) {
+			*upload_data_size = 0;	/* a GET body: ignored */
+			return MHD_YES;
+		}
+		if (s->refresh)
+			s->refresh(s->refresh_arg);
+	}
+
+	pthread_mutex_lock(&s->lock);
+	if (strcmp(url, "/metrics")) {
+		r = s->not_found;
+		status = MHD_HTTP_NOT_FOUND;
+		counter = &s->stats.not_found;
+	} else if (!scrape) {
+		r = s->bad_method;
+		status = MHD_HTTP_METHOD_NOT_ALLOWED;
+		counter = &s->stats.bad_method;
+	} else {
+		r = s->current;
+		status = MHD_HTTP_OK;
+		counter = &s->stats.ok;
+	}
+	/*
+	 * Queue under the lock: prom_server_publish() drops its reference
+	 * to the old response under the same lock, and MHD_queue_response()
+	 * takes the connection's reference, so the response cannot be freed
+	 * in between.  Errors are queued on the first call (before any
+	 * request body was read): libmicrohttpd then discards the body and
+	 * closes the connection.
+	 */
+	ret = MHD_queue_response(conn, status, r);
+	if (ret == MHD_YES)
+		(*counter)++;
+	else
+		s->stats.failed++;
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
