@@ -2,6 +2,7 @@
 /* The command-line conventions every tool shares (cli.h). */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,4 +130,75 @@ void cli_version(struct argp_state *state)
 {
 	argp_program_version_hook(stdout, state);
 	exit(0);
+}
+
+void cli_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", cli_tool);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see %s --help)\n", cli_tool);
+	exit(EXIT_USAGE);
+}
+
+static const struct argp *parse_root;	/* the tool's own root argp */
+static FILE *parse_err;			/* argp's error text, of which we keep one line */
+
+static error_t root_parse(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->err_stream = parse_err;
+		break;
+	case CLI_HELP_KEY:
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP & ~ARGP_HELP_EXIT_OK);
+		exit(0);
+	case CLI_VERSION_KEY:
+		cli_version(state);
+	}
+	return parse_root->parser ? parse_root->parser(key, arg, state) : ARGP_ERR_UNKNOWN;
+}
+
+void cli_parse(const struct argp *argp, int argc, char **argv, void *input)
+{
+	struct argp root = *argp;
+	char *buf = NULL, *nl;
+	size_t len = 0;
+	int err;
+
+	parse_root = argp;
+	root.parser = root_parse;
+	parse_err = open_memstream(&buf, &len);
+	if (!parse_err) {
+		fprintf(stderr, "%s: out of memory\n", cli_tool);
+		exit(EXIT_RUNTIME);
+	}
+	/* messages name the tool, whatever path it was started by */
+	argv[0] = (char *)cli_tool;
+	/*
+	 * ARGP_NO_EXIT: argp_error() returns, parsing goes on, and the first
+	 * error is the one reported (later ones may follow from it)
+	 */
+	err = argp_parse(&root, argc, argv, ARGP_NO_EXIT | ARGP_NO_HELP, NULL, input);
+	fclose(parse_err);
+	parse_err = NULL;
+	if (!err && (!buf || !*buf)) {
+		free(buf);
+		return;
+	}
+	if (buf && !strncmp(buf, "Try ", 4)) {
+		/* getopt printed its line itself ("unrecognized option") */
+	} else if (buf && *buf) {
+		nl = strchr(buf, '\n');
+		if (nl)
+			*nl = 0;
+		fprintf(stderr, "%s (see %s --help)\n", buf, cli_tool);
+	} else {
+		fprintf(stderr, "%s: invalid arguments (see %s --help)\n", cli_tool, cli_tool);
+	}
+	free(buf);
+	exit(EXIT_USAGE);
 }

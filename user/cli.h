@@ -72,4 +72,24 @@ int cli_stdout_check(void);
 				  "Print the version, build and BPF programs, and exit", -1 }
 void __attribute__((noreturn)) cli_version(struct argp_state *state);
 
+/* -h, --help: the tool's help on standard output, exit 0 (cli_parse()). */
+#define CLI_HELP_KEY		'h'
+#define CLI_HELP_OPTION		{ "help", CLI_HELP_KEY, NULL, 0, "Show this help", -1 }
+
+/*
+ * Every tool's command line goes through here, so that a usage error
+ * reads the same whichever tool, option group or check finds it: one
+ * line on stderr, "TOOL: what is wrong (see TOOL --help)", and exit
+ * status EXIT_USAGE.  argp reports into a buffer of which only the first
+ * line is kept (its "Try ..." lines are noise in scripts); getopt's own
+ * line for an unknown option or a missing value reaches stderr as getopt
+ * writes it.  The root @argp lists CLI_HELP_OPTION and CLI_VERSION_OPTION,
+ * and cli_parse() answers them; its parser sees every other key.  @input
+ * is the root parser's state->input.  Returns only when argv was valid.
+ */
+void cli_parse(const struct argp *argp, int argc, char **argv, void *input);
+
+/* A usage error found outside argp: the same one line, then exit 2. */
+void __attribute__((noreturn, format(printf, 1, 2))) cli_usage_error(const char *fmt, ...);
+
 #endif /* VMAPSCOPE_CLI_H */

@@ -79,11 +79,12 @@ extern const struct argp snapshot_argp;
 /*
  * vmapstat --snapshot (the live mapping audit) needs no collector: when
  * live_snapshot_requested() after parsing, vmapstat returns
- * live_snapshot_main(-j, -p, -c, --api, -v) instead of tracing.
+ * live_snapshot_main() instead of tracing.  It reads the selection the
+ * tracing front ends read (caller, API, verbose) and vmapstat's -j, -p.
  */
+struct select_opts;
 bool live_snapshot_requested(void);
-int live_snapshot_main(bool json, bool per_caller, const char *caller_filter,
-		       unsigned int api_mask, bool verbose);
+int live_snapshot_main(const struct select_opts *sel, bool json, bool per_caller);
 
 /*
  * --pmu-sample given: the collector must track vmap areas (its BPF object

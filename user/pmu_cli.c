@@ -32,11 +32,11 @@
 #include "pmu_sample.h"
 #include "pmu_events.h"
 #include "pmu_runs.h"
+#include "parse.h"
 #include "prom_pmu.h"
 
 enum {
 	OPT_PMU = 0x200,
-	OPT_REPEAT,
 	OPT_PER_CPU,
 	OPT_SAMPLE,
 	OPT_PERIOD,
@@ -72,7 +72,7 @@ static const struct argp_option pmu_options[] = {
 	  "and its children (the default with -- COMMAND)", 0 },
 	{ "cpus", 'C', "CPUS", 0,
 	  "Count on these CPUs only (e.g. 0-3,10), system-wide there", 0 },
-	{ "repeat", OPT_REPEAT, "N", 0,
+	{ "repeat", 'r', "N", 0,
 	  "Run the command N times: per-run table with the average (-j saves it "
 	  "for 'vmapstat compare'); needs --pmu", 0 },
 	{ "pmu-per-cpu", OPT_PER_CPU, NULL, 0,
@@ -113,7 +113,7 @@ static error_t pmu_parse(int key, char *arg, struct argp_state *st)
 			argp_error(st, "-C: %s", err);
 		pmu.cpus = arg;
 		break;
-	case OPT_REPEAT:
+	case 'r':
 		if (parse_ulong(arg, PMU_RUNS_MAX, &n) || n < 1)
 			argp_error(st, "--repeat: invalid count '%s' (1..%d)", arg,
 				   PMU_RUNS_MAX);

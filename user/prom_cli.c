@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "hooks.h"
+#include "parse.h"
 #include "prom_expo.h"
 #include "prom_http.h"
 #include "prom_metrics.h"

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "errbuf.h"
-#include "vocab.h"
+#include "parse.h"
 #include "prom_listen.h"
 
 static bool port_ok(const char *s, unsigned long *port)

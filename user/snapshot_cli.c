@@ -14,7 +14,8 @@
 
 #include "hooks.h"
 #include "snapshot.h"
-#include "vocab.h"
+#include "parse.h"
+#include "select_opts.h"
 
 enum {
 	OPT_SNAPSHOT = 0x5300,
@@ -82,17 +83,16 @@ bool live_snapshot_requested(void)
 	return cli.requested;
 }
 
-int live_snapshot_main(bool json, bool per_caller, const char *caller_filter,
-		       unsigned int api_mask, bool verbose)
+int live_snapshot_main(const struct select_opts *sel, bool json, bool per_caller)
 {
 	struct live_opts o = {
 		.vmallocinfo = cli.vmallocinfo,
 		.kallsyms = cli.kallsyms,
-		.caller_filter = caller_filter,
-		.api_mask = api_mask,
+		.caller_filter = sel->caller,
+		.api_mask = sel->api_mask,
 		.steps_per_run = cli.steps,
 		.keep_areas = cli.areas,
-		.verbose = verbose,
+		.verbose = sel->verbose,
 	};
 	struct live_snapshot s;
 	char err[1024];

@@ -25,22 +25,17 @@
 #include "cli.h"
 #include "collector.h"
 #include "hooks.h"
+#include "parse.h"
 #include "pmu_cli.h"
 #include "report.h"
+#include "select_opts.h"
 
 static struct env {
+	struct select_opts sel;	/* what is traced: select_opts.h, shared with vmaptop */
 	bool per_caller;
 	bool timestamp;
 	bool json;
-	bool verbose;
-	bool latency_all;
-	bool no_latency;
-	bool stack_callers;
-	const char *caller;
-	unsigned int api_mask;
-	pid_t pid;
 	int unit;		/* latency unit option: 'u' (default), 'm', 'n' */
-	uint32_t max_callers;
 	double interval;	/* 0 = until Ctrl-C (or command exit) */
 	long count;		/* 0 = forever */
 	int nr_pos;
@@ -68,35 +63,17 @@ static const char doc[] =
 "Documentation: man vmapstat, docs/vmapstat.md in the vmapscope repository.";
 
 enum {
-	OPT_API = 0x100,
-	OPT_PID,
-	OPT_MAX_CALLERS,
-	OPT_LATENCY_ALL,
-	OPT_NO_LATENCY,
-	OPT_STACK_CALLERS,
+	OPT_NSECS = 0x100,
 };
 
 static const struct argp_option opts[] = {
 	{ "per-caller", 'p', NULL, 0, "One block per caller (symbolized like /proc/vmallocinfo)", 0 },
-	{ "caller", 'c', "CALLER", 0, "Only callers whose symbol contains CALLER", 0 },
-	{ "api", OPT_API, "LIST", 0, "Only these APIs: vmalloc,vmap,ioremap,vm_map_ram,other", 0 },
-	{ "pid", OPT_PID, "PID", 0, "Only mappings made by this process", 0 },
 	{ "milliseconds", 'm', NULL, 0, "Latency in milliseconds", 0 },
 	{ "microseconds", 'u', NULL, 0, "Latency in microseconds (default)", 0 },
-	{ "nanoseconds", 'n', NULL, 0, "Latency in nanoseconds", 0 },
+	{ "nanoseconds", OPT_NSECS, NULL, 0, "Latency in nanoseconds", 0 },
 	{ "timestamp", 'T', NULL, 0, "Print a timestamp before each interval", 0 },
 	{ "json", 'j', NULL, 0, "One JSON object per interval (docs/vmapstat.md)", 0 },
-	{ "verbose", 'v', NULL, 0, "Verbose libbpf and attach output", 0 },
-	{ "latency-all", OPT_LATENCY_ALL, NULL, 0, "Also time vmap/vm_map_ram/vmap_pfn (and x86 ioremap): "
-	  "the kernel then records the probe as their areas' caller", 0 },
-	{ "no-latency", OPT_NO_LATENCY, NULL, 0, "Do not probe entry points: no latency columns and "
-	  "two probe hits less per call (cheaper for the traced system); on a kernel without the "
-	  "series the callers are then named by kernel stack (see --stack-callers)", 0 },
-	{ "stack-callers", OPT_STACK_CALLERS, NULL, 0, "Name the callers of areas by kernel stack "
-	  "(first frame outside the vmalloc/vmap/ioremap functions), as on kernels where nothing else "
-	  "names them; implies --no-latency", 0 },
-	{ "max-callers", OPT_MAX_CALLERS, "N", 0, "Size of the (caller, api) map (default 2048)", 0 },
-	{ "help", 'h', NULL, 0, "Show this help", -1 },
+	CLI_HELP_OPTION,
 	CLI_VERSION_OPTION,
 	{ 0 },
 };
@@ -134,6 +111,7 @@ static error_t given_##child##_parse(int key, char *arg, struct argp_state *stat
 	note_option(child##_argp.options, is_snapshot, key);				\
 	return child##_argp.parser(key, arg, state);					\
 }
+GIVEN_WRAPPER(select, false)
 GIVEN_WRAPPER(pmu, false)
 GIVEN_WRAPPER(prom, false)
 GIVEN_WRAPPER(snapshot, true)
@@ -148,7 +126,7 @@ static struct argp given_argp(const struct argp *child,
 	return a;
 }
 
-/* The options of this tool's own group that --snapshot uses. */
+/* The options outside its own group that --snapshot uses (select_opts.h: caller, api, verbose). */
 static bool snapshot_takes(const struct given_option *g)
 {
 	static const char *const ok[] = { "json", "per-caller", "caller", "api", "verbose" };
@@ -162,10 +140,6 @@ static bool snapshot_takes(const struct given_option *g)
 	return false;
 }
 
-static FILE *err_mem;	/* argp's error text goes here; we print its first line */
-static char *err_buf;
-static size_t err_len;
-
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	unsigned long v;
@@ -173,57 +147,24 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	note_option(opts, false, key);
 	switch (key) {
 	case ARGP_KEY_INIT:
-		state->err_stream = err_mem;
+		/* the first child, select_argp, fills env.sel */
+		state->child_inputs[0] = &env.sel;
 		break;
-	case 'h':
-		argp_state_help(state, stdout, ARGP_HELP_STD_HELP & ~ARGP_HELP_EXIT_OK);
-		exit(0);
-	case CLI_VERSION_KEY:
-		cli_version(state);
 	case 'p':
 		env.per_caller = true;
 		break;
-	case 'c':
-		if (!*arg)
-			argp_error(state, "empty caller filter");
-		env.caller = arg;
-		break;
-	case OPT_API:
-		if (api_parse_mask(arg, &env.api_mask))
-			argp_error(state, "unknown API in '%s' (use vmalloc,vmap,ioremap,vm_map_ram,other)", arg);
-		break;
-	case OPT_PID:
-		if (parse_ulong(arg, INT_MAX, &v) || !v)
-			argp_error(state, "invalid PID '%s'", arg);
-		env.pid = v;
-		break;
 	case 'm':
 	case 'u':
-	case 'n':
 		env.unit = key;
+		break;
+	case OPT_NSECS:
+		env.unit = 'n';
 		break;
 	case 'T':
 		env.timestamp = true;
 		break;
 	case 'j':
 		env.json = true;
-		break;
-	case 'v':
-		env.verbose = true;
-		break;
-	case OPT_LATENCY_ALL:
-		env.latency_all = true;
-		break;
-	case OPT_NO_LATENCY:
-		env.no_latency = true;
-		break;
-	case OPT_STACK_CALLERS:
-		env.stack_callers = true;
-		break;
-	case OPT_MAX_CALLERS:
-		if (parse_ulong(arg, 1 << 20, &v) || v < 16)
-			argp_error(state, "invalid --max-callers '%s' (16..1048576)", arg);
-		env.max_callers = v;
 		break;
 	case ARGP_KEY_ARG:
 		if (env.nr_pos == 0) {
@@ -233,7 +174,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		} else if (env.nr_pos == 1) {
 			if (parse_ulong(arg, LONG_MAX, &v) || !v)
 				argp_error(state, "invalid count '%s' (integer > 0)", arg);
-			env.count = v;
+			else
+				env.count = v;
 		} else {
 			argp_error(state, "unexpected argument '%s' (a command goes after --)", arg);
 		}
@@ -532,32 +474,15 @@ out:
 	return ret;
 }
 
-/* Print argp's buffered error (first line only) and exit 2. */
-static void usage_error(void)
-{
-	char *nl;
-
-	fflush(err_mem);
-	if (err_buf && !strncmp(err_buf, "Try ", 4)) {
-		/* getopt already printed "unrecognized option" itself */
-	} else if (err_buf && *err_buf) {
-		nl = strchr(err_buf, '\n');
-		if (nl)
-			*nl = 0;
-		fprintf(stderr, "%s (see vmapstat --help)\n", err_buf);
-	} else {
-		fprintf(stderr, "vmapstat: invalid arguments (see vmapstat --help)\n");
-	}
-	exit(EXIT_USAGE);
-}
-
 int main(int argc, char **argv)
 {
-	static struct argp pmu, prom, snapshot;
+	static struct argp select, pmu, prom, snapshot;
 	static const struct argp_child children[] = {
-		{ &pmu, 0, "PMU counting:", 1 },
-		{ &prom, 0, "Prometheus export:", 2 },
-		{ &snapshot, 0, "Live mapping audit:", 3 },
+		/* first: parse_arg() hands it env.sel */
+		{ &select, 0, "What to trace (vmaptop takes the same):", 1 },
+		{ &pmu, 0, "PMU counting:", 2 },
+		{ &prom, 0, "Prometheus export:", 3 },
+		{ &snapshot, 0, "Live mapping audit:", 4 },
 		{ 0 },
 	};
 	static const struct argp argp = {
@@ -570,10 +495,11 @@ int main(int argc, char **argv)
 	struct vmapstat_sample start, cum;
 	struct collector *c = NULL;
 	char errbuf[512];
-	int ret = 0, i, nargs = argc, err_idx;
+	int ret = 0, i, nargs = argc;
 	size_t k;
 
 	cli_init("vmapstat");
+	select = given_argp(&select_argp, given_select_parse);
 	pmu = given_argp(&pmu_argp, given_pmu_parse);
 	prom = given_argp(&prom_argp, given_prom_parse);
 	snapshot = given_argp(&snapshot_argp, given_snapshot_parse);
@@ -587,69 +513,34 @@ int main(int argc, char **argv)
 			env.command = &argv[i + 1];
 			break;
 		}
-	if (env.command && !env.command[0]) {
-		fprintf(stderr, "vmapstat: no command after -- (see vmapstat --help)\n");
-		return EXIT_USAGE;
-	}
-	err_mem = open_memstream(&err_buf, &err_len);
-	if (!err_mem)
-		return EXIT_RUNTIME;
-	argv[0] = "vmapstat";
-	err_idx = argp_parse(&argp, nargs, argv, ARGP_NO_EXIT | ARGP_NO_HELP, NULL, NULL);
-	if (err_idx)
-		usage_error();
-	fflush(err_mem);
-	if (err_buf && *err_buf)	/* a child reported an error without failing */
-		usage_error();
+	if (env.command && !env.command[0])
+		cli_usage_error("no command after --");
+	cli_parse(&argp, nargs, argv, NULL);
 	if (live_snapshot_requested()) {
-		if (env.command || env.nr_pos) {
-			fprintf(stderr, "vmapstat: --snapshot takes no INTERVAL or COMMAND "
-				"(see vmapstat --help)\n");
-			return EXIT_USAGE;
-		}
+		if (env.command || env.nr_pos)
+			cli_usage_error("--snapshot takes no INTERVAL or COMMAND");
 		/* it reads no tracing option: refuse them rather than ignore them */
 		for (k = 0; k < nr_given; k++) {
 			if (snapshot_takes(&given[k]))
 				continue;
 			if (given[k].name)
-				fprintf(stderr, "vmapstat: --snapshot and --%s exclude each other "
-					"(see vmapstat --help)\n", given[k].name);
-			else
-				fprintf(stderr, "vmapstat: --snapshot and -%c exclude each other "
-					"(see vmapstat --help)\n", given[k].key);
-			return EXIT_USAGE;
+				cli_usage_error("--snapshot and --%s exclude each other",
+						given[k].name);
+			cli_usage_error("--snapshot and -%c exclude each other", given[k].key);
 		}
-		return live_snapshot_main(env.json, env.per_caller, env.caller,
-					  env.api_mask, env.verbose);
+		return live_snapshot_main(&env.sel, env.json, env.per_caller);
 	}
-	if ((env.no_latency || env.stack_callers) && env.latency_all) {
-		fprintf(stderr, "vmapstat: %s and --latency-all exclude each other "
-			"(see vmapstat --help)\n", env.stack_callers ? "--stack-callers" : "--no-latency");
-		return EXIT_USAGE;
-	}
-	if (env.command && env.nr_pos) {
-		fprintf(stderr, "vmapstat: INTERVAL/COUNT and -- COMMAND exclude each other "
-			"(see vmapstat --help)\n");
-		return EXIT_USAGE;
-	}
-	if (vmapstat_cmd_repeat > 1 && !env.command) {
-		fprintf(stderr, "vmapstat: --repeat needs -- COMMAND (see vmapstat --help)\n");
-		return EXIT_USAGE;
-	}
+	if (env.command && env.nr_pos)
+		cli_usage_error("INTERVAL/COUNT and -- COMMAND exclude each other");
+	if (vmapstat_cmd_repeat > 1 && !env.command)
+		cli_usage_error("--repeat needs -- COMMAND");
 
 	rep.per_caller = env.per_caller;
 	rep.timestamp = env.timestamp;
 	rep.lat_unit = env.unit == 'm' ? "msecs" : env.unit == 'n' ? "nsecs" : "usecs";
 	rep.lat_div = env.unit == 'm' ? 1000000 : env.unit == 'n' ? 1 : 1000;
 
-	copts.pid = env.pid;
-	copts.api_mask = env.api_mask;
-	copts.caller_filter = env.caller;
-	copts.want_latency = !env.no_latency && !env.stack_callers;
-	copts.stack_callers = env.stack_callers;
-	copts.latency_all = env.latency_all;
-	copts.verbose = env.verbose;
-	copts.max_callers = env.max_callers;
+	select_opts_collector(&env.sel, &copts);
 	copts.track_areas = pmu_sampling_requested();
 	ret = collector_open(&copts, &c, errbuf, sizeof(errbuf));
 	if (ret) {
@@ -664,7 +555,7 @@ int main(int argc, char **argv)
 	}
 	/* once: which columns this kernel cannot provide, and why */
 	report_missing(stderr, &start);
-	if (env.verbose) {
+	if (env.sel.verbose) {
 		const struct vmapstat_probe_state *ps;
 		size_t n = collector_probes(c, &ps), k;
 
@@ -718,7 +609,5 @@ int main(int argc, char **argv)
 out:
 	sample_free(&start);
 	collector_close(c);
-	fclose(err_mem);
-	free(err_buf);
 	return ret;
 }

@@ -19,6 +19,8 @@
 
 #include "cli.h"
 #include "collector.h"
+#include "parse.h"
+#include "select_opts.h"
 #include "top_live.h"
 #include "top_model.h"
 #include "top_ui.h"
@@ -26,6 +28,7 @@
 #define MAX_DELAY_S	3600.0
 
 static struct env {
+	struct select_opts sel;	/* what is traced: select_opts.h, shared with vmapstat */
 	double delay_s;
 	long iterations;	/* 0 = until quit */
 	bool batch;
@@ -34,17 +37,12 @@ static struct env {
 	bool reverse;
 	bool live;
 	bool live_rows;
-	bool latency;
-	bool verbose;
 	enum top_col sort;
 	const char *filter;
-	unsigned int api_mask;
-	pid_t pid;
 } env = {
 	.delay_s = 1.0,
 	.sort = TOP_COL_BYTES,
 	.live = true,
-	.latency = true,
 };
 
 static const char doc[] =
@@ -60,46 +58,33 @@ static const char doc[] =
 "    vmaptop                 # full screen, refresh every second\n"
 "    vmaptop -d 5 -s p99     # every 5 s, slowest callers first\n"
 "    vmaptop -b -n 3         # three plain-text frames, e.g. into a file\n"
-"    vmaptop -b -z -n 1 -d 10 -c test_vmalloc  # totals over 10 s\n"
+"    vmaptop -b -z -n 1 -d 10 -f test_vmalloc  # totals over 10 s\n"
 "\v"
 "Exit status: 0 success; 1 runtime error (not root, no BTF, no usable terminal,\n"
 "a write to standard output); 2 usage error.\n"
 "Documentation: man vmaptop, docs/vmaptop.md in the vmapscope repository.";
 
-enum { OPT_API = 0x100, OPT_NO_LIVE, OPT_NO_LATENCY };
+enum { OPT_NO_LIVE = 0x100, OPT_NO_CLEAR, OPT_ALL };
 
 static const struct argp_option opts[] = {
 	{ "delay", 'd', "SEC", 0, "Refresh every SEC seconds (default 1; decimals allowed)" },
 	{ "batch", 'b', NULL, 0, "Plain-text output, no terminal control (pipes, scripts)" },
 	{ "iterations", 'n', "N", 0, "Stop after N refreshes (default: until q / Ctrl-C)" },
-	{ "no-clear", 'C', NULL, 0, "Never clear: batch frames follow each other even on a "
+	{ "no-clear", OPT_NO_CLEAR, NULL, 0, "Never clear: batch frames follow each other even on a "
 	  "terminal; the full-screen view leaves its last frame printed on exit" },
 	{ "sort", 's', "COL", 0, "Sort by COL: caller api maps bytes pte cont pmd pud chunk "
 	  "p50 p99 areas live (default bytes)" },
-	{ "reverse", 'r', NULL, 0, "Reverse the sort order" },
-	{ "caller", 'c', "PATTERN", 0, "Show only rows whose caller or API contains PATTERN" },
-	{ "api", OPT_API, "LIST", 0, "Trace only these APIs (comma list: vmalloc,vmap,"
-	  "ioremap,vm_map_ram,other)" },
-	{ "pid", 'p', "PID", 0, "Trace only mappings made by process PID" },
+	{ "reverse", 'R', NULL, 0, "Reverse the sort order" },
+	{ "filter", 'f', "PATTERN", 0, "Show only rows whose caller or API contains PATTERN "
+	  "(case-insensitive; the / key's filter)" },
 	{ "cumulative", 'z', NULL, 0, "Totals since start instead of rates per interval" },
-	{ "all", 'a', NULL, 0, "Also list callers that only have live areas in "
+	{ "all", OPT_ALL, NULL, 0, "Also list callers that only have live areas in "
 	  "/proc/vmallocinfo (no mapping seen since start)" },
 	{ "no-live", OPT_NO_LIVE, NULL, 0, "Do not read /proc/vmallocinfo (no LIVE/AREAS)" },
-	{ "no-latency", OPT_NO_LATENCY, NULL, 0, "Do not probe entry points (no P50/P99; "
-	  "cheaper)" },
-	{ "verbose", 'v', NULL, 0, "libbpf debug output" },
-	{ "help", 'h', NULL, 0, "Show this help" },
+	CLI_HELP_OPTION,
 	CLI_VERSION_OPTION,
 	{},
 };
-
-static void usage_err(struct argp_state *state, const char *fmt, const char *arg)
-{
-	fprintf(stderr, "vmaptop: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, " (see vmaptop --help)\n");
-	exit(EXIT_USAGE);
-}
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
@@ -107,75 +92,52 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	int c;
 
 	switch (key) {
+	case ARGP_KEY_INIT:
+		/* the one child, select_argp, fills env.sel */
+		state->child_inputs[0] = &env.sel;
+		break;
 	case 'd':
 		if (cli_parse_interval(arg, MAX_DELAY_S, &env.delay_s))
-			usage_err(state, "invalid delay '%s': want seconds in [0.1, 3600]", arg);
+			argp_error(state, "invalid delay '%s': want seconds in [0.1, 3600]", arg);
 		break;
 	case 'n':
 		if (parse_ulong(arg, LONG_MAX, &l) || !l)
-			usage_err(state, "invalid iteration count '%s': want a positive integer", arg);
-		env.iterations = l;
+			argp_error(state, "invalid iteration count '%s': want a positive integer", arg);
+		else
+			env.iterations = l;
 		break;
 	case 'b':
 		env.batch = true;
 		break;
-	case 'C':
+	case OPT_NO_CLEAR:
 		env.noclear = true;
 		break;
 	case 's':
 		c = top_col_parse(arg);
 		if (c < 0)
-			usage_err(state, "unknown sort column '%s'", arg);
-		env.sort = c;
+			argp_error(state, "unknown sort column '%s'", arg);
+		else
+			env.sort = c;
 		break;
-	case 'r':
+	case 'R':
 		env.reverse = true;
 		break;
-	case 'c':
+	case 'f':
 		if (!*arg || strlen(arg) >= sizeof(((struct top_view *)0)->filter))
-			usage_err(state, "invalid caller pattern '%s': want 1 to 63 characters", arg);
+			argp_error(state, "invalid filter '%s': want 1 to 63 characters", arg);
 		env.filter = arg;
-		break;
-	case OPT_API:
-		if (api_parse_mask(arg, &env.api_mask))
-			usage_err(state, "unknown API in '%s' (vmalloc, vmap, ioremap, vm_map_ram, "
-				  "other)", arg);
-		break;
-	case 'p':
-		if (parse_ulong(arg, INT_MAX, &l) || !l)
-			usage_err(state, "invalid PID '%s'", arg);
-		env.pid = (pid_t)l;
 		break;
 	case 'z':
 		env.cumulative = true;
 		break;
-	case 'a':
+	case OPT_ALL:
 		env.live_rows = true;
 		break;
 	case OPT_NO_LIVE:
 		env.live = false;
 		break;
-	case OPT_NO_LATENCY:
-		env.latency = false;
-		break;
-	case 'v':
-		env.verbose = true;
-		break;
-	case 'h':
-		/* argp_state_help() prints nothing under ARGP_NO_ERRS */
-		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, "vmaptop");
-		exit(0);
-	case CLI_VERSION_KEY:
-		cli_version(state);
-
 	case ARGP_KEY_ARG:
-		usage_err(state, "unexpected argument '%s'", arg);
-		break;
-	case ARGP_KEY_ERROR:
-		/* ARGP_NO_ERRS: say it in one line instead of argp's two */
-		usage_err(state, "invalid option or missing argument near '%s'",
-			  state->next > 0 && state->next <= state->argc ?
-			  state->argv[state->next - 1] : "?");
+		argp_error(state, "unexpected argument '%s'", arg);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -308,7 +270,13 @@ static int run_batch(const struct top_source *src, struct top_ui *ui)
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = { .options = opts, .parser = parse_arg, .doc = doc };
+	static const struct argp_child children[] = {
+		{ &select_argp, 0, "What to trace (vmapstat takes the same):", 1 },
+		{ 0 },
+	};
+	static const struct argp argp = {
+		.options = opts, .parser = parse_arg, .doc = doc, .children = children,
+	};
 	struct collector_opts copts = { 0 };
 	struct source_ctx ctx = { 0 };
 	struct top_source src = { .ctx = &ctx, .sample = source_sample };
@@ -317,19 +285,14 @@ int main(int argc, char **argv)
 	int err, ret;
 
 	cli_init("vmaptop");
-	err = argp_parse(&argp, argc, argv, ARGP_NO_HELP | ARGP_NO_ERRS, NULL, NULL);
-	if (err)
-		return EXIT_USAGE;
+	cli_parse(&argp, argc, argv, NULL);
 	/* a valid command line that cannot run here: a runtime error */
 	if (!env.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		fprintf(stderr, "vmaptop: the full-screen view needs a terminal; use -b for text\n");
 		return EXIT_RUNTIME;
 	}
 
-	copts.pid = env.pid;
-	copts.api_mask = env.api_mask;
-	copts.want_latency = env.latency;
-	copts.verbose = env.verbose;
+	select_opts_collector(&env.sel, &copts);
 	err = collector_open(&copts, &ctx.col, errbuf, sizeof(errbuf));
 	if (err) {
 		fprintf(stderr, "vmaptop: %s\n", errbuf[0] ? errbuf : strerror(-err));

@@ -13,21 +13,6 @@ static const char *const api_names[VMAPSCOPE_API_MAX] = {
 	[VMAPSCOPE_API_VM_MAP_RAM] = "vm_map_ram",
 };
 
-int parse_ulong(const char *s, unsigned long max, unsigned long *out)
-{
-	char *end;
-	unsigned long v;
-
-	if (!s || *s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v > max)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 const char *api_name(int api)
 {
 	if (api == VMAPSCOPE_API_UNATTRIBUTED)

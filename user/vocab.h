@@ -31,12 +31,6 @@ int api_parse_mask(const char *list, unsigned int *mask);
 /* The names api_parse_mask() accepts, comma-separated, for messages. */
 #define API_LIST_NAMES "vmalloc,vmap,ioremap,vm_map_ram,other"
 
-/*
- * A whole unsigned decimal option value (no sign, no blanks) up to @max:
- * 0, or -EINVAL.  Every front end's numeric options go through it.
- */
-int parse_ulong(const char *s, unsigned long max, unsigned long *out);
-
 const char *feature_name(enum vmapstat_feature f);
 
 /* JSON key, text name and Prometheus name stem of a global counter. */

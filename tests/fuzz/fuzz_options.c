@@ -10,25 +10,27 @@
  *   prom_textfile_check (--textfile);
  *
  *   a whole command line (selector 8): the rest split at NULs into argv,
- *   parsed by argp with vmapstat's three argp children (pmu_argp,
- *   prom_argp, snapshot_argp), end checks included;
+ *   parsed by argp with vmapstat's four argp children (select_argp, the
+ *   selection both tools share, pmu_argp, prom_argp, snapshot_argp), end
+ *   checks included;
  *
  *   every option with a value of those children, through the child's own
  *   parser (selectors from 9 on, in the order of their option tables).
  *
  * argp runs with ARGP_NO_EXIT | ARGP_NO_ERRS: a rejected value returns
  * instead of exiting.  The tools' own parse_arg() (vmapstat.c, vmaptop.c)
- * is static and exits on error; its values go through the same shared
- * parsers as here.
+ * is static; its values go through the same shared parsers as here.
  */
 #include <argp.h>
 #include <limits.h>
 
 #include "fuzz.h"
 #include "hooks.h"
+#include "parse.h"
 #include "pmu_count.h"
 #include "prom_http.h"
 #include "prom_textfile.h"
+#include "select_opts.h"
 #include "top_model.h"
 #include "vocab.h"
 
@@ -53,6 +55,7 @@ static void add_children(const struct argp *a)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+	add_children(&select_argp);
 	add_children(&pmu_argp);
 	add_children(&prom_argp);
 	add_children(&snapshot_argp);
@@ -67,7 +70,7 @@ enum {
 static void whole_command_line(char *s, size_t len)
 {
 	static const struct argp_child children[] = {
-		{ &pmu_argp, 0, NULL, 0 }, { &prom_argp, 0, NULL, 0 },
+		{ &select_argp, 0, NULL, 0 }, { &pmu_argp, 0, NULL, 0 }, { &prom_argp, 0, NULL, 0 },
 		{ &snapshot_argp, 0, NULL, 0 }, { 0 },
 	};
 	static const struct argp root = { .children = children };

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # vmaptop's full-screen mode driven through tmux: keys sort, filter, pause,
 # show help and quit (asserted on the captured screen); resizing the
-# terminal, down to one too small for the table, does not kill it; -C
+# terminal, down to one too small for the table, does not kill it; --no-clear
 # leaves the last frame on the terminal; batch mode clears between frames on
-# a terminal unless -C.
+# a terminal unless --no-clear.
 set -euo pipefail
 
 TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -67,8 +67,8 @@ start() {
 	tm set-option -s exit-empty off
 }
 
-# -a: callers with live areas make rows even on a quiet kernel.
-start 160 40 "-a -d 0.5"
+# --all: callers with live areas make rows even on a quiet kernel.
+start 160 40 "--all -d 0.5"
 wait_for '^CALLER +API +MAPS/s +BYTES/s'
 grep -qE '^vmaptop [0-9]{2}:[0-9]{2}:[0-9]{2}  interval' "$tmp/screen" || fail "no summary line"
 grep -q 'sort bytes' "$tmp/screen" || fail "default sort not shown"
@@ -157,12 +157,12 @@ for i in $(seq 50); do [ -e "$tmp/rc" ] && break; sleep 0.1; done
 tm kill-session -t vt
 pass "too-small terminal from the start"
 
-# -C -n 2: stops by itself and leaves the last frame as text.
-start 140 30 "-C -n 2 -d 0.3"
+# --no-clear -n 2: stops by itself and leaves the last frame as text.
+start 140 30 "--no-clear -n 2 -d 0.3"
 for i in $(seq 100); do [ -e "$tmp/rc" ] && break; sleep 0.1; done
-[ "$(cat "$tmp/rc" 2>/dev/null)" = 0 ] || fail "-C -n 2: exit '$(cat "$tmp/rc" 2>/dev/null)'"
+[ "$(cat "$tmp/rc" 2>/dev/null)" = 0 ] || fail "--no-clear -n 2: exit '$(cat "$tmp/rc" 2>/dev/null)'"
 wait_for '^CALLER +API +MAPS/s'
-pass "-C -n 2 leaves the last frame on the terminal"
+pass "--no-clear -n 2 leaves the last frame on the terminal"
 tm kill-session -t vt
 
 # In a UTF-8 locale the n/a lines' em dash is one character on the screen,
@@ -184,15 +184,15 @@ else
 	pass "LC_ALL=C.UTF-8: the em dash shows as one character"
 fi
 
-# Batch mode on a terminal clears between frames; -C keeps them all.
+# Batch mode on a terminal clears between frames; --no-clear keeps them all.
 start 140 60 "-b -n 2 -d 0.3"
 for i in $(seq 100); do [ -e "$tmp/rc" ] && break; sleep 0.1; done
 [ "$(cat "$tmp/rc" 2>/dev/null)" = 0 ] || fail "-b -n 2: exit '$(cat "$tmp/rc" 2>/dev/null)'"
 screen >"$tmp/screen"
 [ "$(grep -c '^vmaptop [0-9]' "$tmp/screen")" = 1 ] || fail "-b on a terminal: not exactly one frame left"
 tm kill-session -t vt
-start 140 60 "-b -C -n 2 -d 0.3"
+start 140 60 "-b --no-clear -n 2 -d 0.3"
 for i in $(seq 100); do [ -e "$tmp/rc" ] && break; sleep 0.1; done
 screen >"$tmp/screen"
-[ "$(grep -c '^vmaptop [0-9]' "$tmp/screen")" = 2 ] || fail "-b -C: frames were cleared"
-pass "-b clears between frames on a terminal, -b -C does not"
+[ "$(grep -c '^vmaptop [0-9]' "$tmp/screen")" = 2 ] || fail "-b --no-clear: frames were cleared"
+pass "-b clears between frames on a terminal, -b --no-clear does not"

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vmapstat argument errors: each bad command line exits 2 with exactly one
- * line on stderr and nothing on stdout, before any BPF is touched (so this
- * runs unprivileged).  Runs the built binary ($VMAPSTAT, set by
- * "make check-unit").
+ * The command lines of vmapstat and vmaptop: the shared selection options
+ * (select_opts.h) parsed in process, and argument errors of the built
+ * binaries ($VMAPSTAT, set by "make check-unit"; vmaptop beside it): each
+ * bad command line exits 2 with exactly one line on stderr and nothing on
+ * stdout, before any BPF is touched (so this runs unprivileged).
  */
 #include <fcntl.h>
 #include <stdarg.h>
@@ -17,6 +18,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "select_opts.h"
+
 struct result {
 	int status;
 	char out[8192];
@@ -28,6 +31,18 @@ static const char *binary(void)
 	const char *b = getenv("VMAPSTAT");
 
 	return b ? b : "out/x86_64/bin/vmapstat";
+}
+
+static const char *tool;	/* the binary run(): binary() unless set */
+
+/* vmaptop, built beside vmapstat */
+static const char *vmaptop_binary(void)
+{
+	static char path[4096];
+	const char *b = binary(), *slash = strrchr(b, '/');
+
+	snprintf(path, sizeof(path), "%.*svmaptop", slash ? (int)(slash - b + 1) : 0, b);
+	return path;
 }
 
 static void slurp(int fd, char *buf, size_t len)
@@ -46,7 +61,7 @@ static void run(struct result *res, const char *const *args)
 	int out[2], err[2], i;
 	pid_t pid;
 
-	argv[0] = (char *)binary();
+	argv[0] = (char *)(tool ? tool : binary());
 	for (i = 0; args[i]; i++)
 		argv[i + 1] = (char *)args[i];
 	argv[i + 1] = NULL;
@@ -151,6 +166,120 @@ static void test_snapshot_excludes(void **state)
 			   "--snapshot and --timestamp exclude each other");
 }
 
+/* Parse @argv (NULL-terminated, no program name) with select_argp alone. */
+static int parse_select(struct select_opts *s, const char *const *args)
+{
+	static const struct argp_child children[] = { { &select_argp, 0, NULL, 0 }, { 0 } };
+	static const struct argp root = { .children = children };
+	char *argv[16] = { "test" };
+	int argc = 1;
+
+	for (; args[argc - 1]; argc++)
+		argv[argc] = (char *)args[argc - 1];
+	memset(s, 0, sizeof(*s));
+	return argp_parse(&root, argc, argv, ARGP_NO_EXIT | ARGP_NO_ERRS | ARGP_NO_HELP |
+			  ARGP_IN_ORDER, NULL, s);
+}
+
+/*
+ * The shared selection options fill one struct, and it becomes the
+ * collector's options the same way for every front end.
+ */
+static void test_select_parse(void **state)
+{
+	struct collector_opts o = { .track_areas = true };
+	struct select_opts s;
+
+	assert_int_equal(parse_select(&s, (const char *[]){ "-c", "alloc", "--api", "vmap,ioremap",
+				      "--pid", "42", "--max-callers", "4096", "-v", NULL }), 0);
+	assert_string_equal(s.caller, "alloc");
+	assert_int_equal(s.api_mask, (1u << VMAPSCOPE_API_VMAP) | (1u << VMAPSCOPE_API_IOREMAP));
+	assert_int_equal(s.pid, 42);
+	assert_int_equal(s.max_callers, 4096);
+	assert_true(s.verbose);
+	select_opts_collector(&s, &o);
+	assert_string_equal(o.caller_filter, "alloc");
+	assert_int_equal(o.api_mask, s.api_mask);
+	assert_int_equal(o.pid, 42);
+	assert_int_equal(o.max_callers, 4096);
+	assert_true(o.verbose && o.want_latency && !o.latency_all && !o.stack_callers);
+	assert_true(o.track_areas);	/* not the selection's to change */
+
+	/* the long spellings and the latency switches */
+	assert_int_equal(parse_select(&s, (const char *[]){ "--caller=x", "--stack-callers",
+				      "--verbose", NULL }), 0);
+	assert_string_equal(s.caller, "x");
+	select_opts_collector(&s, &o);
+	assert_true(o.stack_callers && !o.want_latency);
+	assert_int_equal(parse_select(&s, (const char *[]){ "--no-latency", NULL }), 0);
+	select_opts_collector(&s, &o);
+	assert_true(!o.want_latency && !o.stack_callers);
+	assert_int_equal(parse_select(&s, (const char *[]){ "--latency-all", NULL }), 0);
+	select_opts_collector(&s, &o);
+	assert_true(o.want_latency && o.latency_all);
+
+	/* a bad value leaves the field as it was */
+	parse_select(&s, (const char *[]){ "--pid", "0", "--max-callers", "15", NULL });
+	assert_int_equal(s.pid, 0);
+	assert_int_equal(s.max_callers, 0);
+}
+
+/*
+ * One option layer: vmaptop refuses a bad selection option with the same
+ * line as vmapstat, but for the tool's name.
+ */
+static void test_same_errors_both_tools(void **state)
+{
+	static const char *const cases[][4] = {
+		{ "--api", "bogus", NULL },
+		{ "--pid", "12ab", NULL },
+		{ "-c", "", NULL },
+		{ "--max-callers", "3", NULL },
+		{ "--no-latency", "--latency-all", NULL },
+		{ "--stack-callers", "--latency-all", NULL },
+	};
+	struct result a, b;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		tool = NULL;
+		expect_usage_error(cases[i], NULL);
+		run(&a, cases[i]);
+		tool = vmaptop_binary();
+		expect_usage_error(cases[i], NULL);
+		run(&b, cases[i]);
+		tool = NULL;
+		assert_true(!strncmp(a.err, "vmapstat: ", 10) && !strncmp(b.err, "vmaptop: ", 9));
+		/* the same words, up to the tool's own "(see TOOL --help)" */
+		assert_non_null(strstr(a.err, " (see vmapstat --help)\n"));
+		assert_non_null(strstr(b.err, " (see vmaptop --help)\n"));
+		assert_int_equal(strstr(a.err, " (see ") - (a.err + 10), strstr(b.err, " (see ") - (b.err + 9));
+		assert_memory_equal(a.err + 10, b.err + 9, strstr(a.err, " (see ") - (a.err + 10));
+	}
+}
+
+/*
+ * The letters as docs/vmapstat.md's "Changed options" lists them: each
+ * letter means one thing in both tools, and the old ones are refused.
+ */
+static void test_letters(void **state)
+{
+	/* -r is perf stat's --repeat (it then wants --pmu) */
+	expect_usage_error((const char *[]){ "-r", "2", "--", "true", NULL },
+			   "--repeat tabulates --pmu counts");
+	/* -n was nanoseconds: --nanoseconds now; vmaptop's -n is its iteration count */
+	expect_usage_error((const char *[]){ "-n", "1", NULL }, "'n'");
+	tool = vmaptop_binary();
+	expect_usage_error((const char *[]){ "-b", "-n", "0", NULL }, "invalid iteration count");
+	/* vmaptop: -p (PID), -C (no clear), -r (reverse), -a (all) are gone */
+	expect_usage_error((const char *[]){ "-b", "-p", "1", NULL }, "'p'");
+	expect_usage_error((const char *[]){ "-b", "-C", NULL }, "'C'");
+	expect_usage_error((const char *[]){ "-b", "-r", NULL }, "'r'");
+	expect_usage_error((const char *[]){ "-b", "-a", NULL }, "'a'");
+	expect_usage_error((const char *[]){ "-b", "-f", "", NULL }, "invalid filter");
+	expect_usage_error((const char *[]){ "-b", "extra", NULL }, "unexpected argument 'extra'");
+	tool = NULL;
+}
+
 static void test_help(void **state)
 {
 	struct result r;
@@ -197,6 +326,9 @@ int main(void)
 		cmocka_unit_test(test_bad_positionals),
 		cmocka_unit_test(test_interval_bounds),
 		cmocka_unit_test(test_snapshot_excludes),
+		cmocka_unit_test(test_select_parse),
+		cmocka_unit_test(test_same_errors_both_tools),
+		cmocka_unit_test(test_letters),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_version),
 	};

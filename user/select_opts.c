@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The event-selection options every front end shares (select_opts.h). */
+#include <limits.h>
+#include <string.h>
+
+#include "parse.h"
+#include "select_opts.h"
+#include "vocab.h"
+
+enum {
+	OPT_API = 0x400,
+	OPT_PID,
+	OPT_MAX_CALLERS,
+	OPT_LATENCY_ALL,
+	OPT_NO_LATENCY,
+	OPT_STACK_CALLERS,
+};
+
+#define MAX_CALLERS_MIN	16
+#define MAX_CALLERS_MAX	(1UL << 20)
+
+static const struct argp_option select_options[] = {
+	{ "caller", 'c', "PATTERN", 0, "Only callers whose symbol contains PATTERN "
+	  "(case-sensitive)", 0 },
+	{ "api", OPT_API, "LIST", 0, "Only these APIs: " API_LIST_NAMES
+	  " (only their entry-point probes are attached)", 0 },
+	{ "pid", OPT_PID, "PID", 0, "Only mappings made by this process", 0 },
+	{ "no-latency", OPT_NO_LATENCY, NULL, 0, "Do not probe entry points: no latency columns and "
+	  "two probe hits less per call (cheaper for the traced system); on a kernel without the "
+	  "series the callers are then named by kernel stack (see --stack-callers)", 0 },
+	{ "latency-all", OPT_LATENCY_ALL, NULL, 0, "Also time vmap/vm_map_ram/vmap_pfn (and x86 "
+	  "ioremap): the kernel then records the probe as their areas' caller", 0 },
+	{ "stack-callers", OPT_STACK_CALLERS, NULL, 0, "Name the callers of areas by kernel stack "
+	  "(first frame outside the vmalloc/vmap/ioremap functions), as on kernels where nothing else "
+	  "names them; implies --no-latency", 0 },
+	{ "max-callers", OPT_MAX_CALLERS, "N", 0, "Size of the (caller, api) map (default 2048)", 0 },
+	{ "verbose", 'v', NULL, 0, "Verbose libbpf and attach output", 0 },
+	{ 0 },
+};
+
+static error_t select_parse(int key, char *arg, struct argp_state *state)
+{
+	static struct select_opts scratch;
+	struct select_opts *s = state->input ? state->input : &scratch;
+	unsigned long v;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		if (!state->input)
+			memset(&scratch, 0, sizeof(scratch));
+		break;
+	case 'c':
+		if (!*arg)
+			argp_error(state, "empty caller filter");
+		s->caller = arg;
+		break;
+	case OPT_API:
+		if (api_parse_mask(arg, &s->api_mask))
+			argp_error(state, "unknown API in '%s' (use " API_LIST_NAMES ")", arg);
+		break;
+	case OPT_PID:
+		if (parse_ulong(arg, INT_MAX, &v) || !v)
+			argp_error(state, "invalid PID '%s'", arg);
+		else
+			s->pid = v;
+		break;
+	case OPT_NO_LATENCY:
+		s->no_latency = true;
+		break;
+	case OPT_LATENCY_ALL:
+		s->latency_all = true;
+		break;
+	case OPT_STACK_CALLERS:
+		s->stack_callers = true;
+		break;
+	case OPT_MAX_CALLERS:
+		if (parse_ulong(arg, MAX_CALLERS_MAX, &v) || v < MAX_CALLERS_MIN)
+			argp_error(state, "invalid --max-callers '%s' (%d..%lu)", arg,
+				   MAX_CALLERS_MIN, MAX_CALLERS_MAX);
+		else
+			s->max_callers = v;
+		break;
+	case 'v':
+		s->verbose = true;
+		break;
+	case ARGP_KEY_END:
+		/* the latency probes are either left off or extended, not both */
+		if ((s->no_latency || s->stack_callers) && s->latency_all)
+			argp_error(state, "%s and --latency-all exclude each other",
+				   s->stack_callers ? "--stack-callers" : "--no-latency");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+const struct argp select_argp = {
+	.options = select_options,
+	.parser = select_parse,
+};
+
+void select_opts_collector(const struct select_opts *s, struct collector_opts *o)
+{
+	o->pid = s->pid;
+	o->api_mask = s->api_mask;
+	o->caller_filter = s->caller;
+	o->want_latency = !s->no_latency && !s->stack_callers;
+	o->latency_all = s->latency_all;
+	o->stack_callers = s->stack_callers;
+	o->verbose = s->verbose;
+	o->max_callers = s->max_callers;
+}
