@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vmapstat's PMU options (argp child "pmu_argp", see hooks.h) and
- * "vmapstat compare".
+ * vmapstat's PMU option group (pmu_group, see hooks.h).  Saved runs are
+ * compared by "vmapstat compare" (pmu_compare.c).
  *
  *   vmapstat --pmu dtlb_walk:u,l1d_tlb_refill:u,l2d_tlb_refill:u -C 10 \
  *            --repeat 5 -j -- perf record -C 10 -m ,1G -e cs_etm// -- ...
@@ -27,13 +27,11 @@
 #include <sys/wait.h>
 
 #include "hooks.h"
-#include "pmu_cli.h"
 #include "pmu_count.h"
 #include "pmu_sample.h"
 #include "pmu_events.h"
 #include "pmu_runs.h"
 #include "parse.h"
-#include "prom_pmu.h"
 
 enum {
 	OPT_PMU = 0x200,
@@ -59,7 +57,7 @@ static struct {
 	struct pmu_sample *sampler;
 	bool task;			/* counting per command, not per CPU */
 	bool active;			/* some PMU option was given */
-	bool repeat_given;		/* --repeat */
+	int repeat;			/* --repeat; 0: not given */
 } pmu;
 
 static const struct argp_option pmu_options[] = {
@@ -84,8 +82,6 @@ static const struct argp_option pmu_options[] = {
 	{ 0 },
 };
 
-int vmapstat_cmd_repeat = 1;
-
 static error_t pmu_parse(int key, char *arg, struct argp_state *st)
 {
 	char err[512];
@@ -96,7 +92,6 @@ static error_t pmu_parse(int key, char *arg, struct argp_state *st)
 		/* options of an earlier parse (tests parse several times) */
 		free(pmu.evs);
 		memset(&pmu, 0, sizeof(pmu));
-		vmapstat_cmd_repeat = 1;
 		break;
 	case OPT_PMU:
 		free(pmu.evs);
@@ -117,8 +112,8 @@ static error_t pmu_parse(int key, char *arg, struct argp_state *st)
 		if (parse_ulong(arg, PMU_RUNS_MAX, &n) || n < 1)
 			argp_error(st, "--repeat: invalid count '%s' (1..%d)", arg,
 				   PMU_RUNS_MAX);
-		vmapstat_cmd_repeat = n;
-		pmu.repeat_given = true;
+		else
+			pmu.repeat = n;
 		break;
 	case OPT_PER_CPU:
 		pmu.per_cpu = true;
@@ -147,7 +142,7 @@ static error_t pmu_parse(int key, char *arg, struct argp_state *st)
 		if (pmu.period && !pmu.sampling)
 			argp_error(st, "--pmu-period needs --pmu-sample EVENT");
 		/* the run table holds the --pmu counts: without them it is empty */
-		if (pmu.repeat_given && !pmu.events)
+		if (pmu.repeat && !pmu.events)
 			argp_error(st, "--repeat tabulates --pmu counts per run: give --pmu EVENTS too");
 		break;
 	default:
@@ -156,15 +151,17 @@ static error_t pmu_parse(int key, char *arg, struct argp_state *st)
 	return 0;
 }
 
-bool pmu_sampling_requested(void)
-{
-	return pmu.sampling;
-}
-
-const struct argp pmu_argp = {
+static const struct argp pmu_argp = {
 	.options = pmu_options,
 	.parser = pmu_parse,
 };
+
+static void pmu_cli_parsed(struct vmapstat_run *run)
+{
+	run->repeat = pmu.repeat ? pmu.repeat : 1;
+	/* the sampler attributes samples to areas the collector tracks */
+	run->track_areas = pmu.sampling;
+}
 
 /* ------------------------------------------------------------------ */
 
@@ -177,7 +174,7 @@ static void join_command(char *const *argv, char *buf, size_t len)
 		off += snprintf(buf + off, len - off, "%s%s", off ? " " : "", *argv);
 }
 
-int pmu_cli_start(const struct vmapstat_run *run)
+static int pmu_cli_start(struct vmapstat_run *run)
 {
 	struct pmu_count_opts o = {
 		.cpu_list = pmu.cpus,
@@ -187,7 +184,7 @@ int pmu_cli_start(const struct vmapstat_run *run)
 	struct utsname u;
 	char cmd[512], label[64] = "", err[512];
 
-	pmu.active = pmu.events || pmu.sampling || vmapstat_cmd_repeat > 1;
+	pmu.active = pmu.events || pmu.sampling || pmu.repeat > 1;
 	if (!pmu.active)
 		return 0;
 	join_command(run->command, cmd, sizeof(cmd));
@@ -226,7 +223,7 @@ int pmu_cli_start(const struct vmapstat_run *run)
 	return 0;
 }
 
-int pmu_cli_run_start(const struct vmapstat_run *run, int idx, pid_t pid)
+static int pmu_cli_run_start(struct vmapstat_run *run, int idx, pid_t pid)
 {
 	if (pmu.session && pmu.task && pmu_session_attach(pmu.session, pid, stderr))
 		return -1;
@@ -270,8 +267,8 @@ static void record_vmap_metrics(int idx, const struct vmapstat_sample *d)
 	}
 }
 
-int pmu_cli_run_end(const struct vmapstat_run *run, int idx, int status,
-		    const struct vmapstat_sample *delta)
+static int pmu_cli_run_end(struct vmapstat_run *run, int idx, int status,
+			   const struct vmapstat_sample *delta)
 {
 	struct pmu_results res;
 	int r;
@@ -372,21 +369,14 @@ static int print_results_json(FILE *out, const struct pmu_results *res)
 	return ret;
 }
 
-static bool json_merged;
-
-void pmu_cli_json_merge(void)
-{
-	json_merged = true;
-}
-
-int pmu_cli_interval_json(const struct vmapstat_run *run, struct json_object *o)
+/* -j: vmapstat's interval object gets the interval's counts as "pmu". */
+static int pmu_cli_interval_json(struct vmapstat_run *run, struct json_object *o)
 {
 	json_object *root, *inner;
 
-	if (!pmu.interval.r)
+	if (!run->pmu)
 		return 0;
-	root = results_json(&pmu.interval);
-	pmu_results_free(&pmu.interval);
+	root = results_json(run->pmu);
 	if (!json_object_object_get_ex(root, "pmu", &inner)) {
 		json_object_put(root);
 		return -1;
@@ -396,45 +386,49 @@ int pmu_cli_interval_json(const struct vmapstat_run *run, struct json_object *o)
 	return 0;
 }
 
-int pmu_cli_interval(const struct vmapstat_run *run,
-		     const struct vmapstat_sample *cum,
-		     const struct vmapstat_sample *delta)
+static int pmu_cli_interval(struct vmapstat_run *run,
+			    const struct vmapstat_sample *cum,
+			    const struct vmapstat_sample *delta)
 {
-	FILE *out = vmapstat_report_stream();
-	struct pmu_results res;
+	FILE *out = vmapstat_report_stream(run);
 
-	/* command mode reports at the end, over the runs */
-	if (run->command || !pmu.session)
-		return 0;
-	if (pmu_session_sample(pmu.session, &res))
-		return -1;
-	prom_pmu_results(&res);
-	/* vmapstat adds them to its own object: pmu_cli_interval_json() */
-	if (run->json && json_merged && !prom_cli_to_stdout()) {
-		pmu_results_free(&pmu.interval);
-		pmu.interval = res;
+	run->pmu = NULL;
+	pmu_results_free(&pmu.interval);
+	/* command mode prints at the end, over the runs; the last run's counts are exported */
+	if (run->command) {
+		if (pmu.last.r)
+			run->pmu = &pmu.last;
 		return 0;
 	}
+	if (!pmu.session)
+		return 0;
+	if (pmu_session_sample(pmu.session, &pmu.interval))
+		return -1;
+	run->pmu = &pmu.interval;
+	/*
+	 * -j: inside vmapstat's own object (pmu_cli_interval_json()), one
+	 * object per interval; with --prometheus vmapstat prints none, so
+	 * the counts go to the report stream as an object of their own
+	 */
+	if (run->json && !run->stdout_taken)
+		return 0;
 	if (run->json)
-		print_results_json(out, &res);
+		print_results_json(out, &pmu.interval);
 	else
-		pmu_results_print(out, &res, pmu.per_cpu);
-	pmu_results_free(&res);
+		pmu_results_print(out, &pmu.interval, pmu.per_cpu);
 	fflush(out);
 	return 0;
 }
 
-int pmu_cli_end(const struct vmapstat_run *run,
-		const struct vmapstat_sample *cum)
+static int pmu_cli_end(struct vmapstat_run *run,
+		       const struct vmapstat_sample *cum)
 {
-	FILE *out = vmapstat_report_stream();
+	FILE *out = vmapstat_report_stream(run);
 	int failed = 0, ret = 0;
 
 	if (!pmu.active)
 		return 0;
 	if (run->command) {
-		if (pmu.last.r)
-			prom_pmu_results(&pmu.last);
 		if (run->json) {
 			if (pmu_runs_write_json(out, &pmu.runs))
 				ret = -1;
@@ -475,108 +469,21 @@ int pmu_cli_end(const struct vmapstat_run *run,
 		pmu_session_close(pmu.session);
 		pmu.session = NULL;
 	}
+	run->pmu = NULL;
 	pmu_results_free(&pmu.last);
 	pmu_results_free(&pmu.interval);
 	pmu_runs_free(&pmu.runs);
 	return ret;
 }
 
-/* ------------------------------------------------------------------ */
-/* vmapstat compare                                                    */
-
-static struct {
-	bool json;
-	const char *files[2];
-	int nr;
-	char err[256];
-} cmp;
-
-static const struct argp_option cmp_options[] = {
-	{ "json", 'j', NULL, 0, "Print the comparison as one JSON object", 0 },
-	{ 0 },
+const struct vmapstat_group pmu_group = {
+	.title = "PMU counting:",
+	.argp = &pmu_argp,
+	.parsed = pmu_cli_parsed,
+	.start = pmu_cli_start,
+	.run_start = pmu_cli_run_start,
+	.run_end = pmu_cli_run_end,
+	.interval = pmu_cli_interval,
+	.interval_json = pmu_cli_interval_json,
+	.end = pmu_cli_end,
 };
-
-static error_t cmp_parse(int key, char *arg, struct argp_state *st)
-{
-	switch (key) {
-	case 'j':
-		cmp.json = true;
-		break;
-	case ARGP_KEY_ARG:
-		if (cmp.nr == 2) {
-			snprintf(cmp.err, sizeof(cmp.err), "too many files (want BEFORE.json AFTER.json)");
-			return EINVAL;
-		}
-		cmp.files[cmp.nr++] = arg;
-		break;
-	case ARGP_KEY_END:
-		if (cmp.nr != 2 && !cmp.err[0])
-			snprintf(cmp.err, sizeof(cmp.err), "want BEFORE.json AFTER.json");
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	return 0;
-}
-
-int vmapstat_compare_main(int argc, char **argv)
-{
-	static const struct argp argp = {
-		.options = cmp_options,
-		.parser = cmp_parse,
-		.args_doc = "BEFORE.json AFTER.json",
-		.doc = "Compare two runs saved with vmapstat --pmu ... [--repeat N] -j "
-		       "-- COMMAND (e.g. stock vs patched kernel): metric, runs, "
-		       "averages, percent change.",
-	};
-	struct pmu_runs runs[2];	/* before, after */
-	char err[512];
-	int ret;
-
-	memset(&cmp, 0, sizeof(cmp));
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") ||
-		    !strcmp(argv[i], "-?")) {
-			argp_help(&argp, stdout, ARGP_HELP_STD_HELP, "vmapstat compare");
-			return 0;
-		}
-	}
-	/* errors are ours to print: one line, exit 2 */
-	ret = argp_parse(&argp, argc, argv,
-			 ARGP_NO_EXIT | ARGP_NO_ERRS | ARGP_NO_HELP, NULL, NULL);
-	if (ret || cmp.nr != 2) {
-		fprintf(stderr, "vmapstat compare: %s (see vmapstat compare --help)\n",
-			cmp.err[0] ? cmp.err : "invalid arguments");
-		return 2;
-	}
-	for (int i = 0; i < 2; i++) {
-		if (pmu_runs_read_json(cmp.files[i], &runs[i], err, sizeof(err))) {
-			fprintf(stderr, "vmapstat compare: %s\n", err);
-			if (i)
-				pmu_runs_free(&runs[0]);
-			return 2;
-		}
-	}
-	/* nothing to compare is a failed comparison, not an empty table */
-	for (int i = 0; i < 2; i++) {
-		if (!runs[i].nr_metrics) {
-			fprintf(stderr, "vmapstat compare: %s: no metrics in its pmu_runs "
-				"(was it written with --pmu EVENTS?)\n", cmp.files[i]);
-			pmu_runs_free(&runs[0]);
-			pmu_runs_free(&runs[1]);
-			return 1;
-		}
-	}
-	if (cmp.json)
-		ret = pmu_runs_compare_json(stdout, &runs[0], &runs[1]);
-	else
-		pmu_runs_compare_print(stdout, &runs[0], &runs[1]);
-	pmu_runs_free(&runs[0]);
-	pmu_runs_free(&runs[1]);
-	/* a failed write to stdout is vmapstat's to report, at exit */
-	if (ret) {
-		fprintf(stderr, "vmapstat compare: out of memory\n");
-		return 1;
-	}
-	return 0;
-}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vmapstat's Prometheus options (argp child "prom_argp", see hooks.h):
+ * vmapstat's Prometheus option group (prom_group, see hooks.h):
  *
  *   --listen [ADDR]:PORT   serve GET /metrics (127.0.0.1 unless ADDR given;
  *                          ":PORT" = every address)
@@ -31,7 +31,6 @@
 #include "prom_expo.h"
 #include "prom_http.h"
 #include "prom_metrics.h"
-#include "prom_pmu.h"
 #include "prom_textfile.h"
 #include "prom_webconfig.h"
 #include "snapshot.h"
@@ -178,19 +177,6 @@ static int publish(bool first)
 	return 0;
 }
 
-void prom_pmu_results(const struct pmu_results *res)
-{
-	if (!state)
-		return;		/* no Prometheus option given */
-	pthread_mutex_lock(&lock);
-	if (prom_state_add_pmu(state, res))
-		fprintf(stderr, "vmapstat: prometheus: out of memory\n");
-	/* the PMU hook may run after ours in the same interval: republish */
-	else if (server || popt.textfile)
-		publish(false);
-	pthread_mutex_unlock(&lock);
-}
-
 /* Scrape mode: the counters as of now, before the server answers. */
 static void refresh(void *arg)
 {
@@ -213,7 +199,7 @@ static void refresh(void *arg)
 	pthread_mutex_unlock(&lock);
 }
 
-int prom_cli_start(const struct vmapstat_run *run)
+static int prom_cli_start(struct vmapstat_run *run)
 {
 	struct vmapstat_sample snap;
 	char err[512];
@@ -292,15 +278,32 @@ int prom_cli_start(const struct vmapstat_run *run)
 	return 0;
 }
 
-int prom_cli_interval(const struct vmapstat_run *run,
-		      const struct vmapstat_sample *cum,
-		      const struct vmapstat_sample *delta)
+/*
+ * The interval's PMU counts (run->pmu, left by the PMU group, which runs
+ * first) go into vmapscope_pmu_events_total with the mappings.
+ */
+static int add_pmu(const struct vmapstat_run *run)
+{
+	if (run->pmu && prom_state_add_pmu(state, run->pmu)) {
+		fprintf(stderr, "vmapstat: prometheus: out of memory\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int prom_cli_interval(struct vmapstat_run *run,
+			     const struct vmapstat_sample *cum,
+			     const struct vmapstat_sample *delta)
 {
 	int ret = 0;
 
 	if (!state)
 		return 0;
 	pthread_mutex_lock(&lock);
+	if (add_pmu(run)) {
+		pthread_mutex_unlock(&lock);
+		return -1;
+	}
 	/* scrape mode: the counters are added at each scrape, and once more now */
 	if (scrape_collector) {
 		pthread_mutex_unlock(&lock);
@@ -319,8 +322,8 @@ int prom_cli_interval(const struct vmapstat_run *run,
 	return ret;
 }
 
-int prom_cli_end(const struct vmapstat_run *run,
-		 const struct vmapstat_sample *cum)
+static int prom_cli_end(struct vmapstat_run *run,
+			const struct vmapstat_sample *cum)
 {
 	int ret = 0;
 
@@ -410,17 +413,21 @@ static error_t prom_parse(int key, char *arg, struct argp_state *st)
 	return 0;
 }
 
-bool prom_cli_to_stdout(void)
+static void prom_cli_parsed(struct vmapstat_run *run)
 {
-	return popt.to_stdout;
+	run->stdout_taken = popt.to_stdout;
 }
 
-FILE *vmapstat_report_stream(void)
-{
-	return popt.to_stdout ? stderr : stdout;
-}
-
-const struct argp prom_argp = {
+static const struct argp prom_argp = {
 	.options = prom_options,
 	.parser = prom_parse,
+};
+
+const struct vmapstat_group prom_group = {
+	.title = "Prometheus export:",
+	.argp = &prom_argp,
+	.parsed = prom_cli_parsed,
+	.start = prom_cli_start,
+	.interval = prom_cli_interval,
+	.end = prom_cli_end,
 };

@@ -2,9 +2,8 @@
 /*
  * vmapstat --snapshot: command-line side of the live mapping audit.
  *
- * snapshot_argp is an argp child for vmapstat (--snapshot and its input
- * overrides); vmapstat calls live_snapshot_main() after parsing when
- * live_snapshot_requested().
+ * snapshot_group is one of vmapstat's option groups (hooks.h): --snapshot
+ * and its input overrides, a mode of its own that replaces tracing.
  */
 #include <argp.h>
 #include <errno.h>
@@ -73,17 +72,17 @@ static error_t snapshot_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-const struct argp snapshot_argp = {
+static const struct argp snapshot_argp = {
 	.options = snapshot_options,
 	.parser = snapshot_parse,
 };
 
-bool live_snapshot_requested(void)
+static bool live_snapshot_requested(void)
 {
 	return cli.requested;
 }
 
-int live_snapshot_main(const struct select_opts *sel, bool json, bool per_caller)
+static int live_snapshot_main(const struct select_opts *sel, bool json, bool per_caller)
 {
 	struct live_opts o = {
 		.vmallocinfo = cli.vmallocinfo,
@@ -110,3 +109,10 @@ int live_snapshot_main(const struct select_opts *sel, bool json, bool per_caller
 	live_snapshot_free(&s);
 	return ret ? 1 : 0;
 }
+
+const struct vmapstat_group snapshot_group = {
+	.title = "Live mapping audit:",
+	.argp = &snapshot_argp,
+	.replaces_tracing = live_snapshot_requested,
+	.main = live_snapshot_main,
+};

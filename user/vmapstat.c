@@ -26,7 +26,7 @@
 #include "collector.h"
 #include "hooks.h"
 #include "parse.h"
-#include "pmu_cli.h"
+#include "pmu_compare.h"
 #include "report.h"
 #include "select_opts.h"
 
@@ -81,18 +81,32 @@ static const struct argp_option opts[] = {
 #define MAX_INTERVAL_S	86400.0
 
 /*
+ * The option groups, in their --help order, each an argp child with the
+ * callbacks vmapstat calls (hooks.h).  PMU comes before the exporter,
+ * which reads the counts PMU leaves in the run.
+ */
+static const struct vmapstat_group *const groups[] = { &pmu_group, &prom_group, &snapshot_group };
+#define NR_GROUPS	(sizeof(groups) / sizeof(groups[0]))
+
+/* vmapstat's argp children: [0] the selection (select_opts.h), then the groups */
+static const struct argp *child_argp(size_t i)
+{
+	return i ? groups[i - 1]->argp : &select_argp;
+}
+
+/*
  * The options given, by long name, in order, so that an option that
- * cannot apply to the chosen mode is refused rather than ignored.  The
- * option groups' parsers are wrapped (given_*_argp) to record theirs.
+ * cannot apply to the chosen mode is refused rather than ignored.  Each
+ * child's parser is wrapped (given_parse[]) to record its options.
  */
 static struct given_option {
 	const char *name;	/* long name, or NULL: short only */
 	int key;
-	bool snapshot_group;	/* an option of the live audit's own group */
+	int child;		/* child_argp() index; -1: vmapstat's own */
 } given[64];
 static size_t nr_given;
 
-static void note_option(const struct argp_option *table, bool snapshot_group, int key)
+static void note_option(const struct argp_option *table, int child, int key)
 {
 	const struct argp_option *o;
 
@@ -100,39 +114,38 @@ static void note_option(const struct argp_option *table, bool snapshot_group, in
 		if (o->key != key || !(o->name || (key > 0 && key < 128 && isprint(key))))
 			continue;
 		if (nr_given < sizeof(given) / sizeof(given[0]))
-			given[nr_given++] = (struct given_option){ o->name, key, snapshot_group };
+			given[nr_given++] = (struct given_option){ o->name, key, child };
 		return;
 	}
 }
 
-#define GIVEN_WRAPPER(child, is_snapshot)						\
-static error_t given_##child##_parse(int key, char *arg, struct argp_state *state)	\
+/* argp calls a parser without a context of its own: one function per child */
+#define GIVEN_PARSE(i)									\
+static error_t given_parse_##i(int key, char *arg, struct argp_state *state)		\
 {											\
-	note_option(child##_argp.options, is_snapshot, key);				\
-	return child##_argp.parser(key, arg, state);					\
+	note_option(child_argp(i)->options, i, key);					\
+	return child_argp(i)->parser(key, arg, state);					\
 }
-GIVEN_WRAPPER(select, false)
-GIVEN_WRAPPER(pmu, false)
-GIVEN_WRAPPER(prom, false)
-GIVEN_WRAPPER(snapshot, true)
+GIVEN_PARSE(0)
+GIVEN_PARSE(1)
+GIVEN_PARSE(2)
+GIVEN_PARSE(3)
+static error_t (*const given_parse[])(int, char *, struct argp_state *) = {
+	given_parse_0, given_parse_1, given_parse_2, given_parse_3,
+};
+_Static_assert(sizeof(given_parse) / sizeof(given_parse[0]) == 1 + NR_GROUPS,
+	       "one recording parser per argp child");
 
-/* A copy of a group's argp whose parser records the options given. */
-static struct argp given_argp(const struct argp *child,
-			      error_t (*parse)(int, char *, struct argp_state *))
-{
-	struct argp a = *child;
-
-	a.parser = parse;
-	return a;
-}
-
-/* The options outside its own group that --snapshot uses (select_opts.h: caller, api, verbose). */
-static bool snapshot_takes(const struct given_option *g)
+/*
+ * The options outside its own group that a mode of its own (--snapshot)
+ * reads: -j, -p and the selection's -c, --api, -v.
+ */
+static bool mode_takes(const struct given_option *g, int mode_child)
 {
 	static const char *const ok[] = { "json", "per-caller", "caller", "api", "verbose" };
 	size_t i;
 
-	if (g->snapshot_group)
+	if (g->child == mode_child)
 		return true;
 	for (i = 0; g->name && i < sizeof(ok) / sizeof(ok[0]); i++)
 		if (!strcmp(g->name, ok[i]))
@@ -144,7 +157,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	unsigned long v;
 
-	note_option(opts, false, key);
+	note_option(opts, -1, key);
 	switch (key) {
 	case ARGP_KEY_INIT:
 		/* the first child, select_argp, fills env.sel */
@@ -237,17 +250,69 @@ static void stop_signals_handle(void (*fn)(int, siginfo_t *, void *))
 static struct report_opts rep;
 static struct vmapstat_run run;
 
+/* Each group's callback that is set, in table order, up to the first failure. */
+static int groups_start(void)
+{
+	for (size_t i = 0; i < NR_GROUPS; i++)
+		if (groups[i]->start && groups[i]->start(&run))
+			return -1;
+	return 0;
+}
+
+static int groups_run_start(int idx, pid_t pid)
+{
+	for (size_t i = 0; i < NR_GROUPS; i++)
+		if (groups[i]->run_start && groups[i]->run_start(&run, idx, pid))
+			return -1;
+	return 0;
+}
+
+static int groups_run_end(int idx, int status, const struct vmapstat_sample *delta)
+{
+	for (size_t i = 0; i < NR_GROUPS; i++)
+		if (groups[i]->run_end && groups[i]->run_end(&run, idx, status, delta))
+			return -1;
+	return 0;
+}
+
+static int groups_interval(const struct vmapstat_sample *cum, const struct vmapstat_sample *delta)
+{
+	for (size_t i = 0; i < NR_GROUPS; i++)
+		if (groups[i]->interval && groups[i]->interval(&run, cum, delta))
+			return -1;
+	return 0;
+}
+
+static int groups_interval_json(struct json_object *o)
+{
+	for (size_t i = 0; i < NR_GROUPS; i++)
+		if (groups[i]->interval_json && groups[i]->interval_json(&run, o))
+			return -1;
+	return 0;
+}
+
+/* Every group ends, whatever an earlier one says. */
+static int groups_end(const struct vmapstat_sample *cum)
+{
+	int failed = 0;
+
+	for (size_t i = 0; i < NR_GROUPS; i++)
+		if (groups[i]->end && groups[i]->end(&run, cum))
+			failed = -1;
+	return failed;
+}
+
 /* Print one interval; 0 or EXIT_RUNTIME. */
 static int emit(const struct vmapstat_sample *cum, const struct vmapstat_sample *delta)
 {
-	if (pmu_cli_interval(&run, cum, delta) || prom_cli_interval(&run, cum, delta))
+	if (groups_interval(cum, delta))
 		return EXIT_RUNTIME;
-	if (prom_cli_to_stdout())
+	if (run.stdout_taken)
 		return cli_stdout_check();
 	if (env.json) {
 		struct json_object *o = report_json(delta, &rep);
-		/* the interval's PMU counts go inside this object, as "pmu" */
-		int err = !o || pmu_cli_interval_json(&run, o) ? -ENOMEM : 0;
+		/* the groups' part of the interval (the PMU counts) goes inside it */
+		int err = !o || groups_interval_json(o) ? -ENOMEM : 0;
 
 		if (!err)
 			err = report_json_print(stdout, o);
@@ -403,7 +468,7 @@ static int run_command_once(char **argv, int idx)
 	}
 	close(go[0]);
 	command_pid = pid;
-	if (pmu_cli_run_start(&run, idx, pid)) {
+	if (groups_run_start(idx, pid)) {
 		close(go[1]);	/* it exits without running the command */
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
@@ -446,7 +511,7 @@ static int command_mode(struct collector *c, struct vmapstat_sample *start)
 	if (sample_delta(start, NULL, &before))
 		return EXIT_RUNTIME;
 	/* "before" = copy of start with rows: keep start for the final delta */
-	for (i = 0; i < vmapstat_cmd_repeat; i++) {
+	for (i = 0; i < run.repeat; i++) {
 		if (exiting) {
 			/* stopped before the command could start */
 			status = exiting & 0x7f;
@@ -455,7 +520,7 @@ static int command_mode(struct collector *c, struct vmapstat_sample *start)
 		status = run_command_once(env.command, i);
 		if (status < 0 || read_snap(c, &after) || sample_delta(&after, &before, &delta))
 			goto out;
-		if (pmu_cli_run_end(&run, i, status, &delta))
+		if (groups_run_end(i, status, &delta))
 			goto out;
 		sample_free(&delta);
 		sample_free(&before);
@@ -474,17 +539,36 @@ out:
 	return ret;
 }
 
+/*
+ * A group whose options select a mode of its own (--snapshot, the first
+ * option of its table) replaces tracing: it runs instead, after every
+ * option it does not read is refused rather than ignored.
+ */
+static void run_mode_of_own(void)
+{
+	for (size_t g = 0; g < NR_GROUPS; g++) {
+		const char *mode = groups[g]->argp->options[0].name;
+
+		if (!groups[g]->replaces_tracing || !groups[g]->replaces_tracing())
+			continue;
+		if (env.command || env.nr_pos)
+			cli_usage_error("--%s takes no INTERVAL or COMMAND", mode);
+		for (size_t k = 0; k < nr_given; k++) {
+			if (mode_takes(&given[k], 1 + g))
+				continue;
+			if (given[k].name)
+				cli_usage_error("--%s and --%s exclude each other", mode,
+						given[k].name);
+			cli_usage_error("--%s and -%c exclude each other", mode, given[k].key);
+		}
+		exit(groups[g]->main(&env.sel, env.json, env.per_caller));
+	}
+}
+
 int main(int argc, char **argv)
 {
-	static struct argp select, pmu, prom, snapshot;
-	static const struct argp_child children[] = {
-		/* first: parse_arg() hands it env.sel */
-		{ &select, 0, "What to trace (vmaptop takes the same):", 1 },
-		{ &pmu, 0, "PMU counting:", 2 },
-		{ &prom, 0, "Prometheus export:", 3 },
-		{ &snapshot, 0, "Live mapping audit:", 4 },
-		{ 0 },
-	};
+	static struct argp wrapped[1 + NR_GROUPS];
+	static struct argp_child children[1 + NR_GROUPS + 1];
 	static const struct argp argp = {
 		.options = opts,
 		.parser = parse_arg,
@@ -496,13 +580,18 @@ int main(int argc, char **argv)
 	struct collector *c = NULL;
 	char errbuf[512];
 	int ret = 0, i, nargs = argc;
-	size_t k;
 
 	cli_init("vmapstat");
-	select = given_argp(&select_argp, given_select_parse);
-	pmu = given_argp(&pmu_argp, given_pmu_parse);
-	prom = given_argp(&prom_argp, given_prom_parse);
-	snapshot = given_argp(&snapshot_argp, given_snapshot_parse);
+	for (size_t k = 0; k < 1 + NR_GROUPS; k++) {
+		wrapped[k] = *child_argp(k);
+		wrapped[k].parser = given_parse[k];
+		/* first: parse_arg() hands the selection env.sel */
+		children[k] = (struct argp_child){
+			&wrapped[k], 0,
+			k ? groups[k - 1]->title : "What to trace (vmaptop takes the same):",
+			(int)k + 1,
+		};
+	}
 	if (argc >= 2 && !strcmp(argv[1], "compare"))
 		return vmapstat_compare_main(argc - 1, argv + 1);
 
@@ -516,23 +605,13 @@ int main(int argc, char **argv)
 	if (env.command && !env.command[0])
 		cli_usage_error("no command after --");
 	cli_parse(&argp, nargs, argv, NULL);
-	if (live_snapshot_requested()) {
-		if (env.command || env.nr_pos)
-			cli_usage_error("--snapshot takes no INTERVAL or COMMAND");
-		/* it reads no tracing option: refuse them rather than ignore them */
-		for (k = 0; k < nr_given; k++) {
-			if (snapshot_takes(&given[k]))
-				continue;
-			if (given[k].name)
-				cli_usage_error("--snapshot and --%s exclude each other",
-						given[k].name);
-			cli_usage_error("--snapshot and -%c exclude each other", given[k].key);
-		}
-		return live_snapshot_main(&env.sel, env.json, env.per_caller);
-	}
+	run_mode_of_own();
 	if (env.command && env.nr_pos)
 		cli_usage_error("INTERVAL/COUNT and -- COMMAND exclude each other");
-	if (vmapstat_cmd_repeat > 1 && !env.command)
+	for (size_t k = 0; k < NR_GROUPS; k++)
+		if (groups[k]->parsed)
+			groups[k]->parsed(&run);
+	if (run.repeat > 1 && !env.command)
 		cli_usage_error("--repeat needs -- COMMAND");
 
 	rep.per_caller = env.per_caller;
@@ -541,7 +620,7 @@ int main(int argc, char **argv)
 	rep.lat_div = env.unit == 'm' ? 1000000 : env.unit == 'n' ? 1 : 1000;
 
 	select_opts_collector(&env.sel, &copts);
-	copts.track_areas = pmu_sampling_requested();
+	copts.track_areas = run.track_areas;
 	ret = collector_open(&copts, &c, errbuf, sizeof(errbuf));
 	if (ret) {
 		/* not root, no BTF: a valid command line that cannot run here */
@@ -574,21 +653,18 @@ int main(int argc, char **argv)
 	run.interval_s = env.command ? 0 : env.interval;
 	run.command = env.command;
 	/*
-	 * the option groups, in their --help order; threads they start (the
-	 * exporter's) leave the stop signals to this one, which acts on them
+	 * threads the groups start (the exporter's) leave the stop signals
+	 * to this one, which acts on them
 	 */
 	stop_signals_mask(SIG_BLOCK);
-	/* -j: one object per interval, the PMU counts inside it */
-	if (env.json)
-		pmu_cli_json_merge();
-	i = pmu_cli_start(&run) || prom_cli_start(&run);
+	i = groups_start();
 	stop_signals_mask(SIG_UNBLOCK);
 	if (i) {
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
 
-	if (!env.command && !env.json && !prom_cli_to_stdout() && env.interval <= 0)
+	if (!env.command && !env.json && !run.stdout_taken && env.interval <= 0)
 		fprintf(stderr, "Tracing vmalloc/vmap/ioremap mappings... Hit Ctrl-C to end.\n");
 
 	if (env.command) {
@@ -598,11 +674,7 @@ int main(int argc, char **argv)
 	}
 
 	if (read_snap(c, &cum) == 0) {
-		/* both groups end, whatever the first one says */
-		int failed = pmu_cli_end(&run, &cum);
-
-		failed |= prom_cli_end(&run, &cum);
-		if (failed && !ret)
+		if (groups_end(&cum) && !ret)
 			ret = EXIT_RUNTIME;
 		sample_free(&cum);
 	}

@@ -55,10 +55,14 @@ static void add_children(const struct argp *a)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	add_children(&select_argp);
-	add_children(&pmu_argp);
-	add_children(&prom_argp);
-	add_children(&snapshot_argp);
+	const struct argp *const all[] = {
+		&select_argp, pmu_group.argp, prom_group.argp, snapshot_group.argp,
+	};
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		add_children(all[i]);
+		children[i] = (struct argp_child){ all[i], 0, NULL, 0 };
+	}
 	return 0;
 }
 
@@ -67,12 +71,11 @@ enum {
 	SEL_TEXTFILE, SEL_ARGV, SEL_NR_FIXED,
 };
 
+/* vmapstat's argp children, as its main() lists them; set by LLVMFuzzerInitialize() */
+static struct argp_child children[5];
+
 static void whole_command_line(char *s, size_t len)
 {
-	static const struct argp_child children[] = {
-		{ &select_argp, 0, NULL, 0 }, { &pmu_argp, 0, NULL, 0 }, { &prom_argp, 0, NULL, 0 },
-		{ &snapshot_argp, 0, NULL, 0 }, { 0 },
-	};
 	static const struct argp root = { .children = children };
 	char *argv[33];
 	int argc = 0;

@@ -145,6 +145,21 @@ for n, line in enumerate(lines, 1):
 print("ok: -j --pmu page-faults 0.5 2: two objects, each with its interval's \"pmu\"")
 PY
 
+# 2e. The PMU counts reach the exporter through the run: with --prometheus
+#     stdout holds the exposition only, page-faults counted in it, in
+#     interval mode and in command mode; -j's PMU object goes to stderr.
+"$V" -j --pmu page-faults --prometheus 0.5 2 >"$tmp/pp" 2>"$tmp/err" ||
+	fail "--pmu --prometheus 0.5 2 exited $?: $(cat "$tmp/err")"
+grep -q '^vmapscope_pmu_events_total{event="page-faults",.*} [0-9]' "$tmp/pp" ||
+	fail "--pmu --prometheus: no page-faults count: $(grep pmu "$tmp/pp")"
+! grep -qv '^#\|^vmapscope_\|^$' "$tmp/pp" || fail "--prometheus: stdout holds more than the exposition"
+[ "$(grep -c '"pmu"' "$tmp/err")" = 2 ] || fail "-j --prometheus: the PMU objects are not on stderr"
+"$V" --pmu page-faults --prometheus -- sh -c 'for i in 1 2 3; do /bin/true; done' \
+	>"$tmp/pp" 2>"$tmp/err" || fail "--pmu --prometheus -- CMD exited $?: $(cat "$tmp/err")"
+grep -q '^vmapscope_pmu_events_total{event="page-faults",.*cpu="command".*} [1-9]' "$tmp/pp" ||
+	fail "--pmu --prometheus -- CMD: no page-faults count: $(grep pmu "$tmp/pp")"
+pass "--pmu with --prometheus: the counts in the exposition (interval and command mode)"
+
 # 3. Exit status of the command is vmapstat's.
 set +e
 "$V" -- sh -c 'exit 7' >/dev/null 2>&1; rc=$?
