@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vmaptop: key handling, view application and batch printing (top_ui.h).
+ * vmaptop: key handling, view application and batch printing (top_keys.h).
  * Nothing here draws on a terminal, so all of it is unit-tested; the
  * ncurses screen lives in top_ui.c.
  */
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "top_ui.h"
+#include "top_keys.h"
 
 void top_ui_init(struct top_ui *ui, enum top_col sort, bool reverse, const char *filter,
 		 bool cumulative)

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "top_ui.h"
+#include "top_keys.h"
 
 static int keys(struct top_ui *ui, const char *s)
 {
