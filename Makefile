@@ -9,6 +9,10 @@ TOPDIR		:= $(CURDIR)
 # Where built tools go: out/<arch>/ (bin/, bpf/, lib/); never committed.
 OUTDIR		?= $(TOPDIR)/out
 HOST_ARCH	:= $(shell uname -m | sed 's/aarch64/arm64/')
+# The architectures everything is built and tested for: the tools, the lab
+# kernels and guests.  Per-arch facts (compiler, BPF target) are in
+# mk/tools.mk; every list of arches in mk/ is this one.
+ARCHES		:= x86_64 arm64
 # Lab cache (kernel trees, builds); outside the repo on purpose.
 export VMAPSCOPE_CACHE ?= /var/cache/vmapscope
 

@@ -10,18 +10,16 @@
 # aux-record (tests/guest/aux/aux_record.c) is the "perf record -m ,SIZE"
 # for that PMU, built static per arch; CC_<arch> comes from mk/tools.mk.
 
-AUX_ARCHES	:= x86_64 arm64
-
-.PHONY: check-aux-guest $(AUX_ARCHES:%=check-aux-guest-%)
+.PHONY: check-aux-guest $(ARCHES:%=check-aux-guest-%)
 
 $(OUTDIR)/aux/%/aux-record: tests/guest/aux/aux_record.c
 	@mkdir -p $(@D)
 	$(CC_$*) -static -O2 -Wall -Wextra -o $@ $<
 
-$(AUX_ARCHES:%=check-aux-guest-%): check-aux-guest-%: deps tools-% $(OUTDIR)/aux/%/aux-record
+$(ARCHES:%=check-aux-guest-%): check-aux-guest-%: deps tools-% $(OUTDIR)/aux/%/aux-record
 	TOPDIR=$(TOPDIR) bash tests/guest/aux/run.sh $*
 
-check-aux-guest: deps tools-all $(AUX_ARCHES:%=$(OUTDIR)/aux/%/aux-record)
-	TOPDIR=$(TOPDIR) bash tests/guest/aux/run.sh $(AUX_ARCHES)
+check-aux-guest: deps tools-all $(ARCHES:%=$(OUTDIR)/aux/%/aux-record)
+	TOPDIR=$(TOPDIR) bash tests/guest/aux/run.sh $(ARCHES)
 
 CHECK_TARGETS	+= check-aux-guest

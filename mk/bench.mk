@@ -29,7 +29,7 @@
 
 BENCH_DIR	:= $(OUTDIR)/bench
 BENCH_RESULTS	:= bench/results
-BENCH_OVH_ARCHES ?= x86_64 arm64
+BENCH_OVH_ARCHES ?= $(ARCHES)
 BENCH_OVH_MODES	?= icount tcg
 BENCH_OVH_RUNS	?= 11
 BENCH_OVH_ROUNDS ?= 2000
@@ -41,24 +41,19 @@ BENCH_SUITES	:= bench-kernel bench-vmaptop bench-snapshot bench-overhead
 .PHONY: bench bench-overhead bench-results floor-tools
 
 # The floor program, static for each guest arch: out/<arch>/bin/ goes into
-# the guest.  Built like the tools' skeletons, not part of the library.
+# the guest.  Its BPF object and skeleton come from the tools' rules
+# (mk/tools.mk, BPF_EXTRA_DIRS); it is not part of the library.
+BPF_EXTRA_DIRS	+= bench/floor
+
 define floor_rules
-$(OUTDIR)/$(1)/bpf/floor.bpf.o: bench/floor/floor.bpf.c
-	@mkdir -p $$(@D)
-	$$(CLANG) -g -O2 -Wall -target bpf -D__TARGET_ARCH_$$(BPFARCH_$(1)) $$(BPF_SYSINC) -c $$< -o $$@
-	llvm-strip -g $$@
-
-$(OUTDIR)/$(1)/include/floor.skel.h: $(OUTDIR)/$(1)/bpf/floor.bpf.o
-	@mkdir -p $$(@D)
-	$$(BPFTOOL) gen skeleton $$< > $$@.tmp && mv $$@.tmp $$@
-
+.SECONDARY: $(OUTDIR)/$(1)/bpf/floor.bpf.o
 $(OUTDIR)/$(1)/bin/vmapscope-floor: bench/floor/floor.c $(OUTDIR)/$(1)/include/floor.skel.h
 	@mkdir -p $$(@D)
 	$$(CC_$(1)) $$(TOOLS_CFLAGS) -static -I$(OUTDIR)/$(1)/include -o $$@ $$< -lbpf -lelf -lz
 endef
-$(foreach a,x86_64 arm64,$(eval $(call floor_rules,$(a))))
+$(foreach a,$(ARCHES),$(eval $(call floor_rules,$(a))))
 
-floor-tools: $(OUTDIR)/x86_64/bin/vmapscope-floor $(OUTDIR)/arm64/bin/vmapscope-floor
+floor-tools: $(ARCHES:%=$(OUTDIR)/%/bin/vmapscope-floor)
 
 # Every benchmark runs even if an earlier one failed; the failures are
 # listed at the end and make the target fail.

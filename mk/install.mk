@@ -27,8 +27,8 @@
 PREFIX		?= /usr/local
 INSTALL_SBINDIR	 = $(PREFIX)/sbin
 INSTALL_MAN8DIR	 = $(PREFIX)/share/man/man8
-INSTALL_TOOLS	:= vmapstat vmaptop
-INSTALL_MANS	:= $(INSTALL_TOOLS:%=man/%.8)
+INSTALL_TOOLS	 = $(TOOL_NAMES)
+INSTALL_MANS	 = $(INSTALL_TOOLS:%=man/%.8)
 SYSTEMDUNITDIR	?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR	?= $(PREFIX)/lib/sysusers.d
 INSTALL_DATADIR	 = $(PREFIX)/share/vmapscope

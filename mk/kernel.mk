@@ -24,8 +24,8 @@ kguest = sh -c 'for d in /opt/vmapscope/tests/kernel /opt/vmapscope/tests/guest/
 	[ -f $$d/$(1) ] && exec sh $$d/$(1); done; echo "no $(1) in the guest" >&2; exit 1'
 KTIMEOUT	?= 900
 
-.PHONY: check-kernel check-kernel-debug check-kernel-x86_64 check-kernel-arm64 \
-	check-kernel-debug-x86_64 check-kernel-debug-arm64 check-series-build checkpatch \
+.PHONY: check-kernel check-kernel-debug $(ARCHES:%=check-kernel-%) \
+	$(ARCHES:%=check-kernel-debug-%) check-series-build checkpatch \
 	bench-kernel kernel-export
 
 # Regenerate the patch files from the dev branch (see docs/kernel-series.md).
@@ -33,7 +33,7 @@ kernel-export:
 	$(KSERIES) export
 
 # perf-tools: tracefs.sh's perf record/script part runs when the guest has perf.
-check-kernel-x86_64 check-kernel-arm64: check-kernel-%: deps perf-tools
+$(ARCHES:%=check-kernel-%): check-kernel-%: deps perf-tools
 	$(LAB) build --arch $* --variant patched >/dev/null
 	$(LAB) kmod --arch $* --variant patched $(VMAP_TEST) >/dev/null
 	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) -- $(call kguest,map.sh)
@@ -42,7 +42,7 @@ check-kernel-x86_64 check-kernel-arm64: check-kernel-%: deps perf-tools
 	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) -- $(call kguest,test_vmalloc.sh)
 	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) --expect-warn -- $(call kguest,misuse.sh)
 
-check-kernel-debug-x86_64 check-kernel-debug-arm64: check-kernel-debug-%: deps
+$(ARCHES:%=check-kernel-debug-%): check-kernel-debug-%: deps
 	$(LAB) build --arch $* --variant debug >/dev/null
 	$(LAB) kmod --arch $* --variant debug $(VMAP_TEST) >/dev/null
 	$(LAB) run --arch $* --variant debug --timeout $(KTIMEOUT) -- $(call kguest,map.sh)
@@ -50,13 +50,13 @@ check-kernel-debug-x86_64 check-kernel-debug-arm64: check-kernel-debug-%: deps
 	$(LAB) run --arch $* --variant debug --timeout $(KTIMEOUT) -- $(call kguest,fault.sh)
 	$(LAB) run --arch $* --variant debug --timeout $(KTIMEOUT) --expect-warn -- $(call kguest,misuse.sh)
 
-check-kernel: check-kernel-x86_64 check-kernel-arm64
+check-kernel: $(ARCHES:%=check-kernel-%)
 
 # The debug kernels are the only ones no other suite needs, and each is a
 # cold build of its own (KASAN instruments every object): "make check"
 # runs them after every other suite (docs/lab.md, "What make check
 # builds").
-check-kernel-debug: check-kernel-debug-x86_64 check-kernel-debug-arm64
+check-kernel-debug: $(ARCHES:%=check-kernel-debug-%)
 CHECK_LATE_TARGETS += check-kernel-debug
 
 # Every prefix of the series builds, on both arches (scripts/lab
@@ -64,8 +64,7 @@ CHECK_LATE_TARGETS += check-kernel-debug
 # patched kernels built).  "make check" builds the whole series only
 # (lab-kernels); this adds the per-patch steps.
 check-series-build: deps
-	$(LAB) series-build --arch x86_64
-	$(LAB) series-build --arch arm64
+	@set -e; for a in $(ARCHES); do $(LAB) series-build --arch $$a; done
 
 # Needs the lab's kernel repo, which any lab build creates.
 checkpatch: deps
@@ -86,7 +85,7 @@ BENCH_ITERS	?= 30
 
 bench-kernel: deps
 	@mkdir -p $(BENCH_OUT)
-	@set -e; for arch in x86_64 arm64; do for v in stock patched; do \
+	@set -e; for arch in $(ARCHES); do for v in stock patched; do \
 		$(LAB) build --arch $$arch --variant $$v >/dev/null; \
 		$(LAB) kmod --arch $$arch --variant $$v $(VMAP_BENCH) >/dev/null; \
 		echo "== $$arch $$v"; \

@@ -11,10 +11,10 @@ DEMO_ARCH	?= x86_64
 # in one tree (scripts/lab series-build --whole).
 lab-kernels: deps
 	@echo "lab: kernel source $$($(LAB) source)"
-	$(LAB) series-build --arch x86_64 --whole
-	$(LAB) build --arch x86_64 --variant patched >/dev/null
-	$(LAB) series-build --arch arm64 --whole
-	$(LAB) build --arch arm64 --variant patched >/dev/null
+	@set -e; for a in $(ARCHES); do \
+		$(LAB) series-build --arch $$a --whole; \
+		$(LAB) build --arch $$a --variant patched >/dev/null; \
+	done
 
 # The README's main job: the patched x86_64 guest, a workload, and what
 # vmapscope (or, before the tools exist, the kernel's tracepoints) saw.

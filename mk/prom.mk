@@ -54,7 +54,7 @@ $(DYN_O)/bin-dynamic/vmapstat: $(DYN_O)/obj-dynamic/vmapstat.o $(DYN_OBJS)
 PROM_UNIT_BINS	:= $(patsubst tests/unit/%.c,$(OUTDIR)/$(HOST_ARCH)/tests/%,$(wildcard tests/unit/test_prom_*.c))
 PROM_TESTS	:= $(sort $(wildcard tests/prom/test_*.sh))
 
-.PHONY: prom-unit check-prom check-prom-guest check-prom-guest-x86_64 check-prom-guest-arm64
+.PHONY: prom-unit check-prom check-prom-guest $(ARCHES:%=check-prom-guest-%)
 
 prom-unit: $(PROM_UNIT_BINS)
 	@set -e; for t in $^; do echo "== $$t"; $$t; done
@@ -64,9 +64,9 @@ check-prom: tools tools-dynamic
 		VMAPSTAT=$(OUTDIR)/$(HOST_ARCH)/bin/vmapstat \
 		VMAPSTAT_DYNAMIC=$(DYN_O)/bin-dynamic/vmapstat TOPDIR=$(TOPDIR) bash $$t; done
 
-check-prom-guest: check-prom-guest-x86_64 check-prom-guest-arm64
+check-prom-guest: $(ARCHES:%=check-prom-guest-%)
 
-check-prom-guest-x86_64 check-prom-guest-arm64: check-prom-guest-%: deps
+$(ARCHES:%=check-prom-guest-%): check-prom-guest-%: deps
 	$(LAB) build --arch $* --variant patched >/dev/null
 	$(MAKE) --no-print-directory tools-$*
 	$(LAB) kmod --arch $* --variant patched tests/kmod/vmap_test >/dev/null

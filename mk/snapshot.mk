@@ -11,31 +11,30 @@
 # Included before mk/tools.mk (name order): only recipes may use its
 # variables (CC_<arch>, TOOLS_CFLAGS, TOOLS_LDLIBS), never targets.
 
-SNAP_ARCHES	:= x86_64 arm64
 SNAP_KMOD	:= tests/kmod/snapshot_workload
 SNAP_GUEST	:= tests/guest/snapshot
 
 .PHONY: check-snapshot-host check-snapshot-guest bench-snapshot \
-	$(SNAP_ARCHES:%=snapshot-kmod-%)
+	$(ARCHES:%=snapshot-kmod-%)
 
 define snapshot_arch_rules
 snapshot-kmod-$(1):
 	scripts/lab kmod --arch $(1) --variant patched $(SNAP_KMOD) >/dev/null
 	scripts/lab kmod --arch $(1) --variant stock $(SNAP_KMOD) >/dev/null
 endef
-$(foreach a,$(SNAP_ARCHES),$(eval $(call snapshot_arch_rules,$(a))))
+$(foreach a,$(ARCHES),$(eval $(call snapshot_arch_rules,$(a))))
 
 check-snapshot-host: $(OUTDIR)/$(HOST_ARCH)/bin/vmapstat
 	VMAPSNAP="$(OUTDIR)/$(HOST_ARCH)/bin/vmapstat --snapshot" TOPDIR=$(TOPDIR) \
 		bash $(SNAP_GUEST)/host.sh
 
-check-snapshot-guest: $(SNAP_ARCHES:%=$(OUTDIR)/%/bin/vmapstat) $(SNAP_ARCHES:%=snapshot-kmod-%)
-	@set -e; for a in $(SNAP_ARCHES); do for v in patched stock; do \
+check-snapshot-guest: $(ARCHES:%=$(OUTDIR)/%/bin/vmapstat) $(ARCHES:%=snapshot-kmod-%)
+	@set -e; for a in $(ARCHES); do for v in patched stock; do \
 		echo "== snapshot guest test: $$a $$v"; \
 		bash $(SNAP_GUEST)/run.sh $$a $$v; done; done
 
-bench-snapshot: $(SNAP_ARCHES:%=$(OUTDIR)/%/bin/vmapstat) $(SNAP_ARCHES:%=snapshot-kmod-%)
-	@set -e; for a in $(SNAP_ARCHES); do \
+bench-snapshot: $(ARCHES:%=$(OUTDIR)/%/bin/vmapstat) $(ARCHES:%=snapshot-kmod-%)
+	@set -e; for a in $(ARCHES); do \
 		echo "== snapshot benchmark: $$a"; \
 		scripts/lab run --arch $$a --variant patched --timeout 900 \
 			--script $(SNAP_GUEST)/bench.sh | grep '^@@BENCH'; done

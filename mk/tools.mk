@@ -15,12 +15,14 @@
 #   - every bpf/<name>.bpf.c becomes out/<arch>/include/<name>.skel.h
 #     (bpftool gen skeleton), available to all of user/.
 #   - extra libraries for the tools: append to TOOLS_LDLIBS (static link).
+#   - another directory of *.bpf.c (a program with a BPF object of its own):
+#     append it to BPF_EXTRA_DIRS; its objects and skeletons are built by
+#     the same rules, into out/<arch>/bpf/ and out/<arch>/include/.
 #   - unit tests: tests/unit/test_<name>.c, one binary each, linked with
 #     the library and cmocka; optional tests/unit/test_<name>.wrap lists
 #     symbols to pass to -Wl,--wrap=.
 
 TOOL_NAMES	:= vmapstat vmaptop
-TOOLS_ARCHES	:= x86_64 arm64
 
 CC_x86_64	:= gcc
 CC_arm64	:= aarch64-linux-gnu-gcc
@@ -49,10 +51,21 @@ TOOLS_BUILT	:= $(patsubst user/%.c,%,$(TOOL_MAINS))
 LIB_SRCS	= $(filter-out $(TOOL_MAINS),$(wildcard user/*.c))
 USER_HDRS	= $(wildcard user/*.h include/*.h)
 
-.PHONY: tools tools-all $(TOOLS_ARCHES:%=tools-%) check-unit check-host
+.PHONY: tools tools-all $(ARCHES:%=tools-%) check-unit check-host
 
 tools: tools-$(HOST_ARCH)
-tools-all: $(TOOLS_ARCHES:%=tools-%)
+tools-all: $(ARCHES:%=tools-%)
+
+# BPF source -> object, for arch $(1), of the *.bpf.c in directory $(2):
+# out/<arch>/bpf/NAME.bpf.o, for bpf/ and every BPF_EXTRA_DIRS.
+# tools_arch_rules turns any such object into out/<arch>/include/NAME.skel.h.
+define bpf_obj_rules
+$(OUTDIR)/$(1)/bpf/%.bpf.o: $(2)/%.bpf.c $$(BPF_HDRS)
+	@mkdir -p $$(@D)
+	$$(CLANG) -g -O2 -Wall -target bpf -D__TARGET_ARCH_$$(BPFARCH_$(1)) \
+		-Iinclude -Ibpf $$(BPF_SYSINC) -c $$< -o $$@
+	llvm-strip -g $$@
+endef
 
 # $(1) = arch
 define tools_arch_rules
@@ -63,12 +76,6 @@ LIB_OBJS_$(1)	= $$(patsubst user/%.c,$$(O_$(1))/obj/%.o,$$(LIB_SRCS))
 tools-$(1): $$(TOOLS_BUILT:%=$$(O_$(1))/bin/%)
 .SECONDARY: $$(SKELS_$(1)) $$(BPF_NAMES:%=$$(O_$(1))/bpf/%.bpf.o) \
 	    $$(TOOLS_BUILT:%=$$(O_$(1))/obj/%.o)
-
-$$(O_$(1))/bpf/%.bpf.o: bpf/%.bpf.c $$(BPF_HDRS)
-	@mkdir -p $$(@D)
-	$$(CLANG) -g -O2 -Wall -target bpf -D__TARGET_ARCH_$$(BPFARCH_$(1)) \
-		-Iinclude -Ibpf $$(BPF_SYSINC) -c $$< -o $$@
-	llvm-strip -g $$@
 
 $$(O_$(1))/include/%.skel.h: $$(O_$(1))/bpf/%.bpf.o
 	@mkdir -p $$(@D)
@@ -86,7 +93,8 @@ $$(O_$(1))/bin/%: $$(O_$(1))/obj/%.o $$(O_$(1))/lib/libvmapscope.a
 	@mkdir -p $$(@D)
 	$$(CC_$(1)) -static -o $$@ $$< $$(O_$(1))/lib/libvmapscope.a $$(TOOLS_LDLIBS)
 endef
-$(foreach a,$(TOOLS_ARCHES),$(eval $(call tools_arch_rules,$(a))))
+$(foreach a,$(ARCHES),$(eval $(call tools_arch_rules,$(a))) \
+	$(foreach d,bpf $(BPF_EXTRA_DIRS),$(eval $(call bpf_obj_rules,$(a),$(d)))))
 
 # The recipe runs every time; the file changes (and cli.o is rebuilt) only
 # when the string does.
@@ -94,7 +102,7 @@ $(foreach a,$(TOOLS_ARCHES),$(eval $(call tools_arch_rules,$(a))))
 $(GIT_DESCRIBE_STAMP): git-describe-force
 	@mkdir -p $(@D)
 	@echo '$(GIT_DESCRIBE)' | cmp -s - $@ || echo '$(GIT_DESCRIBE)' >$@
-$(foreach a,$(TOOLS_ARCHES),$(OUTDIR)/$(a)/obj/cli.o) \
+$(foreach a,$(ARCHES),$(OUTDIR)/$(a)/obj/cli.o) \
 $(OUTDIR)/$(HOST_ARCH)/obj-dynamic/cli.o: $(GIT_DESCRIBE_STAMP)
 
 # ---- unit tests (host arch, dynamic link with cmocka) --------------------

@@ -8,22 +8,15 @@
 # Kernels come from the lab cache (scripts/lab build); builds run one at a
 # time because each arch is run in turn.
 
-.PHONY: check-guest-vmapstat check-guest-vmapstat-x86_64 check-guest-vmapstat-arm64 \
-	check-guest-vmapstat-x86_64-stock check-guest-vmapstat-arm64-stock
+.PHONY: check-guest-vmapstat $(ARCHES:%=check-guest-vmapstat-%) \
+	$(ARCHES:%=check-guest-vmapstat-%-stock)
 
-check-guest-vmapstat-x86_64: deps
-	tests/guest/vmapstat/run.sh x86_64
+$(ARCHES:%=check-guest-vmapstat-%): check-guest-vmapstat-%: deps
+	tests/guest/vmapstat/run.sh $*
 
-check-guest-vmapstat-arm64: deps
-	tests/guest/vmapstat/run.sh arm64
+$(ARCHES:%=check-guest-vmapstat-%-stock): check-guest-vmapstat-%-stock: deps
+	tests/guest/vmapstat/run.sh $* stock
 
-check-guest-vmapstat-x86_64-stock: deps
-	tests/guest/vmapstat/run.sh x86_64 stock
-
-check-guest-vmapstat-arm64-stock: deps
-	tests/guest/vmapstat/run.sh arm64 stock
-
-check-guest-vmapstat: check-guest-vmapstat-x86_64 check-guest-vmapstat-arm64 \
-	check-guest-vmapstat-x86_64-stock check-guest-vmapstat-arm64-stock
+check-guest-vmapstat: $(ARCHES:%=check-guest-vmapstat-%) $(ARCHES:%=check-guest-vmapstat-%-stock)
 
 CHECK_TARGETS += check-guest-vmapstat

@@ -13,7 +13,7 @@
 # Static: libncursesw.a needs libtinfo.a after it.
 TOOLS_LDLIBS	+= -lncursesw -ltinfo
 
-VMAPTOP_GUEST_ARCHES ?= x86_64 arm64
+VMAPTOP_GUEST_ARCHES ?= $(ARCHES)
 
 .PHONY: check-vmaptop-guest bench-vmaptop
 
