@@ -6,7 +6,9 @@
  * bad command line exits 2 with exactly one line on stderr and nothing on
  * stdout, before any BPF is touched (so this runs unprivileged).
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -18,6 +20,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "parse.h"
 #include "select_opts.h"
 
 struct result {
@@ -164,6 +167,28 @@ static void test_snapshot_excludes(void **state)
 			   "--snapshot and --no-latency exclude each other");
 	expect_usage_error((const char *[]){ "--snapshot", "-j", "-T", NULL },
 			   "--snapshot and --timestamp exclude each other");
+}
+
+/* Every numeric option value: whole unsigned decimals up to a bound, nothing else. */
+static void test_parse_ulong(void **state)
+{
+	static const char *const bad[] = {
+		"", "-5", "+5", " 3", "3 ", "12ab", "0x10", "1e3", "18446744073709551616",
+	};
+	unsigned long v = 7;
+
+	assert_int_equal(parse_ulong("0", 10, &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(parse_ulong("10", 10, &v), 0);
+	assert_int_equal(v, 10);
+	assert_int_equal(parse_ulong("007", 10, &v), 0);
+	assert_int_equal(v, 7);
+	assert_int_equal(parse_ulong("11", 10, &v), -EINVAL);
+	assert_int_equal(parse_ulong(NULL, 10, &v), -EINVAL);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (parse_ulong(bad[i], ULONG_MAX, &v) != -EINVAL)
+			fail_msg("'%s' accepted", bad[i]);
+	assert_int_equal(v, 7);	/* a refused value leaves the output alone */
 }
 
 /* Parse @argv (NULL-terminated, no program name) with select_argp alone. */
@@ -326,6 +351,7 @@ int main(void)
 		cmocka_unit_test(test_bad_positionals),
 		cmocka_unit_test(test_interval_bounds),
 		cmocka_unit_test(test_snapshot_excludes),
+		cmocka_unit_test(test_parse_ulong),
 		cmocka_unit_test(test_select_parse),
 		cmocka_unit_test(test_same_errors_both_tools),
 		cmocka_unit_test(test_letters),
