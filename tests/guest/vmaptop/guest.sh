@@ -16,8 +16,8 @@ die() {
 }
 
 [ -e $KO ] || die "$KO missing (lab kmod tests/guest/vmaptop/kmod)"
-# -z: totals since start; -c: only the module's rows; frames every second
-vmaptop -b -z -d 1 -n 120 -c vmaptop_load >$OUT 2>$ERR &
+# -z: totals since start; -f: only the module's rows; frames every second
+vmaptop -b -z -d 1 -n 120 -f vmaptop_load >$OUT 2>$ERR &
 pid=$!
 
 # The first frame means the collector is attached.
