@@ -53,6 +53,9 @@ static void add_children(const struct argp *a)
 			child_opts[nr_child_opts++] = (struct child_opt){ a, o->key };
 }
 
+/* vmapstat's argp children, as its main() lists them; set by LLVMFuzzerInitialize() */
+static struct argp_child children[5];
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	const struct argp *const all[] = {
@@ -70,9 +73,6 @@ enum {
 	SEL_ULONG, SEL_ULONG_INT, SEL_API, SEL_INTERVAL, SEL_TOPCOL, SEL_CPUS, SEL_LISTEN,
 	SEL_TEXTFILE, SEL_ARGV, SEL_NR_FIXED,
 };
-
-/* vmapstat's argp children, as its main() lists them; set by LLVMFuzzerInitialize() */
-static struct argp_child children[5];
 
 static void whole_command_line(char *s, size_t len)
 {
