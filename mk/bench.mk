@@ -78,6 +78,13 @@ bench-overhead: deps floor-tools perf-tools
 	scripts/overhead-report --csv $(BENCH_DIR)/overhead/summary.csv \
 		$$(ls -U $(BENCH_OVH_RAW) 2>/dev/null) | tee $(BENCH_DIR)/overhead/table.md
 
+# Stock kernels (docs/benchmarks.md, "Stock kernels"): no tool, vmapstat's
+# stock default, --no-latency, --stack-callers; TCG -icount, small profile.
+.PHONY: bench-overhead-stock
+bench-overhead-stock: deps
+	@set -e; for a in $(BENCH_OVH_ARCHES); do OUTDIR=$(OUTDIR) tests/guest/overhead/run.sh \
+		$$a icount $(BENCH_OVH_RUNS) $(BENCH_OVH_ROUNDS) small stock; done
+
 # Copy what exists (a benchmark that did not run leaves the older committed
 # files in place), stamped with the date (kernel-DATE: when the kernel table
 # itself was copied, for the cover letter); then the plots.

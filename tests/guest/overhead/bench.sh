@@ -28,6 +28,10 @@
 #   vmapstat-stack
 #             vmapstat --stack-callers: no entry-point probe, each
 #             alloc_vmap_area names its caller from the kernel stack
+# With VARIANT=stock (a kernel without the series) only off (no tool),
+# vmapstat (its stock default: callers by the areas' vm_struct at
+# alloc_vmap_area's exit, latency probes), vmapstat-nolat and
+# vmapstat-stack run, and neither time to attach nor RSS is measured.
 # then, once per repetition, vmapstat's time to attach (see below).
 # Afterwards vmapstat and vmaptop run in the background for a while and
 # their peak RSS (VmHWM) is read from /proc/PID/status.
@@ -39,6 +43,7 @@
 #   @@RSS tool=T vmhwm_kb=K vmrss_kb=K
 #   @@VSJSON {vmapstat -p -j of one run}   @@FEATURE {vmapstat's latency probe}
 RUNS=${RUNS:-11}
+VARIANT=${VARIANT:-patched}
 ROUNDS=${ROUNDS:-2000}
 VMAP_PAGES=${VMAP_PAGES:-16}		# module defaults: the "small" profile
 VMALLOC_SIZE=${VMALLOC_SIZE:-65536}
@@ -50,6 +55,10 @@ EVENTS="vmap_chunk vmap_set_ptes vmap_huge_block"
 [ -f $KO ] || { echo "no $KO (lab kmod not run?)"; exit 1; }
 kload $KO vmap_pages=$VMAP_PAGES vmalloc_size=$VMALLOC_SIZE >/dev/null ||
 	{ echo "cannot load $KO"; exit 1; }
+if [ "$VARIANT" = stock ]; then
+	EVENTS=
+	[ ! -d $T/events/vmalloc/vmap_chunk ] || { echo "VARIANT=stock on a patched kernel"; exit 1; }
+fi
 for e in $EVENTS; do
 	[ -d $T/events/vmalloc/$e ] || { echo "kernel lacks vmalloc:$e (not patched?)"; exit 1; }
 done
@@ -58,6 +67,8 @@ echo 4096 >$T/buffer_size_kb
 echo 1 >$T/tracing_on
 
 events() { for e in $EVENTS; do echo "$1" >$T/events/vmalloc/$e/enable; done; }
+# jfeat NAME FILE: "how" of JSON feature NAME
+jfeat() { grep -o "\"$1\":{[^}]*}" "$2" | grep -o '"how":"[^"]*"' | head -n 1; }
 run() { echo "$ROUNDS" >$P/run || exit 1; cat $P/last_ns; }
 # jnum KEY FILE: sum of every "KEY": N in the JSON of FILE
 jnum() { grep -o "\"$1\": *[0-9]*" "$2" | awk -F: '{ s += $2 } END { print s + 0 }'; }
@@ -81,6 +92,24 @@ vmapstat_row() {
 
 events 0
 run >/dev/null			# warm-up: first-touch costs, lazy purge state
+
+if [ "$VARIANT" = stock ]; then
+	r=1
+	while [ $r -le "$RUNS" ]; do
+		echo "@@OVH cfg=off rep=$r rounds=$ROUNDS ns=$(run)"
+		vmapstat_row vmapstat
+		cp /tmp/vs.json /tmp/vs-default.json
+		vmapstat_row vmapstat-nolat --no-latency
+		vmapstat_row vmapstat-stack --stack-callers
+		r=$((r + 1))
+	done
+	for f in latency areas callers; do
+		echo "@@FEATURE $f $(jfeat $f /tmp/vs-default.json)"
+	done
+	rmmod overhead_workload
+	echo "@@DONE"
+	exit 0
+fi
 
 # The floor attaches what vmapstat attaches by default: every vmalloc
 # tracepoint it finds, and each latency probe by the method vmapstat chose

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Host driver of the tool-overhead benchmark (make bench-overhead):
-#   tests/guest/overhead/run.sh ARCH MODE [RUNS [ROUNDS [PROFILE]]]
+#   tests/guest/overhead/run.sh ARCH MODE [RUNS [ROUNDS [PROFILE [VARIANT]]]]
 # MODE: icount  QEMU -icount shift=0: guest time is virtual, one ns per
 #               instruction, so the figures do not depend on the load of
 #               this 2-core host (they count instructions, not time)
@@ -8,6 +8,9 @@
 # PROFILE: small  vmap of 16 pages + vmalloc(64K) per round (default): many
 #                 events for little mapping work, the worst case
 #          large  vmap of 512 pages (2 MiB) + vmalloc(1 MiB) per round
+# VARIANT: patched (default) or stock: the kernel without the series, where
+#          the configurations are no tool, vmapstat's default (callers by
+#          the areas' vm_struct), --no-latency and --stack-callers
 # Writes out/bench/overhead/ARCH-MODE[-large].txt: a header (date, host, QEMU,
 # kernel artifact) and the guest's @@ lines; scripts/overhead-report turns
 # them into tables.
@@ -17,6 +20,7 @@ MODE=${2:?usage: run.sh ARCH icount|tcg [RUNS [ROUNDS [PROFILE]]]}
 RUNS=${3:-11}
 ROUNDS=${4:-2000}
 PROFILE=${5:-small}
+VARIANT=${6:-patched}
 case $PROFILE in
 small) params="VMAP_PAGES=16 VMALLOC_SIZE=65536"; suffix= ;;
 large) params="VMAP_PAGES=512 VMALLOC_SIZE=1048576"; suffix=-large ;;
@@ -26,28 +30,33 @@ TOP=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$TOP"
 LAB=scripts/lab
 OUTDIR=${OUTDIR:-$TOP/out}
+case $VARIANT in patched) ;; stock) suffix=$suffix-stock ;; *) echo "run.sh: variant must be patched or stock" >&2; exit 2 ;; esac
 out=$OUTDIR/bench/overhead/$ARCH-$MODE$suffix.txt
 case $MODE in icount) icount=--icount ;; tcg) icount= ;; *) echo "run.sh: mode must be icount or tcg" >&2; exit 2 ;; esac
 
-$LAB build --arch "$ARCH" --variant patched >/dev/null
-make --no-print-directory OUTDIR="$OUTDIR" "tools-$ARCH" "$OUTDIR/$ARCH/bin/vmapscope-floor" >/dev/null
-# perf for the perf-stat row (cached after the first build).
-OUTDIR="$OUTDIR" scripts/build-perf "$ARCH" >/dev/null
-[ -n "${SKIP_KMOD:-}" ] || $LAB kmod --arch "$ARCH" --variant patched tests/kmod/overhead_workload >/dev/null
+$LAB build --arch "$ARCH" --variant "$VARIANT" >/dev/null
+if [ "$VARIANT" = stock ]; then
+	make --no-print-directory OUTDIR="$OUTDIR" "tools-$ARCH" >/dev/null
+else
+	make --no-print-directory OUTDIR="$OUTDIR" "tools-$ARCH" "$OUTDIR/$ARCH/bin/vmapscope-floor" >/dev/null
+	# perf for the perf-stat row (cached after the first build).
+	OUTDIR="$OUTDIR" scripts/build-perf "$ARCH" >/dev/null
+fi
+[ -n "${SKIP_KMOD:-}" ] || $LAB kmod --arch "$ARCH" --variant "$VARIANT" tests/kmod/overhead_workload >/dev/null
 mkdir -p "$(dirname "$out")"
 qemu=qemu-system-$ARCH; [ "$ARCH" = arm64 ] && qemu=qemu-system-aarch64
 {
 	echo "# vmapscope tool-overhead benchmark (tests/guest/overhead)"
-	echo "# date=$(date -u +%Y-%m-%dT%H:%M:%SZ) arch=$ARCH mode=$MODE profile=$PROFILE accel=TCG${icount:+ (-icount shift=0)}"
+	echo "# date=$(date -u +%Y-%m-%dT%H:%M:%SZ) arch=$ARCH mode=$MODE profile=$PROFILE variant=$VARIANT accel=TCG${icount:+ (-icount shift=0)}"
 	echo "# host: $(nproc) CPUs, $(uname -r), $($qemu --version | head -n 1)"
 	echo "# host load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "# kernel artifact: $($LAB path --arch "$ARCH" --variant patched)"
+	echo "# kernel artifact: $($LAB path --arch "$ARCH" --variant "$VARIANT")"
 	echo "# vmapscope: $(git describe --always --dirty 2>/dev/null)"
 } >"$out.tmp"
 set +e
-$LAB run --arch "$ARCH" --variant patched $icount --timeout 3600 \
+$LAB run --arch "$ARCH" --variant "$VARIANT" $icount --timeout 3600 \
 	--add tests/guest/overhead/bench.sh:/opt/overhead.sh \
-	-- env RUNS="$RUNS" ROUNDS="$ROUNDS" $params sh /opt/overhead.sh >>"$out.tmp" 2>&1
+	-- env RUNS="$RUNS" ROUNDS="$ROUNDS" VARIANT="$VARIANT" $params sh /opt/overhead.sh >>"$out.tmp" 2>&1
 rc=$?
 set -e
 echo "# host load at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out.tmp"

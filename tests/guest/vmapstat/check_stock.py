@@ -4,9 +4,10 @@
 Without the series' tracepoints vmapstat must say once which columns are
 missing and why, and still report what the kernel offers: the workload's
 vmalloc() calls timed per caller (the caller is an argument of
-__vmalloc_node_range_noprof) with the areas the stock alloc_vmap_area
-tracepoint saw, which must match /proc/vmallocinfo's sizes for the same
-callers.
+__vmalloc_node_range_noprof) with the areas counted at alloc_vmap_area's
+exit, which must match /proc/vmallocinfo's sizes for the same callers;
+the same with the callers named by kernel stack (--stack-callers); and the
+traced rows joined with the live audit's on (caller, api) (check_join).
 usage: check_stock.py ARCH LOGFILE
 """
 import json
@@ -72,6 +73,81 @@ def check_stack(s):
               f"vmallocinfo {len(vi[c])} / {sum(vi[c])} B")
 
 
+FORK_FUNCS = ("kernel_clone", "copy_process", "dup_task_struct", "alloc_thread_stack_node")
+JOIN_CALLERS = VMALLOC_CALLERS + ("vswl_vmap_pmd", "vswl_vmap_cont", "vswl_vmap_4k")
+N_CHILDREN = 20
+
+
+def check_join(s):
+    """VS3: the default method names each area's caller from its vm_struct,
+    so the traced rows (vmapstat -p -j) and the live audit's rows
+    (vmapstat --snapshot -p -j, from /proc/vmallocinfo) join on (caller,
+    api): the workload module's areas, exactly, and the fork burst's thread
+    stacks (vmallocinfo names them by kernel_clone, not by the stack
+    frame copy_process)."""
+    for key in ("VS3-RC", "VS3-JSON", "VS3-ERR", "VS3-LIVE-RC", "VS3-LIVE", "VS3-VMALLOCINFO",
+                "VS3-CPUS"):
+        if key not in s:
+            check(False, f"guest output lacks @@{key}")
+            return
+    check(s["VS3-RC"][0].strip() == "0", f"join: vmapstat exited {s['VS3-RC'][0].strip()}")
+    check(s["VS3-LIVE-RC"][0].strip() == "0", f"join: vmapstat --snapshot exited {s['VS3-LIVE-RC'][0].strip()}")
+    jl = [l for l in s["VS3-JSON"] if l.startswith("{")]
+    ll = [l for l in s["VS3-LIVE"] if l.startswith("{")]
+    check(len(jl) == 1 and len(ll) == 1, f"join: {len(jl)} traced and {len(ll)} live JSON line(s)")
+    if len(jl) != 1 or len(ll) != 1:
+        return
+    o, live = json.loads(jl[0]), json.loads(ll[0])
+    f = o["features"]
+    check(f["callers"] == {"available": True, "how": "vm_struct", "why": ""},
+          f"join: callers named by the areas' vm_struct ({f['callers']})")
+    check(f["areas"]["available"] and f["areas"]["how"] == "fexit",
+          f"join: areas counted at alloc_vmap_area's exit by fexit ({f['areas']})")
+    err = s["VS3-ERR"]
+    chunk = [l for l in err if l.startswith("vmapstat: chunk: kernel lacks vmalloc:vmap_chunk")]
+    check(len(chunk) == 1 and "vm_struct" in chunk[0] and "entry-point probes only" not in chunk[0],
+          f"join: stderr names the method that ran: {chunk}")
+    check("vmapstat: callers named by vm_struct" in err, "join: -v says callers named by vm_struct")
+    check(o["counters"]["stack_unnamed_areas"] == 0 and o["counters"]["alloc_vmap_area_events"] > 0,
+          f"join: {o['counters']['alloc_vmap_area_events']} areas, none left to the stack method")
+
+    traced = defaultdict(list)
+    for r in o["rows"]:
+        traced[(r["caller"], r["api"])].append(r)
+    lrows = {(r["caller"], r["api"]): r for r in live["rows"]}
+    check(all(len(v) == 1 for v in traced.values()), "join: one traced row per (caller, api)")
+
+    # the workload module: every row of either view is in the other, same areas and bytes
+    tmod = {k for k in traced if k[0].endswith(" [vmapstat_workload]")}
+    lmod = {k for k in lrows if k[0].endswith(" [vmapstat_workload]")}
+    check({func(c) for c, _ in lmod} >= set(JOIN_CALLERS),
+          f"join: live view lists the workload's callers {sorted(func(c) for c, _ in lmod)}")
+    check(tmod == lmod, f"join: workload rows, traced {sorted(tmod)} == live {sorted(lmod)}")
+    for k in sorted(tmod & lmod):
+        t, l = traced[k][0], lrows[k]
+        check(t["areas"] == l["areas"] and t["area_bytes"] == l["area_bytes"],
+              f"join: {k[0]} ({k[1]}): traced {t['areas']} areas / {t['area_bytes']} B == "
+              f"live {l['areas']} / {l['area_bytes']} B")
+
+    # the fork burst: its stacks under the caller vmallocinfo prints for them
+    vi_callers = {l.split()[2] for l in s["VS3-VMALLOCINFO"] if len(l.split()) > 2}
+    fork = [k for k in traced if k[1] == "vmalloc" and func(k[0]) in FORK_FUNCS]
+    cpus = int(s["VS3-CPUS"][0].strip())
+    check(len(fork) == 1, f"join: one traced row for the fork path ({fork})")
+    if len(fork) != 1:
+        return
+    k = fork[0]
+    t = traced[k][0]
+    # a fork takes a cached stack first (two per CPU), else allocates one
+    check(t["areas"] >= N_CHILDREN - 2 * cpus,
+          f"join: fork burst: {t['areas']} stacks traced under {k[0]} (>= {N_CHILDREN} - 2 x {cpus} CPUs)")
+    check(k[0] in vi_callers, f"join: fork caller {k[0]} is one /proc/vmallocinfo prints")
+    l = lrows.get(k)
+    check(l is not None and l["areas"] >= N_CHILDREN,
+          f"join: live row ({k[0]}, vmalloc) with the {N_CHILDREN} live children's stacks "
+          f"({l['areas'] if l else 0} areas)")
+
+
 def main():
     arch, log = sys.argv[1], sys.argv[2]
     s = sections(open(log, errors="replace").read())
@@ -114,6 +190,7 @@ def main():
         check(r["areas"] == len(vi[c]) and r["area_bytes"] == sum(vi[c]),
               f"{c}: areas {r['areas']} / {r['area_bytes']} B == vmallocinfo {len(vi[c])} / {sum(vi[c])} B")
     check_stack(s)
+    check_join(s)
     print(f"{arch} stock: {len(failures)} failure(s)")
     return 1 if failures else 0
 

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Runs inside a STOCK lab guest (no series tracepoints).  vmapstat must
 # still run: name the missing columns once, time vmalloc() and count its
-# areas per caller from the stock alloc_vmap_area tracepoint; then name
-# every caller by kernel stack (--stack-callers).
+# areas per caller, named by each area's vm_struct at alloc_vmap_area()'s
+# exit; then name every caller by kernel stack (--stack-callers); then
+# join the traced rows with the live audit's (VS3).
 KO=/opt/vmapscope/kmod/vmapstat_workload.ko
 [ -f "$KO" ] || { echo "FAIL: $KO missing (lab kmod not run?)"; exit 1; }
 vmapstat -p -j -- kload $KO >/tmp/vs.json 2>/tmp/vs.err
@@ -26,7 +27,32 @@ echo "@@VS2-ERR"
 cat /tmp/vs2.err
 echo "@@VS2-VMALLOCINFO"
 grep vswl_ /proc/vmallocinfo
+rmmod vmapstat_workload
+# The traced and the live view join on caller.  Traced by default (the
+# callers of the areas' vm_struct): the module load and a burst of 20
+# children that stay alive (each needs a vmalloc'ed thread stack); then,
+# while they live, the live audit lists the same areas from
+# /proc/vmallocinfo.
+echo 1 >/proc/sys/kernel/kptr_restrict
+vmapstat -v -p -j -- sh -c "kload $KO >/dev/null; for i in \$(seq 20); do sleep 120 & done" \
+	>/tmp/vs3.json 2>/tmp/vs3.err
+vrc3=$?
+echo "@@VS3-RC $vrc3"
+echo "@@VS3-JSON"
+cat /tmp/vs3.json
+echo "@@VS3-ERR"
+cat /tmp/vs3.err
+vmapstat --snapshot -p -j >/tmp/vs3-live.json 2>/tmp/vs3-live.err
+echo "@@VS3-LIVE-RC $?"
+echo "@@VS3-LIVE"
+cat /tmp/vs3-live.json
+cat /tmp/vs3-live.err
+echo "@@VS3-VMALLOCINFO"
+grep -E 'vswl_|kernel_clone|copy_process' /proc/vmallocinfo
+echo "@@VS3-CPUS $(grep -c ^processor /proc/cpuinfo)"
 echo "@@VS-END"
+pkill sleep 2>/dev/null || killall sleep 2>/dev/null
 rmmod vmapstat_workload
 [ $vrc = 0 ] || exit $vrc
-exit $vrc2
+[ $vrc2 = 0 ] || exit $vrc2
+exit $vrc3
