@@ -50,6 +50,22 @@ enum vmapscope_api {
  *                         unsigned long size, unsigned int shift)
  *	Once per PMD / PUD / P4D block entry installed (these bypass
  *	vmap_set_ptes()).  size == 1UL << shift.
+ *
+ * vmalloc:vmap_mapped(unsigned long addr, unsigned long size,
+ *                     const void *caller, enum vmap_api api,
+ *                     unsigned long pte, unsigned long cont,
+ *                     unsigned long pmd, unsigned long pud,
+ *                     unsigned int nr_runs, int ret, u64 ns)
+ *	(series v8) Once per mapping call, when it is done, after the
+ *	vmap_set_ptes / vmap_huge_block events of its range in the same
+ *	task: the range (size in bytes), the caller and api of vmap_chunk
+ *	(enum vmap_api has the numbering of enum vmapscope_api), the bytes
+ *	the page tables map with 4K PTEs, PTE-level blocks (arm64 64K),
+ *	PMD and PUD blocks, nr_runs == the number of those per-run events,
+ *	ret 0 or the error, ns the mapping time (0 if the event was enabled
+ *	during the call).  From v8 on, vmap_set_ptes and vmap_huge_block
+ *	fire when the call is done (read back from the page tables), still
+ *	after its vmap_chunk.
  */
 #define VMAPSCOPE_TP_CHUNK	"vmap_chunk"
 #define VMAPSCOPE_TP_SET_PTES	"vmap_set_ptes"

@@ -12,10 +12,16 @@
  *	  arm64 contiguous PTE, PMD) is the one the case expects, and the area
  *	  is aligned for it;
  *	- after vunmap() every page is unmapped;
- *	- with events=1 (default), the vmalloc:vmap_chunk, vmap_set_ptes and
- *	  vmap_huge_block events the call produced in this task are exactly
- *	  the expected ones (count, order, addresses, PFNs, sizes, shifts,
- *	  api, caller inside this module): one vmap_chunk per vmap();
+ *	- with events=1 (default), the vmalloc:vmap_chunk, vmap_set_ptes,
+ *	  vmap_huge_block and vmap_mapped events the call produced in this
+ *	  task are exactly the expected ones (count, order, addresses, PFNs,
+ *	  sizes, shifts, api, caller inside this module; vmap_mapped: the
+ *	  bytes per granule and runs of the expected granules, result 0;
+ *	  its time is not checked here: the x86_64 debug kernel's sched
+ *	  clock ticks in jiffies, tracefs.sh checks it on the patched ones):
+ *	  one vmap_chunk and one vmap_mapped per vmap(); and
+ *	  vmap_mapped's bytes per granule are those a walk of the page tables
+ *	  finds in its range;
  *	- a vmap() is one page-table walk whatever the mix of granules (an
  *	  array of a PMD block then 16 contiguous and 16 scattered pages in
  *	  turn included): a kprobe counts the walker's calls.
@@ -133,14 +139,20 @@ static void *ksym(const char *name)
 
 /* ---- event recording ---------------------------------------------- */
 
-enum ev_type { EV_CHUNK, EV_SET_PTES, EV_HUGE };
-static const char * const ev_name[] = { "vmap_chunk", "vmap_set_ptes", "vmap_huge_block" };
+enum ev_type { EV_CHUNK, EV_SET_PTES, EV_HUGE, EV_MAPPED };
+static const char * const ev_name[] = { "vmap_chunk", "vmap_set_ptes", "vmap_huge_block",
+					"vmap_mapped" };
 
 struct ev {
 	enum ev_type type;
-	unsigned long addr, pfn, n, size;	/* n: nr_pages or nr_ptes */
+	unsigned long addr, pfn, n, size;	/* n: nr_pages, nr_ptes, or the range's bytes */
 	unsigned int shift, api;
 	const void *caller;
+	/* vmap_mapped: bytes per granule (4K, PTE-level block, PMD, PUD), runs, result, time */
+	unsigned long bytes[4];
+	unsigned int nr_runs;
+	int ret;
+	u64 ns;
 };
 
 #define MAX_EV 512
@@ -148,9 +160,9 @@ static struct ev got[MAX_EV], want[MAX_EV];
 static unsigned int nr_got, nr_want;
 static bool got_overflow, want_overflow;
 static struct task_struct *rec_task;
-static struct tracepoint *tp_chunk, *tp_set_ptes, *tp_huge;
+static struct tracepoint *tp_chunk, *tp_set_ptes, *tp_huge, *tp_mapped;
 /* Events recorded over the whole run, for the tracefs cross-check. */
-static unsigned int nr_total[3];
+static unsigned int nr_total[4];
 
 static void rec(const struct ev *e)
 {
@@ -190,6 +202,17 @@ static void probe_huge(void *data, unsigned long addr, unsigned long pfn,
 	rec(&e);
 }
 
+static void probe_mapped(void *data, unsigned long addr, unsigned long size,
+			 const void *caller, unsigned int api, unsigned long pte,
+			 unsigned long cont, unsigned long pmd, unsigned long pud,
+			 unsigned int nr_runs, int ret, u64 ns)
+{
+	struct ev e = { EV_MAPPED, addr, 0, size, 0, 0, api, caller,
+			{ pte, cont, pmd, pud }, nr_runs, ret, ns };
+
+	rec(&e);
+}
+
 static void find_tp(struct tracepoint *tp, void *priv)
 {
 	if (!strcmp(tp->name, "vmap_chunk"))
@@ -198,13 +221,15 @@ static void find_tp(struct tracepoint *tp, void *priv)
 		tp_set_ptes = tp;
 	else if (!strcmp(tp->name, "vmap_huge_block"))
 		tp_huge = tp;
+	else if (!strcmp(tp->name, "vmap_mapped"))
+		tp_mapped = tp;
 }
 
 static int events_attach(void)
 {
 	for_each_kernel_tracepoint(find_tp, NULL);
-	if (!check(tp_chunk && tp_set_ptes && tp_huge,
-		   "tracepoints vmap_chunk/vmap_set_ptes/vmap_huge_block exist"))
+	if (!check(tp_chunk && tp_set_ptes && tp_huge && tp_mapped,
+		   "tracepoints vmap_chunk/vmap_set_ptes/vmap_huge_block/vmap_mapped exist"))
 		return -ENOENT;
 	if (tracepoint_probe_register(tp_chunk, probe_chunk, NULL))
 		return -EINVAL;
@@ -212,7 +237,11 @@ static int events_attach(void)
 		goto out_chunk;
 	if (tracepoint_probe_register(tp_huge, probe_huge, NULL))
 		goto out_set_ptes;
+	if (tracepoint_probe_register(tp_mapped, probe_mapped, NULL))
+		goto out_huge;
 	return 0;
+out_huge:
+	tracepoint_probe_unregister(tp_huge, probe_huge, NULL);
 out_set_ptes:
 	tracepoint_probe_unregister(tp_set_ptes, probe_set_ptes, NULL);
 out_chunk:
@@ -222,6 +251,7 @@ out_chunk:
 
 static void events_detach(void)
 {
+	tracepoint_probe_unregister(tp_mapped, probe_mapped, NULL);
 	tracepoint_probe_unregister(tp_huge, probe_huge, NULL);
 	tracepoint_probe_unregister(tp_set_ptes, probe_set_ptes, NULL);
 	tracepoint_probe_unregister(tp_chunk, probe_chunk, NULL);
@@ -251,9 +281,66 @@ static void want_ev(const struct ev *e)
 
 static void print_ev(const char *tag, const struct ev *e)
 {
+	if (e->type == EV_MAPPED) {
+		pr_info("  %s %s addr=0x%lx size=%lu api=%u 4K=%lu block=%lu pmd=%lu pud=%lu nr_runs=%u ret=%d ns=%llu caller=%pS\n",
+			tag, ev_name[e->type], e->addr, e->n, e->api, e->bytes[0],
+			e->bytes[1], e->bytes[2], e->bytes[3], e->nr_runs, e->ret,
+			e->ns, e->caller);
+		return;
+	}
 	pr_info("  %s %s addr=0x%lx pfn=0x%lx n=%lu size=%lu shift=%u api=%u caller=%pS\n",
 		tag, ev_name[e->type], e->addr, e->pfn, e->n, e->size, e->shift,
 		e->api, e->caller);
+}
+
+/* Index of a granule in vmap_mapped's bytes: 4K, PTE-level block, PMD, PUD. */
+static unsigned int gran_index(unsigned int shift)
+{
+	return (shift > PAGE_SHIFT) + (shift >= PMD_SHIFT) + (shift > PMD_SHIFT);
+}
+
+/*
+ * Add to the expected events, after the runs and blocks of each
+ * vmap_chunk, the vmap_mapped event of that call: the chunk's range,
+ * caller and API, the bytes its runs and blocks map per granule (those
+ * the case expects per page, which check_mapping() and friends compare
+ * with a walk of the page tables), their number, result 0.
+ */
+static void want_mapped(void)
+{
+	static struct ev out[MAX_EV];
+	struct ev m = { EV_MAPPED };
+	unsigned int i, n = 0;
+	bool open = false;
+
+	for (i = 0; i <= nr_want; i++) {
+		const struct ev *w = i < nr_want ? &want[i] : NULL;
+
+		if (open && (!w || w->type == EV_CHUNK)) {
+			if (n == MAX_EV)
+				goto overflow;
+			out[n++] = m;
+			open = false;
+		}
+		if (!w)
+			break;
+		if (n == MAX_EV)
+			goto overflow;
+		out[n++] = *w;
+		if (w->type == EV_CHUNK) {
+			m = (struct ev){ EV_MAPPED, w->addr, 0, w->n << PAGE_SHIFT, 0, 0,
+					 w->api, w->caller };
+			open = true;
+		} else if (open) {
+			m.bytes[gran_index(w->shift)] += w->size;
+			m.nr_runs++;
+		}
+	}
+	memcpy(want, out, n * sizeof(*out));
+	nr_want = n;
+	return;
+overflow:
+	want_overflow = true;
 }
 
 /*
@@ -270,20 +357,58 @@ static bool caller_matches(const void *c)
 	return (unsigned long)c - (unsigned long)caller_fn < 1024;
 }
 
+/*
+ * The bytes per granule a walk of the page tables finds in [@addr,
+ * @addr + @size) now, as vmap_mapped reports them: the range must still be
+ * mapped as the call left it.  Unmapped pages count nowhere.
+ */
+static void walk_bytes(unsigned long addr, unsigned long size, unsigned long *bytes)
+{
+	unsigned long a, pfn;
+	int g;
+
+	memset(bytes, 0, 4 * sizeof(*bytes));
+	for (a = addr; a < addr + size; a += PAGE_SIZE) {
+		g = kpt_granule_at(a, &pfn);
+		if (g >= 0)
+			bytes[gran_index(g)] += PAGE_SIZE;
+	}
+}
+
 /* Compare the recorded events with the expected ones. */
 static void check_events(const char *name)
 {
-	unsigned int i, bad = nr_got != nr_want || got_overflow || want_overflow;
+	unsigned int i, bad;
 
+	want_mapped();
+	bad = nr_got != nr_want || got_overflow || want_overflow;
 	for (i = 0; !bad && i < nr_got; i++) {
 		const struct ev *g = &got[i], *w = &want[i];
 
 		bad = g->type != w->type || g->addr != w->addr ||
 		      g->pfn != w->pfn || g->n != w->n || g->size != w->size ||
 		      g->shift != w->shift;
-		if (g->type == EV_CHUNK)
+		if (g->type == EV_CHUNK || g->type == EV_MAPPED)
 			bad |= g->api != w->api ||
 			       !caller_matches(g->caller);
+		if (g->type == EV_MAPPED)
+			bad |= memcmp(g->bytes, w->bytes, sizeof(g->bytes)) ||
+			       g->nr_runs != w->nr_runs || g->ret;
+	}
+	for (i = 0; i < nr_got; i++) {
+		const struct ev *g = &got[i];
+		unsigned long walk[4];
+
+		if (g->type != EV_MAPPED)
+			continue;
+		walk_bytes(g->addr, g->n, walk);
+		/* For tracefs.sh: the same event in the trace has these bytes. */
+		pr_info("walk addr=0x%lx ns=%llu pte=%lu cont=%lu pmd=%lu pud=%lu\n",
+			g->addr, g->ns, walk[0], walk[1], walk[2], walk[3]);
+		check(!memcmp(walk, g->bytes, sizeof(walk)),
+		      "%s: vmap_mapped bytes 4K/block/PMD/PUD %lu/%lu/%lu/%lu, page-table walk %lu/%lu/%lu/%lu",
+		      name, g->bytes[0], g->bytes[1], g->bytes[2], g->bytes[3],
+		      walk[0], walk[1], walk[2], walk[3]);
 	}
 	if (!check(!bad, "%s: events: %u recorded, %u expected%s", name,
 		   nr_got, nr_want, bad ? " (differ, listed below)" : ", identical")) {
@@ -1544,8 +1669,9 @@ static int __init vmap_test_init(void)
 		events_detach();
 
 	if (strcmp(mode, "fault") && events)
-		pr_info("recorded chunk=%u set_ptes=%u huge=%u\n",
-			nr_total[EV_CHUNK], nr_total[EV_SET_PTES], nr_total[EV_HUGE]);
+		pr_info("recorded chunk=%u set_ptes=%u huge=%u mapped=%u\n",
+			nr_total[EV_CHUNK], nr_total[EV_SET_PTES], nr_total[EV_HUGE],
+			nr_total[EV_MAPPED]);
 	pr_info("summary mode=%s pass=%u fail=%u\n", mode, nr_pass, nr_fail);
 	if (nr_fail || ret)
 		return -EINVAL;
