@@ -164,7 +164,7 @@ static void make_sample(struct vmapstat_sample *s, const struct arch_case *a, ui
 	s->rows = calloc(8, sizeof(*s->rows));
 	assert_non_null(s->rows);
 	snprintf(s->arch, sizeof(s->arch), "%s", a->arch);
-	snprintf(s->kernel_release, sizeof(s->kernel_release), "6.12.117-vmapscope");
+	snprintf(s->kernel_release, sizeof(s->kernel_release), "6.12.0-vmapscope");
 	s->page_shift = 12;
 	s->stats_max_entries = 2048;
 	s->mono.tv_sec = 1000 + 2 * scale;
