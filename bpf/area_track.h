@@ -5,8 +5,8 @@
  *
  * Live areas come from the stock vmalloc:alloc_vmap_area and
  * free_vmap_area_noflush tracepoints; their caller and API from the
- * series' vmalloc:vmap_chunk, which fires in the same task right after the
- * area was allocated, at its start address.  On stock kernels the program
+ * series' vmalloc:vmap_mapped, which fires in the same task once the
+ * area's mapping is done, at its start address.  On stock kernels the program
  * at alloc_vmap_area()'s exit (vmapstat.bpf.c) adds the area with the
  * caller and API of its vm_struct instead of the tracepoint.  vmapstat.bpf.c's programs on
  * those tracepoints call area_add() / area_del() / area_caller() when user
@@ -173,7 +173,7 @@ static __always_inline int blocks_update(__u64 start, __u64 end, bool add)
 
 /*
  * Track [start, start + size).  named: its caller and API are known now
- * (stock kernels, from the area's vm_struct); else vmap_chunk names them
+ * (from the area's vm_struct); else vmap_mapped names them
  * next, in this task (area_caller()).
  */
 static __always_inline void area_add_as(__u64 start, __u64 size, bool named, __u64 caller,
@@ -214,7 +214,7 @@ static __always_inline void area_caller(__u64 addr, __u64 caller, __u32 api)
 	if (!start)
 		return;
 	a = bpf_map_lookup_elem(&areas, start);
-	/* the first chunk of the area this task just allocated */
+	/* the first mapping of the area this task just allocated */
 	if (a && addr >= *start && addr < a->end) {
 		a->caller = caller;
 		a->api = api;

@@ -5,30 +5,27 @@
  * user space: user space reads the "callers" hash, the "stats" array and
  * the per-CPU counters.
  *
- * Sources:
- *  - the series' tracepoints vmalloc:vmap_chunk / vmap_set_ptes /
- *    vmap_huge_block (tp_btf, or raw_tp programs of the same bodies):
- *    granule bytes and chunk lengths;
+ * Sources (user space attaches what the options ask for, no more):
+ *  - the series' vmalloc:vmap_mapped, one event per mapping call with its
+ *    caller, api, range, bytes per granule, result and mapping time: the
+ *    default on a series kernel, one program run per call;
+ *  - the series' per-run events vmap_set_ptes / vmap_huge_block (--runs):
+ *    runs per granule, held in task local storage until the call's
+ *    vmap_mapped, which follows them in the same task, names the row;
  *  - entry-point probes (fentry/fexit or kprobe/kretprobe, one "slot" per
- *    kernel function, bound by user space): latency;
+ *    kernel function, bound by user space; --call-latency): whole-call
+ *    latency;
  *  - the stock vmalloc:alloc_vmap_area / purge_vmap_area_lazy /
- *    free_vmap_area_noflush tracepoints: areas, purges;
- *  - on stock kernels, alloc_vmap_area()'s exit (fexit or kretprobe)
- *    instead of its tracepoint: areas with the caller of their vm_struct,
- *    the one /proc/vmallocinfo prints.
- *
- * Attribution: vmap_chunk carries (caller, api) and fires before the
- * set_ptes / huge_block events of its range in the same task, so the
- * chunk is remembered in task local storage and later events whose
- * address lies inside it are charged to its (caller, api); anything else
- * goes to the "unattributed" bucket and is counted.
+ *    free_vmap_area_noflush tracepoints (--areas): areas, purges;
+ *  - on kernels without the series, alloc_vmap_area()'s exit (fexit or
+ *    kretprobe) in place of its tracepoint, by default: areas with the
+ *    caller of their vm_struct, the one /proc/vmallocinfo prints.
  *
  * Cost: these programs run inside every mapping of the observed system,
  * so each event does as little as it can and leaves the rest to read
- * time.  A (caller, api) is resolved once per chunk to a slot of the
- * "stats" array (a per-CPU direct-mapped cache in front of the "callers"
- * hash), and the chunk's events index that array; the global counters
- * are per-CPU and summed by user space.
+ * time.  A (caller, api) is resolved to a slot of the "stats" array
+ * through a per-CPU direct-mapped cache in front of the "callers" hash;
+ * the global counters are per-CPU and summed by user space.
  */
 #include "vmapscope_bpf.h"
 #include <bpf/bpf_helpers.h>
@@ -40,12 +37,6 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* The current task's context-switch counts (struct vmapscope_chunk_copy). */
-struct task_struct {
-	unsigned long nvcsw;
-	unsigned long nivcsw;
-} __attribute__((preserve_access_index));
-
 /* Set by user space before load (filters and machine facts). */
 const volatile __u32 targ_tgid = 0;		/* 0 = all */
 const volatile __u32 targ_api_mask = 0;		/* 0 = all */
@@ -53,10 +44,19 @@ const volatile __u32 nr_caller_ranges = 0;	/* 0 = no caller filter */
 const volatile __u64 caller_lo[VMAPSCOPE_MAX_CALLER_RANGES] = {};
 const volatile __u64 caller_hi[VMAPSCOPE_MAX_CALLER_RANGES] = {};
 const volatile __u32 page_shift = 12;
+/*
+ * The shifts of vmap_mapped's byte counts: PTE-level blocks (0: the
+ * architecture has none), PMD and PUD blocks.
+ */
+const volatile __u32 cont_shift = 0;
+const volatile __u32 pmd_shift = 21;
+const volatile __u32 pud_shift = 30;
 /* Entries of "callers" and "stats" (--max-callers). */
 const volatile __u32 max_slots = 2048;
-/* Latency probes attached: areas inside a probed call go to its row. */
-const volatile bool want_latency = false;
+/* vmap_mapped's ns into the mapping-latency histogram (not --no-latency). */
+const volatile bool want_map_latency = true;
+/* Entry-point probes attached: areas inside a probed call go to its row. */
+const volatile bool want_call_latency = false;
 /* Per latency slot: api and the argument index holding "caller" (or -1). */
 const volatile __u32 lat_api[VMAPSCOPE_NR_LAT_SLOTS] = {};
 const volatile __s32 lat_caller_arg[VMAPSCOPE_NR_LAT_SLOTS] = {};
@@ -67,21 +67,25 @@ const volatile __s32 lat_caller_arg[VMAPSCOPE_NR_LAT_SLOTS] = {};
  * in order of first sight.  A slot lost to two CPUs racing for the same
  * new key only costs capacity.
  */
-#define SLOT_FILTERED	0xffffffffu	/* chunk of a filtered-out (caller, api) */
+#define SLOT_FILTERED	0xffffffffu	/* a filtered-out (caller, api) */
 #define SLOT_NONE	0xfffffffeu	/* "stats" was full for this (caller, api) */
 __u64 next_slot = 1;
 
+/* Granule classes of vmap_mapped's byte counts, in its argument order. */
+enum { RUN_PTE, RUN_CONT, RUN_PMD, RUN_PUD, NR_RUN_CLASSES };
+
 struct task_ctx {
-	/* last vmap_chunk of this task */
-	__u64 chunk_lo;
-	__u64 chunk_hi;
-	__u32 chunk_slot;
+	/* --runs: per-run events of the call under way, until its vmap_mapped */
+	__u64 run_lo;			/* address of the first run */
+	__u32 run_nr;
+	__u32 run_shift[NR_RUN_CLASSES];	/* shift of each class's runs */
+	__u32 runs[NR_RUN_CLASSES];
 	/* probed entry point in flight: slot + 1, 0 = none */
 	__u32 in_call;
 	/* probed calls nested inside it (e.g. vmalloc of its page array) */
 	__u32 depth;
-	__u32 call_chunk_slot;		/* from a vmap_chunk seen during the call */
-	__u32 call_saw_chunk;
+	__u32 call_slot;		/* from the call's own area or mapping */
+	__u32 call_named;		/* call_slot is set */
 	__u64 call_start_ns;
 	__u64 call_caller;		/* from the probe (argument / return address) */
 	__u64 call_areas;		/* alloc_vmap_area during the call */
@@ -260,125 +264,164 @@ static __always_inline struct task_ctx *task_ctx(struct vmapscope_cpu_state *cs,
 
 /* ---- the series' tracepoints ---------------------------------------- */
 
-static __always_inline __u64 switches(const struct task_struct *t)
-{
-	return t->nvcsw + t->nivcsw;
-}
+/* Per-run events attached (--runs): vmap_mapped closes the task's runs. */
+const volatile bool want_runs = false;
 
-static __always_inline int on_chunk(__u64 addr, __u64 nr_pages, __u64 caller, __u32 api)
+/* The bytes of one granule class of a call, at its shift. */
+static __always_inline void add_bytes(struct vmapscope_cpu_state *cs, struct vmapscope_stats *s,
+				      __u32 shift, __u64 bytes)
 {
-	struct vmapscope_cpu_state *cs = cpu_state();
-	struct vmapscope_stats *s;
-	struct task_struct *t;
-	struct task_ctx *tc;
-	__u32 slot;
-
-	if (!cs)
-		return 0;
-	count(cs, VMAPSCOPE_CNT_CHUNKS, 1);
-	if (track_areas)
-		area_caller(addr, caller, api);
-	if (!pass_tgid(cs))
-		return 0;
-	slot = pass_key(cs, caller, api) ? slot_of(cs, caller, api) : SLOT_FILTERED;
-	t = bpf_get_current_task_btf();
-	cs->chunk.task = (__u64)t;
-	cs->chunk.switches = switches(t);
-	cs->chunk.lo = addr;
-	cs->chunk.hi = addr + (nr_pages << page_shift);
-	cs->chunk.slot = slot;
-	tc = task_ctx(cs, true);
-	if (tc) {
-		tc->chunk_lo = addr;
-		tc->chunk_hi = addr + (nr_pages << page_shift);
-		tc->chunk_slot = slot;
-		if (want_latency && tc->in_call) {
-			tc->call_chunk_slot = slot;
-			tc->call_saw_chunk = 1;
-		}
+	if (!bytes)
+		return;
+	if (!shift || shift >= VMAPSCOPE_NR_SHIFTS) {
+		/* e.g. PTE-level blocks user space did not expect on this arch */
+		count(cs, VMAPSCOPE_CNT_BAD_SHIFT, 1);
+		shift = VMAPSCOPE_NR_SHIFTS - 1;
 	}
-	if (slot == SLOT_FILTERED)
-		return 0;
-	s = row(cs, slot);
-	if (!s)
-		return 0;
-	__sync_fetch_and_add(&s->chunks, 1);
-	__sync_fetch_and_add(&s->chunk_pages, nr_pages);
-	__sync_fetch_and_add(&s->chunk_hist[hist_slot(nr_pages)], 1);
-	return 0;
+	__sync_fetch_and_add(&s->bytes[shift], bytes);
 }
 
-static __always_inline int on_mapped(enum vmapscope_counter event, __u64 addr, __u64 size,
-				     __u32 shift)
+/* Which of vmap_mapped's byte counts a per-run event's shift adds to. */
+static __always_inline __u32 run_class(__u32 shift)
+{
+	if (shift <= page_shift)
+		return RUN_PTE;
+	if (shift < pmd_shift)
+		return RUN_CONT;
+	return shift == pmd_shift ? RUN_PMD : RUN_PUD;
+}
+
+/*
+ * --runs: a run of the mapping call under way.  Its row is known only at
+ * the call's vmap_mapped, which follows its runs in the same task, so the
+ * runs wait in task local storage (a task can be preempted between them).
+ */
+static __always_inline int on_run(enum vmapscope_counter event, __u64 addr, __u32 shift)
 {
 	struct vmapscope_cpu_state *cs = cpu_state();
-	struct task_struct *t = bpf_get_current_task_btf();
-	__u64 lo = 0, hi = 0;
-	struct vmapscope_stats *s;
 	struct task_ctx *tc;
-	__u32 slot = 0;		/* unattributed */
-	__u32 cslot = 0;
+	__u32 k;
 
 	if (!cs)
 		return 0;
 	count(cs, event, 1);
-	if (!pass_tgid(cs))
+	if (!pass_tgid(NULL))	/* counted as filtered at the call's vmap_mapped */
 		return 0;
-	if (cs->chunk.task == (__u64)t && cs->chunk.switches == switches(t)) {
-		lo = cs->chunk.lo;
-		hi = cs->chunk.hi;
-		cslot = cs->chunk.slot;
-	} else {
-		tc = task_ctx(cs, false);	/* switched out since its chunk */
-		if (tc) {
-			lo = tc->chunk_lo;
-			hi = tc->chunk_hi;
-			cslot = tc->chunk_slot;
-		}
-	}
-	if (addr >= lo && addr < hi) {
-		slot = cslot;
-		if (slot == SLOT_FILTERED) {
-			count(cs, VMAPSCOPE_CNT_FILTERED, 1);
-			return 0;
-		}
-	} else {
-		count(cs, VMAPSCOPE_CNT_UNATTRIBUTED, 1);
-		if (!pass_key(cs, 0, VMAPSCOPE_API_UNATTRIBUTED))
-			return 0;
-	}
-	if (shift >= VMAPSCOPE_NR_SHIFTS) {
-		count(cs, VMAPSCOPE_CNT_BAD_SHIFT, 1);
-		shift = VMAPSCOPE_NR_SHIFTS - 1;
-	}
-	s = row(cs, slot);
-	if (!s)
+	tc = task_ctx(cs, true);
+	if (!tc)
 		return 0;
-	__sync_fetch_and_add(&s->runs[shift], 1);
-	__sync_fetch_and_add(&s->bytes[shift], size);
+	if (!tc->run_nr)
+		tc->run_lo = addr;
+	tc->run_nr++;
+	k = run_class(shift) & (NR_RUN_CLASSES - 1);
+	tc->runs[k]++;
+	tc->run_shift[k] = shift;
 	return 0;
 }
 
-SEC("raw_tp/vmap_chunk")
-int BPF_PROG(on_vmap_chunk, unsigned long addr, unsigned long pfn,
-	     unsigned long nr_pages, unsigned int shift, const void *caller,
-	     unsigned int api)
+/*
+ * The runs waiting in @tc go to the row of the call [addr, addr + size)
+ * (@s, NULL when the call was filtered out), or to the unattributed row
+ * when they lie outside it (a call whose vmap_mapped was missed).
+ */
+static __always_inline void runs_close(struct vmapscope_cpu_state *cs, struct task_ctx *tc,
+				       struct vmapscope_stats *s, __u64 addr, __u64 size,
+				       __u32 nr_runs)
 {
-	return on_chunk(addr, nr_pages, (__u64)caller, api);
+	__u32 k, shift;
+
+	if (tc->run_nr != nr_runs)
+		count(cs, VMAPSCOPE_CNT_RUNS_MISMATCH, 1);
+	if (tc->run_lo - addr >= size) {	/* below addr wraps: outside too */
+		count(cs, VMAPSCOPE_CNT_UNATTRIBUTED, tc->run_nr);
+		s = pass_key(cs, 0, VMAPSCOPE_API_UNATTRIBUTED) ? row(cs, 0) : NULL;
+	}
+	for (k = 0; k < NR_RUN_CLASSES; k++) {
+		if (!tc->runs[k])
+			continue;
+		shift = tc->run_shift[k];
+		if (shift >= VMAPSCOPE_NR_SHIFTS) {
+			count(cs, VMAPSCOPE_CNT_BAD_SHIFT, 1);
+			shift = VMAPSCOPE_NR_SHIFTS - 1;
+		}
+		if (s)
+			__sync_fetch_and_add(&s->runs[shift], tc->runs[k]);
+		tc->runs[k] = 0;
+	}
+	tc->run_nr = 0;
+}
+
+/*
+ * One mapping call, done: everything the default view shows comes from
+ * this one event (bytes per granule, the call's length, its result and
+ * its mapping time), one program run per call.
+ */
+SEC("raw_tp/vmap_mapped")
+int BPF_PROG(on_vmap_mapped, unsigned long addr, unsigned long size, const void *caller,
+	     unsigned int api, unsigned long pte, unsigned long cont, unsigned long pmd,
+	     unsigned long pud, unsigned int nr_runs, int ret, __u64 ns)
+{
+	struct vmapscope_cpu_state *cs = cpu_state();
+	struct vmapscope_stats *s = NULL;
+	struct task_ctx *tc = NULL;
+	__u32 slot = SLOT_FILTERED;
+	__u64 pages;
+
+	if (!cs)
+		return 0;
+	count(cs, VMAPSCOPE_CNT_MAPPED, 1);
+	if (track_areas)
+		area_caller(addr, (__u64)caller, api);
+	if (!pass_tgid(cs))
+		return 0;
+	if (pass_key(cs, (__u64)caller, api)) {
+		slot = slot_of(cs, (__u64)caller, api);
+		s = row(cs, slot);
+	}
+	if (want_runs || want_call_latency)
+		tc = task_ctx(cs, false);
+	if (tc && want_call_latency && tc->in_call) {
+		/* the call's own mapping is its last one (its page array's is nested) */
+		tc->call_slot = slot;
+		tc->call_named = 1;
+	}
+	if (want_runs) {
+		if (tc && tc->run_nr)
+			runs_close(cs, tc, s, addr, size, nr_runs);
+		else if (nr_runs)
+			count(cs, VMAPSCOPE_CNT_RUNS_MISMATCH, 1);
+	}
+	if (!s)
+		return 0;
+	pages = size >> page_shift;
+	__sync_fetch_and_add(&s->chunks, 1);
+	__sync_fetch_and_add(&s->chunk_pages, pages);
+	__sync_fetch_and_add(&s->chunk_hist[hist_slot(pages)], 1);
+	add_bytes(cs, s, page_shift, pte);
+	add_bytes(cs, s, cont_shift, cont);
+	add_bytes(cs, s, pmd_shift, pmd);
+	add_bytes(cs, s, pud_shift, pud);
+	if (ret)
+		__sync_fetch_and_add(&s->map_failed, 1);
+	if (want_map_latency && ns) {
+		__sync_fetch_and_add(&s->lat_sum_ns, ns);
+		__sync_fetch_and_add(&s->lat_hist[hist_slot(ns)], 1);
+	}
+	return 0;
 }
 
 SEC("raw_tp/vmap_set_ptes")
 int BPF_PROG(on_vmap_set_ptes, unsigned long addr, unsigned long pfn,
 	     unsigned long size, unsigned int nr_ptes, unsigned int shift)
 {
-	return on_mapped(VMAPSCOPE_CNT_SET_PTES, addr, size, shift);
+	return on_run(VMAPSCOPE_CNT_SET_PTES, addr, shift);
 }
 
 SEC("raw_tp/vmap_huge_block")
 int BPF_PROG(on_vmap_huge_block, unsigned long addr, unsigned long pfn,
 	     unsigned long size, unsigned int shift)
 {
-	return on_mapped(VMAPSCOPE_CNT_HUGE_BLOCKS, addr, size, shift);
+	return on_run(VMAPSCOPE_CNT_HUGE_BLOCKS, addr, shift);
 }
 
 /* ---- stock vmalloc tracepoints --------------------------------------- */
@@ -481,7 +524,7 @@ static __always_inline int on_area(void *ctx, __u64 addr, __u64 size, int failed
 	if (!pass_tgid(cs))
 		return 0;
 	/* Inside a probed call: charge it to that call's row at its exit. */
-	if (want_latency) {
+	if (want_call_latency) {
 		tc = task_ctx(cs, false);
 		if (tc && tc->in_call) {
 			tc->call_areas++;
@@ -544,7 +587,7 @@ int BPF_PROG(on_free_vmap_area_noflush, unsigned long va_start)
 	return 0;
 }
 
-/* ---- stock kernels: the area's caller as /proc/vmallocinfo names it ---- */
+/* ---- areas named as /proc/vmallocinfo names them (stock default, --areas) ---- */
 
 /*
  * At the exit of alloc_vmap_area(size, align, vstart, vend, node, gfp,
@@ -554,7 +597,7 @@ int BPF_PROG(on_free_vmap_area_noflush, unsigned long va_start)
  * program run per area, in place of the alloc_vmap_area tracepoint's (user
  * space attaches one or the other): it counts what on_area() counts, with
  * the caller named.  Inside a timed call, the call's row becomes this
- * area's (caller, api), as vmap_chunk does on the series kernel.
+ * area's (caller, api).
  */
 static __always_inline __u32 api_of_vm(__u64 vm_flags)
 {
@@ -581,12 +624,12 @@ static __always_inline int on_area_named(struct vmapscope_cpu_state *cs, __u64 s
 	if (!pass_tgid(cs))
 		return 0;
 	slot = pass_key(cs, caller, api) ? slot_of(cs, caller, api) : SLOT_FILTERED;
-	if (want_latency) {
+	if (want_call_latency) {
 		tc = task_ctx(cs, false);
 		/* the first area of the call is its own (a nested one follows it) */
-		if (tc && tc->in_call && !tc->call_saw_chunk) {
-			tc->call_chunk_slot = slot;
-			tc->call_saw_chunk = 1;
+		if (tc && tc->in_call && !tc->call_named) {
+			tc->call_slot = slot;
+			tc->call_named = 1;
 		}
 	}
 	if (slot == SLOT_FILTERED)
@@ -691,7 +734,7 @@ static __always_inline int lat_enter(__u32 slot, __u64 caller)
 	tc->in_call = slot + 1;
 	tc->depth = 0;
 	tc->call_caller = caller;
-	tc->call_saw_chunk = 0;
+	tc->call_named = 0;
 	tc->call_areas = 0;
 	tc->call_area_bytes = 0;
 	tc->call_start_ns = now;
@@ -724,9 +767,9 @@ static __always_inline int lat_exit(__u32 lslot, __u64 ret)
 	}
 	delta = bpf_ktime_get_ns() - tc->call_start_ns;
 	tc->in_call = 0;
-	if (tc->call_saw_chunk) {
-		/* the tracepoint knew the vmallocinfo caller and the api */
-		slot = tc->call_chunk_slot;
+	if (tc->call_named) {
+		/* its area or its mapping named the vmallocinfo caller and the api */
+		slot = tc->call_slot;
 		if (slot == SLOT_FILTERED) {
 			count(cs, VMAPSCOPE_CNT_FILTERED, 1);
 			return 0;
@@ -745,8 +788,8 @@ static __always_inline int lat_exit(__u32 lslot, __u64 ret)
 	__sync_fetch_and_add(&s->calls, 1);
 	if (!ret)
 		__sync_fetch_and_add(&s->failed, 1);
-	__sync_fetch_and_add(&s->lat_sum_ns, delta);
-	__sync_fetch_and_add(&s->lat_hist[hist_slot(delta)], 1);
+	__sync_fetch_and_add(&s->call_lat_sum_ns, delta);
+	__sync_fetch_and_add(&s->call_lat_hist[hist_slot(delta)], 1);
 	if (tc->call_areas) {
 		__sync_fetch_and_add(&s->areas, tc->call_areas);
 		__sync_fetch_and_add(&s->area_bytes, tc->call_area_bytes);

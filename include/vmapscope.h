@@ -2,7 +2,7 @@
 /*
  * vmapscope ABI shared by the BPF programs (bpf/) and user space (user/).
  *
- * The kernel side of the ABI is the three tracepoints that
+ * The kernel side of the ABI is the tracepoints that
  * kernel-patches/linux-6.12/ adds to include/trace/events/vmalloc.h; their
  * TP_PROTO argument lists are mirrored here so that tp_btf / raw_tp
  * programs and the documentation (docs/tracepoints.md) agree with the
@@ -14,7 +14,7 @@
 
 /*
  * Which public API a mapping serves.  Numbering is ABI: it is the value of
- * the "api" argument of vmalloc:vmap_chunk.
+ * the "api" argument of vmalloc:vmap_mapped (the kernel's enum vmap_api).
  */
 enum vmapscope_api {
 	VMAPSCOPE_API_OTHER	 = 0,	/* percpu, vm_area_map_pages, ... */
@@ -26,48 +26,39 @@ enum vmapscope_api {
 };
 
 /*
- * Tracepoints added by the series (TRACE_SYSTEM vmalloc).  Arguments in
- * TP_PROTO order:
- *
- * vmalloc:vmap_chunk(unsigned long addr, unsigned long pfn,
- *                    unsigned long nr_pages, unsigned int shift,
- *                    const void *caller, unsigned int api)
- *	Once per mapping call (a vmalloc() area, a vmap(), a vm_map_ram(),
- *	an ioremap(), ...): the virtually contiguous range of nr_pages pages
- *	it maps, at a mapping shift of at most "shift".  pfn is the first
- *	page's.
- *	Fires before any vmap_set_ptes / vmap_huge_block event of the range,
- *	in the same task.
- *
- * vmalloc:vmap_set_ptes(unsigned long addr, unsigned long pfn,
- *                       unsigned long size, unsigned int nr_ptes,
- *                       unsigned int shift)
- *	Once per run of PTEs written at one granule inside one PTE table:
- *	shift == PAGE_SHIFT for plain PTEs, CONT_PTE_SHIFT for arm64
- *	contiguous-PTE blocks.  size == nr_ptes << PAGE_SHIFT.
- *
- * vmalloc:vmap_huge_block(unsigned long addr, unsigned long pfn,
- *                         unsigned long size, unsigned int shift)
- *	Once per PMD / PUD / P4D block entry installed (these bypass
- *	vmap_set_ptes()).  size == 1UL << shift.
+ * Tracepoints added by the series (TRACE_SYSTEM vmalloc, docs/tracepoints.md).
+ * Arguments in TP_PROTO order:
  *
  * vmalloc:vmap_mapped(unsigned long addr, unsigned long size,
  *                     const void *caller, enum vmap_api api,
  *                     unsigned long pte, unsigned long cont,
  *                     unsigned long pmd, unsigned long pud,
  *                     unsigned int nr_runs, int ret, u64 ns)
- *	(series v8) Once per mapping call, when it is done, after the
- *	vmap_set_ptes / vmap_huge_block events of its range in the same
- *	task: the range (size in bytes), the caller and api of vmap_chunk
- *	(enum vmap_api has the numbering of enum vmapscope_api), the bytes
- *	the page tables map with 4K PTEs, PTE-level blocks (arm64 64K),
- *	PMD and PUD blocks, nr_runs == the number of those per-run events,
- *	ret 0 or the error, ns the mapping time (0 if the event was enabled
- *	during the call).  From v8 on, vmap_set_ptes and vmap_huge_block
- *	fire when the call is done (read back from the page tables), still
- *	after its vmap_chunk.
+ *	Once per mapping call (a vmalloc() area, a vmap(), a vm_map_ram(),
+ *	an ioremap(), ...), when it is done: the range (size in bytes: the
+ *	call's chunk), its caller (as /proc/vmallocinfo names it) and api,
+ *	the bytes the page tables map with single PTEs, PTE-level blocks
+ *	(arm64 64K contiguous PTEs), PMD and PUD blocks, nr_runs == the
+ *	number of per-run events below, ret 0 or the error, ns the mapping
+ *	time (0 for a call that was under way when the event got enabled).
+ *	The tools' default path: one event, one program run per call.
+ *
+ * vmalloc:vmap_set_ptes(unsigned long addr, unsigned long pfn,
+ *                       unsigned long size, unsigned int nr_ptes,
+ *                       unsigned int shift)
+ *	Once per run of PTEs of one granule inside one PTE table:
+ *	shift == PAGE_SHIFT for plain PTEs, CONT_PTE_SHIFT for arm64
+ *	contiguous-PTE blocks.  size == nr_ptes << PAGE_SHIFT.
+ *
+ * vmalloc:vmap_huge_block(unsigned long addr, unsigned long pfn,
+ *                         unsigned long size, unsigned int shift)
+ *	Once per PMD / PUD block entry.  size == 1UL << shift.
+ *
+ * The per-run events of a call fire just before its vmap_mapped, in the
+ * same task, from the page tables read back once the call is done; the
+ * tools attach them only for per-run detail (vmapstat --runs).
  */
-#define VMAPSCOPE_TP_CHUNK	"vmap_chunk"
+#define VMAPSCOPE_TP_MAPPED	"vmap_mapped"
 #define VMAPSCOPE_TP_SET_PTES	"vmap_set_ptes"
 #define VMAPSCOPE_TP_HUGE_BLOCK	"vmap_huge_block"
 
@@ -97,7 +88,7 @@ enum vmapscope_api {
  */
 #define VMAPSCOPE_HIST_SLOTS	36
 
-/* "api" of mappings no vmap_chunk context explains (see bpf/). */
+/* "api" of mappings no vmap_mapped event explains (see bpf/). */
 #define VMAPSCOPE_API_UNATTRIBUTED 15
 
 /* Key of the (caller, api) -> statistics slot hash map ("callers"). */
@@ -129,43 +120,53 @@ struct vmapscope_key {
  *   text	the text report: SCALARs with the same nonzero number share a
  *		line, printed when the first of them is nonzero (lines in
  *		number order); a HIST with text != 0 is printed when not
- *		empty; GRANULE BYTES fills the granule table; 0: not in text
+ *		empty; a GRANULE is a column of the granule table in the
+ *		rows that counted some; 0: not in text
  *   label	word before the value on its text line (HIST: the histogram's
- *		header; NS: the time unit instead)
+ *		header; NS HIST: a word before the time unit, or NULL)
  * Values are cumulative since the collector attached; user space takes
  * deltas.
  */
 #define VMAPSCOPE_ROW_FIELDS(X)							\
-	/* vmalloc:vmap_set_ptes + vmalloc:vmap_huge_block, by mapping shift */	\
+	/* vmalloc:vmap_mapped, by mapping shift */				\
 	X(GRANULE, BYTES, bytes, "bytes", "vmapscope_mapped_bytes_total",	\
-	  "Bytes mapped into kernel virtual memory, by caller, API and mapping granule.", \
+	  "Bytes mapped into kernel virtual memory, by caller, API and mapping granule (vmalloc:vmap_mapped).", \
 	  bytes, 1, "bytes")							\
+	/* vmalloc:vmap_set_ptes + vmalloc:vmap_huge_block (--runs) */		\
 	X(GRANULE, COUNT, runs, "runs", "vmapscope_mapping_runs_total",		\
-	  "Tracepoint events: runs of PTEs set in one go (vmap_set_ptes) or huge block entries (vmap_huge_block).", \
-	  runs, 0, "runs")							\
-	/* vmalloc:vmap_chunk */						\
+	  "Runs of PTEs of one granule (vmap_set_ptes) and PMD/PUD block entries (vmap_huge_block), with --runs.", \
+	  runs, 1, "runs")							\
+	/* vmalloc:vmap_mapped: one per mapping call, its range the chunk */	\
 	X(SCALAR, COUNT, chunks, "chunks", NULL, NULL, chunks, 1, "chunks")	\
 	X(SCALAR, PAGES, chunk_pages, "chunk_pages", NULL, NULL, chunk_pages, 1, "pages") \
 	X(HIST, PAGES, chunk_hist, "chunk_hist", "vmapscope_chunk_length_pages", \
-	  "Pages per vmalloc:vmap_chunk event (one per mapping call), log2 buckets.", \
+	  "Pages per mapping call (vmalloc:vmap_mapped size), log2 buckets.",	\
 	  chunk_pages, 1, "chunk pages")					\
-	/* entry-point probes (fentry/fexit or kprobe/kretprobe) */		\
+	X(SCALAR, COUNT, map_failed, "map_failed", "vmapscope_failed_maps_total", \
+	  "Mapping calls that returned an error (vmalloc:vmap_mapped ret).",	\
+	  map_failed, 1, "failed")						\
+	X(SCALAR, NS, lat_sum_ns, "latency_sum_ns", NULL, NULL, lat_sum_ns, 1, "avg") \
+	X(HIST, NS, lat_hist, "latency_hist_ns", "vmapscope_map_latency_seconds", \
+	  "Mapping latency: time the kernel spent mapping one call's range into the page tables (vmalloc:vmap_mapped ns), log2 buckets of whole nanoseconds.", \
+	  lat_sum_ns, 1, NULL)							\
+	/* entry-point probes (fentry/fexit or kprobe/kretprobe), --call-latency */ \
 	X(SCALAR, COUNT, calls, "calls", "vmapscope_calls_total",		\
-	  "Completed calls of the mapping API entry points (latency probes).",	\
+	  "Completed calls of the mapping API entry points (--call-latency).",	\
 	  calls, 3, "calls")							\
 	X(SCALAR, COUNT, failed, "failed", "vmapscope_failed_calls_total",	\
-	  "Calls of the mapping API entry points that returned NULL.",		\
+	  "Calls of the mapping API entry points that returned NULL (--call-latency).", \
 	  failed, 3, "failed")							\
-	X(SCALAR, NS, lat_sum_ns, "latency_sum_ns", NULL, NULL, lat_sum_ns, 3, "avg") \
-	X(HIST, NS, lat_hist, "latency_hist_ns", "vmapscope_map_latency_seconds", \
-	  "Time from entry to return of the mapping API (vmalloc, vmap, ioremap, ...), log2 buckets of whole nanoseconds.", \
-	  lat_sum_ns, 1, NULL)							\
-	/* stock vmalloc:alloc_vmap_area, attributed to the call in flight */	\
+	X(SCALAR, NS, call_lat_sum_ns, "call_latency_sum_ns", NULL, NULL,	\
+	  call_lat_sum_ns, 3, "avg")						\
+	X(HIST, NS, call_lat_hist, "call_latency_hist_ns", "vmapscope_call_latency_seconds", \
+	  "Call latency: entry to return of the mapping API, page allocation and area search included (--call-latency), log2 buckets of whole nanoseconds.", \
+	  call_lat_sum_ns, 1, "call")						\
+	/* vmalloc:alloc_vmap_area (--areas), or alloc_vmap_area()'s exit on stock kernels */ \
 	X(SCALAR, COUNT, areas, "areas", "vmapscope_vmap_areas_total",		\
-	  "Virtual areas allocated (vmalloc:alloc_vmap_area), attributed to the API call in flight.", \
+	  "Virtual areas allocated (vmalloc:alloc_vmap_area, or alloc_vmap_area()'s exit on kernels without the series).", \
 	  areas, 2, "areas")							\
 	X(SCALAR, BYTES, area_bytes, "area_bytes", "vmapscope_vmap_area_bytes_total", \
-	  "Bytes of virtual areas allocated (vmalloc:alloc_vmap_area).",	\
+	  "Bytes of virtual areas allocated, guard page included (unless VM_NO_GUARD).",		\
 	  area_bytes, 2, NULL)
 
 #define VMAPSCOPE_FIELD_SCALAR(f)	__u64 f;
@@ -187,15 +188,15 @@ struct vmapscope_stats {
 	X(STATS_FULL, "stats_map_full",						\
 	  "Events not counted per caller: the (caller, api) map was full (raise --max-callers).") \
 	X(UNATTRIBUTED, "unattributed_events",					\
-	  "vmap_set_ptes / vmap_huge_block events outside any vmap_chunk of their task.") \
+	  "vmap_set_ptes / vmap_huge_block events (--runs) outside the range of their task's next vmap_mapped.") \
 	X(LAT_NO_ENTRY, "latency_exit_without_entry",				\
 	  "Latency exit probes without their entry (evicted, or attached mid-call).") \
 	X(LAT_NESTED, "latency_nested_calls",					\
 	  "Probed calls made while another probed call was in flight (only the outer one is timed).") \
 	X(BAD_SHIFT, "bad_shift",						\
 	  "Mapping shifts beyond the granule slots, counted in the last one.") \
-	X(CHUNKS, "chunk_events",						\
-	  "vmalloc:vmap_chunk events seen, before filters.")			\
+	X(MAPPED, "mapped_events",						\
+	  "vmalloc:vmap_mapped events seen (mapping calls), before filters.")	\
 	X(SET_PTES, "set_ptes_events",						\
 	  "vmalloc:vmap_set_ptes events seen, before filters.")			\
 	X(HUGE_BLOCKS, "huge_block_events",					\
@@ -217,7 +218,9 @@ struct vmapscope_stats {
 	X(TASK_STATE_LOST, "task_state_lost",					\
 	  "Events whose task-local state could not be created (out of memory): their mappings count as unattributed.") \
 	X(STACK_UNNAMED, "stack_unnamed_areas",					\
-	  "Areas whose kernel stack named no caller outside the vmalloc/vmap/ioremap internals, counted as unattributed.")
+	  "Areas whose kernel stack named no caller outside the vmalloc/vmap/ioremap internals, counted as unattributed.") \
+	X(RUNS_MISMATCH, "runs_mismatch",					\
+	  "vmap_mapped events (--runs) whose nr_runs differs from the per-run events seen before them in their task.")
 
 #define VMAPSCOPE_CNT_ENUM(id, name, help) VMAPSCOPE_CNT_##id,
 enum vmapscope_counter {
@@ -241,8 +244,9 @@ struct vmapscope_slot_cache_ent {
 };
 
 /*
- * Callers named by kernel stack, where neither vmalloc:vmap_chunk nor an
- * entry-point probe names them (stock kernels without kprobes, or forced):
+ * Callers named by kernel stack, where neither vmalloc:vmap_mapped nor the
+ * area's vm_struct names them (a kernel without the series where
+ * alloc_vmap_area() can be neither fentry- nor kprobe-traced, or forced):
  * at vmalloc:alloc_vmap_area the BPF program reads up to
  * VMAPSCOPE_STACK_DEPTH return addresses and takes the first one outside
  * the vmalloc/vmap/ioremap internals, after at least one inside them (the
@@ -262,25 +266,8 @@ struct vmapscope_internal {
 	__u32 pad;
 };
 
-/*
- * The last vmap_chunk seen on this CPU, and the task that made it with
- * that task's context-switch count then: while the same task runs on, it
- * has not been switched out, so no chunk of its own can have gone
- * elsewhere, and its mapping events can use this copy instead of reading
- * task local storage.
- */
-struct vmapscope_chunk_copy {
-	__u64 task;
-	__u64 switches;
-	__u64 lo;
-	__u64 hi;
-	__u32 slot;
-	__u32 pad;
-};
-
 struct vmapscope_cpu_state {
 	__u64 cnt[VMAPSCOPE_CNT_MAX];
-	struct vmapscope_chunk_copy chunk;
 	struct vmapscope_slot_cache_ent cache[1 << VMAPSCOPE_SLOT_CACHE_BITS];
 	__u64 stack[VMAPSCOPE_STACK_DEPTH];	/* scratch for the stack method */
 };
@@ -335,7 +322,7 @@ struct vmapscope_mod_val {
 
 struct pmu_sample_area {
 	__u64 end;		/* exclusive */
-	__u64 caller;		/* 0 until vmalloc:vmap_chunk names it */
+	__u64 caller;		/* 0 until vmalloc:vmap_mapped names it */
 	__u32 api;		/* enum vmapscope_api */
 	__u32 pad;
 };
@@ -361,7 +348,7 @@ enum pmu_sample_counter {
 /* Operations of the test-only program test_feed. */
 enum pmu_sample_op {
 	PMU_SAMPLE_OP_ALLOC = 1,	/* (addr, size): alloc_vmap_area */
-	PMU_SAMPLE_OP_CHUNK,		/* (addr, caller, api): vmap_chunk */
+	PMU_SAMPLE_OP_CHUNK,		/* (addr, caller, api): vmap_mapped */
 	PMU_SAMPLE_OP_FREE,		/* (addr): free_vmap_area_noflush */
 	PMU_SAMPLE_OP_SAMPLE,		/* (addr): one PMU sample */
 };

@@ -4,10 +4,17 @@
  * loads bpf/vmapstat.bpf.c, attaches what the options need and reads the
  * maps into snapshots.
  *
+ * The default attach set is one program run per mapping call: the
+ * series' vmalloc:vmap_mapped where the kernel has it (its BTF has the
+ * tracepoint's btf_trace_ type), else one program at alloc_vmap_area()'s
+ * exit naming each area's caller from its vm_struct.  Everything else is
+ * attached only when asked for: the per-run events (--runs), the area
+ * tracepoints (--areas), the entry-point probes (--call-latency).
+ *
  * Decisions are made by trying, not by kernel version.  Tracepoints are
  * attached as raw_tp, which every kernel with BPF has: tp_btf runs the
  * same dispatch and would only add typed pointer access, which 6.12's
- * verifier refuses for vmap_chunk's "const void *caller" anyway.  A
+ * verifier refuses for vmap_mapped's "const void *caller" anyway.  A
  * tracepoint the kernel lacks fails to attach and its column says why.
  * A latency probe is tried as fentry/fexit and falls back to
  * kprobe/kretprobe when fentry fails to load or attach (e.g. the host's
@@ -86,7 +93,7 @@ _Static_assert(NR_LAT_TARGETS <= VMAPSCOPE_NR_LAT_SLOTS, "too many latency targe
 
 
 static const char *const tp_names[NR_TPS] = {
-	[TP_CHUNK] = VMAPSCOPE_TP_CHUNK,
+	[TP_MAPPED] = VMAPSCOPE_TP_MAPPED,
 	[TP_SET_PTES] = VMAPSCOPE_TP_SET_PTES,
 	[TP_HUGE] = VMAPSCOPE_TP_HUGE_BLOCK,
 	[TP_AREA] = "alloc_vmap_area",
@@ -232,6 +239,8 @@ static bool ksyms_has_func(const struct ksyms *ks, const char *name)
 
 struct plan {
 	bool module_prog;		/* names callers in unloaded modules */
+	bool series;			/* the kernel has vmalloc:vmap_mapped */
+	bool tp[NR_TPS];		/* tracepoints to attach */
 	bool latency;			/* the entry-point probes of func[] */
 	const char *func[VMAPSCOPE_NR_LAT_SLOTS];
 	bool fentry[VMAPSCOPE_NR_LAT_SLOTS];	/* load fentry/fexit */
@@ -259,6 +268,11 @@ static int open_and_load(struct collector *c, const struct plan *p,
 	s->rodata->targ_tgid = c->opts.pid;
 	s->rodata->targ_api_mask = c->opts.api_mask;
 	s->rodata->page_shift = c->page_shift;
+	s->rodata->cont_shift = c->cont_shift;
+	s->rodata->pmd_shift = c->pmd_shift;
+	s->rodata->pud_shift = c->pud_shift;
+	s->rodata->want_runs = p->tp[TP_SET_PTES];
+	s->rodata->want_map_latency = !c->opts.no_map_latency;
 	if (c->caller_filter_in_bpf) {
 		uint64_t lo[VMAPSCOPE_MAX_CALLER_RANGES], hi[VMAPSCOPE_MAX_CALLER_RANGES];
 		size_t n = ksyms_match(caller_names_ksyms(c->names), c->caller_filter, lo, hi,
@@ -277,9 +291,9 @@ static int open_and_load(struct collector *c, const struct plan *p,
 	bpf_map__set_max_entries(s->maps.stats, c->opts.max_callers);
 	bpf_map__set_max_entries(s->maps.callers, c->opts.max_callers);
 	s->rodata->max_slots = c->opts.max_callers;
-	s->rodata->want_latency = false;
+	s->rodata->want_call_latency = false;
 	for (i = 0; i < VMAPSCOPE_NR_LAT_SLOTS; i++)
-		s->rodata->want_latency |= p->latency && p->func[i];
+		s->rodata->want_call_latency |= p->latency && p->func[i];
 	/* area tracking: its programs and full-size maps only when asked for */
 	s->rodata->track_areas = c->opts.track_areas;
 	bpf_program__set_autoload(s->progs.on_sample, c->opts.track_areas);
@@ -291,7 +305,8 @@ static int open_and_load(struct collector *c, const struct plan *p,
 		bpf_map__set_max_entries(s->maps.samples, 1);
 	}
 
-	bpf_program__set_autoload(tp_prog(s, TP_MODULE), p->module_prog);
+	for (i = 0; i < NR_TPS; i++)
+		bpf_program__set_autoload(tp_prog(s, i), p->tp[i] && (i != TP_MODULE || p->module_prog));
 	bpf_program__set_autoload(s->progs.on_area_exit, p->area_prog && p->area_fentry);
 	bpf_program__set_autoload(s->progs.on_area_ret, p->area_prog && p->area_kprobe);
 	for (i = 0; i < VMAPSCOPE_NR_LAT_SLOTS; i++) {
@@ -382,7 +397,7 @@ static void attach_tracepoints(struct collector *c, const struct plan *p)
 	for (t = 0; t < NR_TPS; t++) {
 		struct bpf_link *l;
 
-		if (t == TP_MODULE && !p->module_prog)
+		if (!p->tp[t] || (t == TP_MODULE && !p->module_prog))
 			continue;
 		if (t == TP_AREA && c->area_how[0]) {
 			c->tp_attached[t] = true;	/* counted at the function's exit */
@@ -482,15 +497,15 @@ static void attach_latency(struct collector *c, const struct plan *p, bool kprob
 		}
 	}
 	if (n_ok == n_want && n_ok)
-		set_feat(c, VMAPSTAT_FEAT_LATENCY, true, how, NULL);
+		set_feat(c, VMAPSTAT_FEAT_CALL_LATENCY, true, how, NULL);
 	else if (n_ok)
-		set_feat(c, VMAPSTAT_FEAT_LATENCY, true, how,
-			 "latency: %d of %d entry points attached (see -v)", n_ok, n_want);
+		set_feat(c, VMAPSTAT_FEAT_CALL_LATENCY, true, how,
+			 "call latency: %d of %d entry points attached (see -v)", n_ok, n_want);
 	else if (failed)
-		set_feat(c, VMAPSTAT_FEAT_LATENCY, false, NULL,
-			 "latency: no entry point can be probed (%s: %s)", failed->func, failed->why);
+		set_feat(c, VMAPSTAT_FEAT_CALL_LATENCY, false, NULL,
+			 "call latency: no entry point can be probed (%s: %s)", failed->func, failed->why);
 	else
-		set_feat(c, VMAPSTAT_FEAT_LATENCY, false, NULL, "latency: %s", n_opt_in ?
+		set_feat(c, VMAPSTAT_FEAT_CALL_LATENCY, false, NULL, "call latency: %s", n_opt_in ?
 			 "the selected APIs' entry points are timed only with --latency-all "
 			 "(their exit probe would become the caller the kernel records)" :
 			 c->nr_probes ? "the selected APIs' entry points are not in this kernel" :
@@ -498,39 +513,40 @@ static void attach_latency(struct collector *c, const struct plan *p, bool kprob
 }
 
 /*
- * What names the callers: vmap_chunk (the series), else each area's
- * vm_struct at alloc_vmap_area()'s exit (stock kernels with fentry or
- * kprobes: the caller /proc/vmallocinfo prints), else the entry-point
- * probes, else the kernel stack at alloc_vmap_area (or when asked for).
+ * What names the callers: vmap_mapped (the series), else each area's
+ * vm_struct at alloc_vmap_area()'s exit (kernels with fentry or kprobes:
+ * the caller /proc/vmallocinfo prints), else the entry-point probes
+ * (--call-latency), else the kernel stack at alloc_vmap_area (or when
+ * asked for).
  */
 static void decide_callers(struct collector *c)
 {
 	char why[200];
 	int n;
 
-	if (!c->opts.stack_callers && c->tp_attached[TP_CHUNK]) {
-		set_feat(c, VMAPSTAT_FEAT_CALLERS, true, "vmap_chunk", NULL);
+	if (!c->opts.stack_callers && c->tp_attached[TP_MAPPED]) {
+		set_feat(c, VMAPSTAT_FEAT_CALLERS, true, "vmap_mapped", NULL);
 		return;
 	}
 	if (!c->opts.stack_callers && c->area_how[0]) {
 		set_feat(c, VMAPSTAT_FEAT_CALLERS, true, "vm_struct", NULL);
 		return;
 	}
-	if (!c->opts.stack_callers && c->feat[VMAPSTAT_FEAT_LATENCY].available) {
+	if (!c->opts.stack_callers && c->feat[VMAPSTAT_FEAT_CALL_LATENCY].available) {
 		set_feat(c, VMAPSTAT_FEAT_CALLERS, true, "entry probes", NULL);
 		return;
 	}
 	if (!c->tp_attached[TP_AREA]) {
 		set_feat(c, VMAPSTAT_FEAT_CALLERS, false, NULL,
-			 "callers: no vmap_chunk, no entry-point probe, and no vmalloc:alloc_vmap_area "
-			 "for the stack method");
+			 "callers: no vmap_mapped, no area program, no entry-point probe, and no "
+			 "vmalloc:alloc_vmap_area for the stack method");
 		return;
 	}
 	n = stack_internals(caller_names_ksyms(c->names), c->skel->bss->internals, VMAPSCOPE_MAX_INTERNALS,
 			    why, sizeof(why));
 	if (n < 0) {
 		set_feat(c, VMAPSTAT_FEAT_CALLERS, false, NULL,
-			 "callers: no vmap_chunk, no entry-point probe, no stack method (%s): "
+			 "callers: no vmap_mapped, no area program, no entry-point probe, no stack method (%s): "
 			 "every area is counted as [unattributed]", why);
 		return;
 	}
@@ -539,7 +555,7 @@ static void decide_callers(struct collector *c)
 	set_feat(c, VMAPSTAT_FEAT_CALLERS, true, "stack", NULL);
 }
 
-/* The method decide_callers() chose, in words, for the chunk column's line. */
+/* The method decide_callers() chose, in words, for the granule column's line. */
 static const char *callers_method(const struct collector *c)
 {
 	const struct vmapstat_feature_state *f = &c->feat[VMAPSTAT_FEAT_CALLERS];
@@ -549,10 +565,100 @@ static const char *callers_method(const struct collector *c)
 	if (!strcmp(f->how, "vm_struct"))
 		return "named by each area's vm_struct at alloc_vmap_area, as /proc/vmallocinfo names them";
 	if (!strcmp(f->how, "entry probes"))
-		return "named by the entry-point probes only";
+		return "named by the entry-point probes (--call-latency) only";
 	if (!strcmp(f->how, "stack"))
 		return "named by kernel stack at alloc_vmap_area";
 	return f->how;
+}
+
+/* The shifts of vmap_mapped's byte counts on this architecture and page size. */
+static void granule_shifts(struct collector *c)
+{
+	unsigned int level = c->page_shift - 3;	/* bits per page-table level */
+
+	c->pmd_shift = c->page_shift + level;
+	c->pud_shift = c->pmd_shift + level;
+	/* arm64 contiguous PTEs: 16 x 4K, 128 x 16K, 32 x 64K (CONT_PTE_SHIFT) */
+	if (!strcmp(c->arch, "arm64"))
+		c->cont_shift = c->page_shift == 12 ? 16 : c->page_shift == 14 ? 21 : 21;
+}
+
+/*
+ * Which events to attach: one program run per mapping call unless the
+ * options ask for more (collector.h).
+ */
+static void plan_events(struct collector *c, struct plan *p, const struct btf *vmlinux_btf)
+{
+	const struct collector_opts *o = &c->opts;
+	/* areas are the rows on a kernel without the series */
+	bool areas = !p->series || o->areas || o->track_areas || o->stack_callers;
+
+	p->tp[TP_MAPPED] = p->series;
+	p->tp[TP_SET_PTES] = p->tp[TP_HUGE] = p->series && o->runs;
+	p->tp[TP_AREA] = areas;
+	/* global counters only; the lazy free also ends a tracked area */
+	p->tp[TP_PURGE] = o->areas;
+	p->tp[TP_LAZY_FREE] = o->areas || o->track_areas;
+	p->tp[TP_MODULE] = true;
+	if (areas && !o->stack_callers && !o->load_only) {
+		p->area_fentry = btf_has(vmlinux_btf, "alloc_vmap_area", BTF_KIND_FUNC);
+		p->area_kprobe = ksyms_has_func(caller_names_ksyms(c->names), "alloc_vmap_area");
+		p->area_prog = p->area_fentry || p->area_kprobe;
+	}
+}
+
+/* A column the options did not ask for: unavailable, and quiet about it. */
+static void feat_off(struct collector *c, enum vmapstat_feature f, const char *option)
+{
+	set_feat(c, f, false, NULL, NULL);
+	snprintf(c->feat[f].how, sizeof(c->feat[f].how), "off (%s)", option);
+}
+
+/* The feature table: what each column comes from here, or why it is missing. */
+static void decide_features(struct collector *c, const struct plan *p)
+{
+	const struct collector_opts *o = &c->opts;
+	const char *apply = "apply kernel-patches/linux-6.12";
+	bool mapped = c->tp_attached[TP_MAPPED];
+
+	if (!o->load_only)
+		decide_callers(c);
+	if (mapped) {
+		set_feat(c, VMAPSTAT_FEAT_GRANULE, true, VMAPSCOPE_TP_MAPPED, NULL);
+		set_feat(c, VMAPSTAT_FEAT_CHUNK, true, VMAPSCOPE_TP_MAPPED, NULL);
+	} else {
+		set_feat(c, VMAPSTAT_FEAT_GRANULE, false, NULL,
+			 "granule: kernel lacks vmalloc:%s — %s%s%s%s", VMAPSCOPE_TP_MAPPED, apply,
+			 o->load_only ? "" : " (callers ", o->load_only ? "" : callers_method(c),
+			 o->load_only ? "" : ")");
+		set_feat(c, VMAPSTAT_FEAT_CHUNK, false, NULL, NULL);
+	}
+	if (o->no_map_latency)
+		feat_off(c, VMAPSTAT_FEAT_LATENCY, "--no-latency");
+	else if (mapped)
+		set_feat(c, VMAPSTAT_FEAT_LATENCY, true, VMAPSCOPE_TP_MAPPED, NULL);
+	else
+		set_feat(c, VMAPSTAT_FEAT_LATENCY, false, NULL, "latency: the mapping time "
+			 "comes from vmalloc:%s (the series)%s", VMAPSCOPE_TP_MAPPED,
+			 c->feat[VMAPSTAT_FEAT_CALL_LATENCY].available ? "" :
+			 "; --call-latency times whole calls instead");
+	if (!o->runs)
+		feat_off(c, VMAPSTAT_FEAT_RUNS, "--runs");
+	else if (c->tp_attached[TP_SET_PTES] && c->tp_attached[TP_HUGE])
+		set_feat(c, VMAPSTAT_FEAT_RUNS, true, "raw_tp", NULL);
+	else
+		set_feat(c, VMAPSTAT_FEAT_RUNS, false, NULL, "runs: kernel lacks vmalloc:%s — %s",
+			 !p->series ? VMAPSCOPE_TP_MAPPED : c->tp_attached[TP_SET_PTES] ?
+			 VMAPSCOPE_TP_HUGE_BLOCK : VMAPSCOPE_TP_SET_PTES, apply);
+	if (!o->call_latency && !c->feat[VMAPSTAT_FEAT_CALL_LATENCY].why[0])
+		feat_off(c, VMAPSTAT_FEAT_CALL_LATENCY, "--call-latency");
+	if (!p->tp[TP_AREA])
+		feat_off(c, VMAPSTAT_FEAT_AREAS, "--areas");
+	else if (c->tp_attached[TP_AREA])
+		set_feat(c, VMAPSTAT_FEAT_AREAS, true, c->area_how[0] ? c->area_how : "raw_tp", NULL);
+	else
+		set_feat(c, VMAPSTAT_FEAT_AREAS, false, NULL,
+			 "areas: kernel lacks vmalloc:alloc_vmap_area");
 }
 
 /*
@@ -596,8 +702,8 @@ static int load_ladder(struct collector *c, struct plan *p, char *errbuf, size_t
 		err = open_and_load(c, p, errbuf, errlen);
 	}
 	if (!err && lat_err[0])
-		set_feat(c, VMAPSTAT_FEAT_LATENCY, false, NULL,
-			 "latency: entry-point probes do not load (%s)", lat_err);
+		set_feat(c, VMAPSTAT_FEAT_CALL_LATENCY, false, NULL,
+			 "call latency: entry-point probes do not load (%s)", lat_err);
 	return err;
 }
 
@@ -637,6 +743,7 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 	snprintf(c->arch, sizeof(c->arch), "%.15s", strcmp(u.machine, "aarch64") ? u.machine : "arm64");
 	snprintf(c->release, sizeof(c->release), "%s", u.release);
 	c->page_shift = __builtin_ctzl(sysconf(_SC_PAGESIZE));
+	granule_shifts(c);
 	err = libbpf_num_possible_cpus();
 	if (err <= 0) {
 		snprintf(errbuf, errlen, "cannot count the possible CPUs: %s", strerror(-err));
@@ -668,7 +775,7 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 	}
 
 	p.module_prog = true;
-	p.latency = opts->want_latency;
+	p.latency = opts->call_latency;
 	for (i = 0; p.latency && i < NR_LAT_TARGETS; i++) {
 		const struct lat_target *lt = &lat_targets[i];
 		size_t f;
@@ -690,13 +797,9 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 		}
 	}
 
-	/* no vmap_chunk (its raw tracepoint has a btf_trace_ type): a stock kernel */
-	if (!opts->stack_callers && !opts->load_only &&
-	    !btf_has(vmlinux_btf, "btf_trace_" VMAPSCOPE_TP_CHUNK, BTF_KIND_TYPEDEF)) {
-		p.area_fentry = btf_has(vmlinux_btf, "alloc_vmap_area", BTF_KIND_FUNC);
-		p.area_kprobe = ksyms_has_func(caller_names_ksyms(c->names), "alloc_vmap_area");
-		p.area_prog = p.area_fentry || p.area_kprobe;
-	}
+	/* vmap_mapped's raw tracepoint has a btf_trace_ type: a series kernel */
+	p.series = btf_has(vmlinux_btf, "btf_trace_" VMAPSCOPE_TP_MAPPED, BTF_KIND_TYPEDEF);
+	plan_events(c, &p, vmlinux_btf);
 
 	err = load_ladder(c, &p, errbuf, errlen);
 	if (err)
@@ -707,38 +810,14 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 		attach_area_caller(c, &p);
 		attach_tracepoints(c, &p);
 		/*
-		 * Without vmap_chunk or the areas' vm_struct only a kprobe sees the
+		 * Without vmap_mapped or the areas' vm_struct only a kprobe sees the
 		 * vmallocinfo caller of vmap()/vm_map_ram()/ioremap (the return
 		 * address): prefer it then.
 		 */
 		if (p.latency)
-			attach_latency(c, &p, !c->tp_attached[TP_CHUNK] && !c->area_how[0]);
+			attach_latency(c, &p, !c->tp_attached[TP_MAPPED] && !c->area_how[0]);
 	}
-	if (!opts->want_latency)
-		set_feat(c, VMAPSTAT_FEAT_LATENCY, false, NULL, "latency: not requested (--no-latency)");
-
-	if (c->tp_attached[TP_SET_PTES] && c->tp_attached[TP_HUGE])
-		set_feat(c, VMAPSTAT_FEAT_GRANULE, true,
-			 "raw_tp", NULL);
-	else
-		set_feat(c, VMAPSTAT_FEAT_GRANULE, false, NULL,
-			 "granule: kernel lacks vmalloc:%s — apply kernel-patches/linux-6.12",
-			 c->tp_attached[TP_SET_PTES] ? VMAPSCOPE_TP_HUGE_BLOCK : VMAPSCOPE_TP_SET_PTES);
-	if (c->tp_attached[TP_AREA])
-		set_feat(c, VMAPSTAT_FEAT_AREAS, true, c->area_how[0] ? c->area_how : "raw_tp", NULL);
-	else
-		set_feat(c, VMAPSTAT_FEAT_AREAS, false, NULL,
-			 "areas: kernel lacks vmalloc:alloc_vmap_area");
-	if (!opts->load_only)
-		decide_callers(c);
-	if (c->tp_attached[TP_CHUNK])
-		set_feat(c, VMAPSTAT_FEAT_CHUNK, true, "raw_tp", NULL);
-	else
-		set_feat(c, VMAPSTAT_FEAT_CHUNK, false, NULL,
-			 "chunk: kernel lacks vmalloc:%s — apply kernel-patches/linux-6.12%s%s%s",
-			 VMAPSCOPE_TP_CHUNK, opts->load_only ? "" : " (callers ",
-			 opts->load_only ? "" : callers_method(c), opts->load_only ? "" : ")");
-
+	decide_features(c, &p);
 	btf__free(vmlinux_btf);
 	*out = c;
 	return 0;
@@ -776,6 +855,11 @@ struct vmapstat_bpf *collector_bpf(struct collector *c)
 bool collector_feature(const struct collector *c, enum vmapstat_feature f)
 {
 	return f < VMAPSTAT_FEAT_MAX && c->feat[f].available;
+}
+
+const char *collector_callers_how(const struct collector *c)
+{
+	return c->feat[VMAPSTAT_FEAT_CALLERS].available ? c->feat[VMAPSTAT_FEAT_CALLERS].how : "";
 }
 
 size_t collector_probes(const struct collector *c, const struct vmapstat_probe_state **probes)

@@ -26,7 +26,7 @@
 
 #include "rows.h"
 
-/* One latency probe target, as decided at attach time (for -v / JSON). */
+/* One call-latency probe target, as decided at attach time (for -v / JSON). */
 struct vmapstat_probe_state {
 	int api;		/* enum vmapscope_api */
 	char func[64];		/* kernel function attached, "" if none */
@@ -38,18 +38,27 @@ struct collector_opts {
 	pid_t pid;			/* 0 = all; else this tgid only */
 	unsigned int api_mask;		/* bit (1 << api); 0 = all APIs */
 	const char *caller_filter;	/* substring of the caller symbol; NULL = all */
-	bool want_latency;		/* attach entry-point probes */
 	/*
-	 * Also time vmap(), vm_map_ram(), vmap_pfn() and x86's ioremap*():
-	 * their exit probes make the kernel record the probe trampoline as
-	 * the caller of the areas they create (collector.c).
+	 * What to attach beyond the default (vmalloc:vmap_mapped on a series
+	 * kernel, alloc_vmap_area()'s exit elsewhere): one event per mapping
+	 * call unless asked.
+	 */
+	bool no_map_latency;		/* skip vmap_mapped's mapping time */
+	bool call_latency;		/* entry-point probes: whole-call latency */
+	/*
+	 * With call_latency, also time vmap(), vm_map_ram(), vmap_pfn() and
+	 * x86's ioremap*(): their exit probes make the kernel record the
+	 * probe trampoline as the caller of the areas they create
+	 * (collector.c).
 	 */
 	bool latency_all;
+	bool runs;			/* per-run events: runs per granule */
+	bool areas;			/* areas allocated, lazy frees, purges */
 	bool verbose;			/* libbpf debug output on stderr */
 	uint32_t max_callers;		/* stats map size; 0 = default (2048) */
 	/*
 	 * Name the callers of areas by kernel stack (stack_callers.h) even
-	 * where vmap_chunk or an entry-point probe could; without it the
+	 * where vmap_mapped or the area's vm_struct could; without it the
 	 * stack method is used only where neither is available.
 	 */
 	bool stack_callers;
@@ -84,6 +93,8 @@ const struct ksyms *collector_ksyms(struct collector *c);
 /* The loaded BPF object (vmapstat.skel.h), for the PMU sampler. */
 struct vmapstat_bpf *collector_bpf(struct collector *c);
 bool collector_feature(const struct collector *c, enum vmapstat_feature f);
+/* What names the callers ("vmap_mapped", "vm_struct", "stack", ...), "" if nothing. */
+const char *collector_callers_how(const struct collector *c);
 
 /* Latency probes as decided by collector_open(). */
 size_t collector_probes(const struct collector *c,

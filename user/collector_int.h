@@ -15,7 +15,7 @@
 #include "collector.h"
 
 /* The tracepoints the collector attaches, in tp_names[] (collector.c) order. */
-enum tp_id { TP_CHUNK, TP_SET_PTES, TP_HUGE, TP_AREA, TP_PURGE, TP_LAZY_FREE, TP_MODULE, NR_TPS };
+enum tp_id { TP_MAPPED, TP_SET_PTES, TP_HUGE, TP_AREA, TP_PURGE, TP_LAZY_FREE, TP_MODULE, NR_TPS };
 
 struct collector {
 	struct vmapstat_bpf *skel;
@@ -36,6 +36,8 @@ struct collector {
 
 	char arch[16];
 	unsigned int page_shift;
+	/* the shifts of vmap_mapped's byte counts (0: no PTE-level blocks) */
+	unsigned int cont_shift, pmd_shift, pud_shift;
 	size_t ncpus;			/* possible CPUs: per-CPU value count */
 	char release[65];
 };

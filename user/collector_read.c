@@ -19,7 +19,7 @@
 
 /*
  * Why callers have no names, and what the rows show instead.  Callers
- * named by vmap_chunk or an entry-point probe still have their
+ * named by vmap_mapped, a vm_struct or an entry-point probe still have their
  * addresses; the stack method cannot run without kallsyms addresses (it
  * needs the vmalloc functions' text ranges), so there are no callers at
  * all, only the [unattributed] row.

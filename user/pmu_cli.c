@@ -237,9 +237,7 @@ static int pmu_cli_run_start(struct vmapstat_run *run, int idx, pid_t pid)
 /* vmap figures of one run that a stock-vs-patched comparison wants. */
 static void record_vmap_metrics(int idx, const struct vmapstat_sample *d)
 {
-	uint64_t bytes = 0, large = 0, calls = 0, lat = 0, chunks = 0;
-	bool gran = d->feat[VMAPSTAT_FEAT_GRANULE].available;
-	bool latency = d->feat[VMAPSTAT_FEAT_LATENCY].available;
+	uint64_t bytes = 0, large = 0, chunks = 0, lat = 0, calls = 0, call_lat = 0;
 
 	for (size_t i = 0; i < d->nr_rows; i++) {
 		const struct vmapstat_row *r = &d->rows[i];
@@ -249,21 +247,25 @@ static void record_vmap_metrics(int idx, const struct vmapstat_sample *d)
 			if (s > d->page_shift)
 				large += r->st.bytes[s];
 		}
-		calls += r->st.calls;
-		lat += r->st.lat_sum_ns;
 		chunks += r->st.chunks;
+		lat += r->st.lat_sum_ns;
+		calls += r->st.calls;
+		call_lat += r->st.call_lat_sum_ns;
 	}
-	if (gran) {
+	if (d->feat[VMAPSTAT_FEAT_GRANULE].available) {
 		pmu_runs_set(&pmu.runs, idx, "vmap bytes mapped", "", bytes, 0);
 		pmu_runs_set(&pmu.runs, idx, "vmap bytes in large granules", "", large, 0);
 	}
 	if (d->feat[VMAPSTAT_FEAT_CHUNK].available)
 		pmu_runs_set(&pmu.runs, idx, "vmap chunks", "", chunks, 0);
-	if (latency) {
+	if (d->feat[VMAPSTAT_FEAT_LATENCY].available && chunks)
+		pmu_runs_set(&pmu.runs, idx, "vmap mapping latency avg", "ns",
+			     (double)lat / chunks, 0);
+	if (d->feat[VMAPSTAT_FEAT_CALL_LATENCY].available) {
 		pmu_runs_set(&pmu.runs, idx, "vmap calls", "", calls, 0);
 		if (calls)
-			pmu_runs_set(&pmu.runs, idx, "vmap latency avg", "ns",
-				     (double)lat / calls, 0);
+			pmu_runs_set(&pmu.runs, idx, "vmap call latency avg", "ns",
+				     (double)call_lat / calls, 0);
 	}
 }
 

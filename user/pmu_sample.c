@@ -39,7 +39,10 @@ int pmu_sample_open(const struct pmu_sample_opts *opts, struct collector *c,
 		snprintf(err, errlen, "pmu sampling: the collector does not track vmap areas");
 		goto fail;
 	}
-	s->chunk_attached = !opts->test_only && collector_feature(c, VMAPSTAT_FEAT_CHUNK);
+	/* the tracked areas get their caller from vmap_mapped or their vm_struct */
+	s->chunk_attached = !opts->test_only &&
+			    (!strcmp(collector_callers_how(c), VMAPSCOPE_TP_MAPPED) ||
+			     !strcmp(collector_callers_how(c), "vm_struct"));
 	if (opts->test_only) {
 		*out = s;
 		return 0;
@@ -168,7 +171,8 @@ void pmu_sample_report_print(FILE *out, const struct pmu_sample_report *rep,
 		return;
 	}
 	if (!rep->chunk_attached)
-		fprintf(out, "  callers unknown: kernel lacks vmalloc:vmap_chunk (apply kernel-patches/): "
+		fprintf(out, "  callers unknown: kernel lacks vmalloc:vmap_mapped (apply kernel-patches/) "
+			"and alloc_vmap_area() can be neither fentry- nor kprobe-traced: "
 			"samples in tracked areas are shown under caller 0\n");
 	fprintf(out, "%12s %7s  %-10s %s\n", "SAMPLES", "SHARE", "API", "CALLER");
 	for (size_t i = 0; i < rep->nr; i++) {

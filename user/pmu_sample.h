@@ -39,7 +39,7 @@ struct pmu_sample_report {
 	uint64_t counters[PMU_SAMPLE_CNT_MAX];
 	size_t nr;
 	struct pmu_sample_row *rows;	/* most samples first */
-	bool chunk_attached;		/* callers known (vmalloc:vmap_chunk) */
+	bool chunk_attached;		/* callers known (vmap_mapped or the areas' vm_struct) */
 };
 
 struct pmu_sample;

@@ -136,7 +136,7 @@ static bool is_named(const struct prom_state *st, const char *sym)
 
 struct caller_rank {
 	const char *sym;
-	uint64_t bytes, area_bytes, calls;
+	uint64_t bytes, area_bytes, calls;	/* calls: mapping calls, then probed calls */
 };
 
 static int cmp_rank(const void *a, const void *b)
@@ -177,7 +177,7 @@ static int admit_callers(struct prom_state *st)
 		for (sh = 0; sh < VMAPSCOPE_NR_SHIFTS; sh++)
 			c->bytes += r->st.bytes[sh];
 		c->area_bytes += r->st.area_bytes;
-		c->calls += r->st.calls;
+		c->calls += r->st.chunks + r->st.calls;
 	}
 	qsort(cand, n, sizeof(*cand), cmp_rank);
 	take = st->top - st->nr_named;

@@ -52,6 +52,15 @@ static bool granule_used(const struct vmapstat_row *r, unsigned int shift)
 	return false;
 }
 
+/*
+ * A granule field is a column of the row's granule table when the text
+ * shows it and the row counted some: runs only come with --runs.
+ */
+static bool granule_column(const struct vmapstat_row *r, const struct row_field *rf)
+{
+	return rf->kind == ROW_GRANULE && rf->text && any(row_field_values(&r->st, rf), VMAPSCOPE_NR_SHIFTS);
+}
+
 /* The granule table: entries, then each granule field the text shows, and the share. */
 static void text_granules(FILE *f, const struct vmapstat_sample *s, const struct vmapstat_row *r,
 			  uint64_t total)
@@ -62,7 +71,7 @@ static void text_granules(FILE *f, const struct vmapstat_sample *s, const struct
 
 	fprintf(f, "    %-16s %12s", "granule", row_granule_entries.label);
 	for (k = 0; k < nr_row_fields; k++)
-		if (row_fields[k].kind == ROW_GRANULE && row_fields[k].text)
+		if (granule_column(r, &row_fields[k]))
 			fprintf(f, " %16s", row_fields[k].label);
 	fprintf(f, " %8s\n", "share");
 	for (sh = 0; sh < VMAPSCOPE_NR_SHIFTS; sh++) {
@@ -71,7 +80,7 @@ static void text_granules(FILE *f, const struct vmapstat_sample *s, const struct
 		granule_label(arch_from_machine(s->arch), s->page_shift, sh, label, sizeof(label));
 		fprintf(f, "    %-16s %12llu", label, (unsigned long long)row_mappings(r, sh));
 		for (k = 0; k < nr_row_fields; k++)
-			if (row_fields[k].kind == ROW_GRANULE && row_fields[k].text)
+			if (granule_column(r, &row_fields[k]))
 				fprintf(f, " %16llu",
 					(unsigned long long)row_field_values(&r->st, &row_fields[k])[sh]);
 		fprintf(f, " %7.1f%%\n", total ? 100.0 * r->st.bytes[sh] / total : 0.0);
@@ -123,6 +132,7 @@ static void text_row(FILE *f, const struct vmapstat_sample *s,
 {
 	uint64_t total = row_total_bytes(r);
 	int line, last = 0;
+	char hdr[32];
 	size_t k;
 
 	if (o->per_caller && r->api != VMAPSCOPE_API_UNATTRIBUTED)
@@ -130,8 +140,12 @@ static void text_row(FILE *f, const struct vmapstat_sample *s,
 	else
 		fprintf(f, "\n[%s]\n", api_name(r->api));
 
-	if (s->feat[VMAPSTAT_FEAT_GRANULE].available && total)
-		text_granules(f, s, r, total);
+	if (s->feat[VMAPSTAT_FEAT_GRANULE].available || s->feat[VMAPSTAT_FEAT_RUNS].available)
+		for (k = 0; k < nr_row_fields; k++)
+			if (granule_column(r, &row_fields[k])) {
+				text_granules(f, s, r, total);
+				break;
+			}
 	for (k = 0; k < nr_row_fields; k++)
 		if (row_fields[k].kind == ROW_SCALAR && row_fields[k].text > last)
 			last = row_fields[k].text;
@@ -145,8 +159,11 @@ static void text_row(FILE *f, const struct vmapstat_sample *s,
 		if (rf->kind != ROW_HIST || !rf->text || !any(v, VMAPSCOPE_HIST_SLOTS))
 			continue;
 		fprintf(f, "\n");
-		print_log2_hist(f, v, VMAPSCOPE_HIST_SLOTS, ns ? o->lat_unit : rf->label,
-				ns ? o->lat_div : 1);
+		if (ns && rf->label)	/* "call usecs" */
+			snprintf(hdr, sizeof(hdr), "%s %s", rf->label, o->lat_unit);
+		else
+			snprintf(hdr, sizeof(hdr), "%s", ns ? o->lat_unit : rf->label);
+		print_log2_hist(f, v, VMAPSCOPE_HIST_SLOTS, hdr, ns ? o->lat_div : 1);
 	}
 }
 

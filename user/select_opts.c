@@ -13,6 +13,9 @@ enum {
 	OPT_MAX_CALLERS,
 	OPT_LATENCY_ALL,
 	OPT_NO_LATENCY,
+	OPT_CALL_LATENCY,
+	OPT_RUNS,
+	OPT_AREAS,
 	OPT_STACK_CALLERS,
 };
 
@@ -25,14 +28,21 @@ static const struct argp_option select_options[] = {
 	{ "api", OPT_API, "LIST", 0, "Only these APIs: " API_LIST_NAMES
 	  " (only their entry-point probes are attached)", 0 },
 	{ "pid", OPT_PID, "PID", 0, "Only mappings made by this process", 0 },
-	{ "no-latency", OPT_NO_LATENCY, NULL, 0, "Do not probe entry points: no latency columns and "
-	  "two probe hits less per call (cheaper for the traced system); on a kernel without the "
-	  "series the callers are then named by kernel stack (see --stack-callers)", 0 },
-	{ "latency-all", OPT_LATENCY_ALL, NULL, 0, "Also time vmap/vm_map_ram/vmap_pfn (and x86 "
-	  "ioremap): the kernel then records the probe as their areas' caller", 0 },
+	{ "no-latency", OPT_NO_LATENCY, NULL, 0, "No latency at all: neither the mapping time of "
+	  "vmalloc:vmap_mapped nor --call-latency", 0 },
+	{ "call-latency", OPT_CALL_LATENCY, NULL, 0, "Also time whole calls (vmalloc with its page "
+	  "allocation, ioremap, ...) with entry-point probes: two probe hits more per call; the "
+	  "default latency is the mapping time the series' vmap_mapped reports", 0 },
+	{ "latency-all", OPT_LATENCY_ALL, NULL, 0, "With --call-latency (implied), also time "
+	  "vmap/vm_map_ram/vmap_pfn (and x86 ioremap): the kernel then records the probe as their "
+	  "areas' caller", 0 },
+	{ "runs", OPT_RUNS, NULL, 0, "Also count runs per granule (the series' vmap_set_ptes and "
+	  "vmap_huge_block, one event per run)", 0 },
+	{ "areas", OPT_AREAS, NULL, 0, "Also count the virtual areas allocated, lazy frees and "
+	  "purges (on a kernel without the series the areas are the rows anyway)", 0 },
 	{ "stack-callers", OPT_STACK_CALLERS, NULL, 0, "Name the callers of areas by kernel stack "
 	  "(first frame outside the vmalloc/vmap/ioremap functions), as on kernels where nothing else "
-	  "names them; implies --no-latency", 0 },
+	  "names them", 0 },
 	{ "max-callers", OPT_MAX_CALLERS, "N", 0, "Size of the (caller, api) map (default 2048)", 0 },
 	{ "verbose", 'v', NULL, 0, "Verbose libbpf and attach output", 0 },
 	{ 0 },
@@ -69,6 +79,16 @@ static error_t select_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_LATENCY_ALL:
 		s->latency_all = true;
+		s->call_latency = true;
+		break;
+	case OPT_CALL_LATENCY:
+		s->call_latency = true;
+		break;
+	case OPT_RUNS:
+		s->runs = true;
+		break;
+	case OPT_AREAS:
+		s->areas = true;
 		break;
 	case OPT_STACK_CALLERS:
 		s->stack_callers = true;
@@ -84,10 +104,11 @@ static error_t select_parse(int key, char *arg, struct argp_state *state)
 		s->verbose = true;
 		break;
 	case ARGP_KEY_END:
-		/* the latency probes are either left off or extended, not both */
-		if ((s->no_latency || s->stack_callers) && s->latency_all)
-			argp_error(state, "%s and --latency-all exclude each other",
-				   s->stack_callers ? "--stack-callers" : "--no-latency");
+		/* the entry probes would name the callers the stack method is asked for */
+		if ((s->no_latency || s->stack_callers) && s->call_latency)
+			argp_error(state, "%s and %s exclude each other",
+				   s->stack_callers ? "--stack-callers" : "--no-latency",
+				   s->latency_all ? "--latency-all" : "--call-latency");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -105,8 +126,11 @@ void select_opts_collector(const struct select_opts *s, struct collector_opts *o
 	o->pid = s->pid;
 	o->api_mask = s->api_mask;
 	o->caller_filter = s->caller;
-	o->want_latency = !s->no_latency && !s->stack_callers;
+	o->no_map_latency = s->no_latency;
+	o->call_latency = s->call_latency;
 	o->latency_all = s->latency_all;
+	o->runs = s->runs;
+	o->areas = s->areas;
 	o->stack_callers = s->stack_callers;
 	o->verbose = s->verbose;
 	o->max_callers = s->max_callers;

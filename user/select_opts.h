@@ -9,9 +9,12 @@
  *   -c, --caller PATTERN   callers whose symbol contains PATTERN
  *   --api LIST             these APIs only (API_LIST_NAMES)
  *   --pid PID              mappings made by this process only
- *   --no-latency           no entry-point probes
- *   --latency-all          also time vmap, vm_map_ram, vmap_pfn, x86 ioremap
- *   --stack-callers        callers by kernel stack (implies --no-latency)
+ *   --no-latency           no latency at all
+ *   --call-latency         whole-call latency from entry-point probes
+ *   --latency-all          --call-latency, also of vmap, vm_map_ram, vmap_pfn, x86 ioremap
+ *   --runs                 runs per granule (the series' per-run events)
+ *   --areas                areas, lazy frees, purges
+ *   --stack-callers        callers of areas by kernel stack
  *   --max-callers N        size of the (caller, api) map
  *   -v, --verbose          libbpf and attach output
  *
@@ -34,7 +37,10 @@ struct select_opts {
 	unsigned int api_mask;		/* bit (1 << api); 0 = all APIs */
 	pid_t pid;			/* 0 = every process */
 	bool no_latency;
+	bool call_latency;
 	bool latency_all;
+	bool runs;
+	bool areas;
 	bool stack_callers;
 	bool verbose;
 	uint32_t max_callers;		/* 0 = the collector's default */

@@ -28,6 +28,8 @@ static const struct colspec cols[TOP_COL_MAX] = {
 	[TOP_COL_CHUNK]		= { "CHUNK", NULL, 5, false, TOP_NEED_CHUNK, 4 },
 	[TOP_COL_P50]		= { "P50", NULL, 6, false, TOP_NEED_LATENCY, 2 },
 	[TOP_COL_P99]		= { "P99", NULL, 6, false, TOP_NEED_LATENCY, 7 },
+	[TOP_COL_CP50]		= { "CP50", NULL, 6, false, TOP_NEED_CALL_LATENCY, 3 },
+	[TOP_COL_CP99]		= { "CP99", NULL, 6, false, TOP_NEED_CALL_LATENCY, 7 },
 	[TOP_COL_LIVE_AREAS]	= { "AREAS", NULL, 5, false, TOP_NEED_LIVE, 1 },
 	[TOP_COL_LIVE_BYTES]	= { "LIVE", NULL, 5, false, TOP_NEED_LIVE, 5 },
 };
@@ -117,6 +119,9 @@ static bool col_possible(const struct top_table *tab, enum top_col c)
 {
 	/* a granule the kernel cannot produce is not a column at all */
 	if (is_granule_col(c) && !tab->avail.shift[col_granule[c]])
+		return false;
+	/* call latency is asked for (--call-latency): no column otherwise */
+	if (cols[c].need == TOP_NEED_CALL_LATENCY && !tab->avail.have[TOP_NEED_CALL_LATENCY])
 		return false;
 	return true;
 }
@@ -258,11 +263,7 @@ static const char *cell(char *buf, size_t len, const struct top_table *tab,
 	case TOP_COL_MAPS:
 		if (tab->maps_src == TOP_MAPS_NONE)
 			return TOP_MISSING;
-		top_fmt_count(buf, len, r->maps_rate);
-		/* "~": chunks stand in for calls of an untimed API */
-		if (r->maps_chunks && strlen(buf) + 2 <= len)
-			strcat(buf, "~");
-		return buf;
+		return top_fmt_count(buf, len, r->maps_rate);
 	case TOP_COL_BYTES:
 		if (tab->bytes_src == TOP_BYTES_NONE)
 			return TOP_MISSING;
@@ -281,6 +282,10 @@ static const char *cell(char *buf, size_t len, const struct top_table *tab,
 		return top_fmt_ns(buf, len, r->p50_ns, r->p50_open);
 	case TOP_COL_P99:
 		return top_fmt_ns(buf, len, r->p99_ns, r->p99_open);
+	case TOP_COL_CP50:
+		return top_fmt_ns(buf, len, r->cp50_ns, r->cp50_open);
+	case TOP_COL_CP99:
+		return top_fmt_ns(buf, len, r->cp99_ns, r->cp99_open);
 	case TOP_COL_LIVE_AREAS:
 		return r->live_areas < 0 ? TOP_NODATA : top_fmt_count(buf, len, (double)r->live_areas);
 	case TOP_COL_LIVE_BYTES:
@@ -307,8 +312,8 @@ void top_fmt_row(char *buf, size_t len, const struct top_layout *lo,
 }
 
 static const char *const maps_src_name[] = {
-	[TOP_MAPS_NONE] = "n/a", [TOP_MAPS_CALLS] = "calls",
-	[TOP_MAPS_AREAS] = "areas", [TOP_MAPS_CHUNKS] = "chunks",
+	[TOP_MAPS_NONE] = "n/a", [TOP_MAPS_CHUNKS] = "calls",
+	[TOP_MAPS_AREAS] = "areas", [TOP_MAPS_CALLS] = "probed calls",
 };
 static const char *const bytes_src_name[] = {
 	[TOP_BYTES_NONE] = "n/a", [TOP_BYTES_MAPPED] = "mapped",
@@ -334,10 +339,9 @@ int top_fmt_summary(char (*lines)[TOP_LINE_MAX], int max, const struct top_table
 		return 0;
 	localtime_r(&now, &lt);
 	strftime(tm, sizeof(tm), "%H:%M:%S", &lt);
-	off = snprintf(lines[n], TOP_LINE_MAX, "vmaptop %s  %s %.2fs  maps %s%s (%s%s)  bytes %s%s (%s)",
+	off = snprintf(lines[n], TOP_LINE_MAX, "vmaptop %s  %s %.2fs  maps %s%s (%s)  bytes %s%s (%s)",
 		       tm, tab->cumulative ? "since start" : "interval", tab->interval_s,
 		       top_fmt_count(a, sizeof(a), t->maps_rate), rate, maps_src_name[tab->maps_src],
-		       tab->maps_chunk_rows ? "; untimed APIs: chunks" : "",
 		       top_fmt_bytes(b, sizeof(b), t->bytes_rate), rate,
 		       bytes_src_name[tab->bytes_src]);
 	if (tab->avail.have[TOP_NEED_GRANULE] && t->gran_bytes) {

@@ -17,6 +17,7 @@ void top_avail_from_sample(struct top_avail *av, const struct vmapstat_sample *s
 		[TOP_NEED_GRANULE] = VMAPSTAT_FEAT_GRANULE,
 		[TOP_NEED_CHUNK] = VMAPSTAT_FEAT_CHUNK,
 		[TOP_NEED_LATENCY] = VMAPSTAT_FEAT_LATENCY,
+		[TOP_NEED_CALL_LATENCY] = VMAPSTAT_FEAT_CALL_LATENCY,
 		[TOP_NEED_AREAS] = VMAPSTAT_FEAT_AREAS,
 	};
 	enum vs_arch arch = arch_from_machine(snap->arch);
@@ -32,8 +33,6 @@ void top_avail_from_sample(struct top_avail *av, const struct vmapstat_sample *s
 		if (!f->available)
 			snprintf(av->why[n], sizeof(av->why[n]), "%s", f->why);
 	}
-	for (n = 0; n < 16; n++)
-		av->timed[n] = av->have[TOP_NEED_LATENCY];
 	av->have[TOP_NEED_LIVE] = !live_why;
 	if (live_why)
 		snprintf(av->why[TOP_NEED_LIVE], sizeof(av->why[TOP_NEED_LIVE]), "%s", live_why);
@@ -100,9 +99,9 @@ double top_hist_percentile(const __u64 *hist, unsigned int nr_slots,
 static uint64_t row_maps(const struct vmapscope_stats *d, enum top_maps_src src)
 {
 	switch (src) {
-	case TOP_MAPS_CALLS:	return d->calls;
-	case TOP_MAPS_AREAS:	return d->areas;
 	case TOP_MAPS_CHUNKS:	return d->chunks;
+	case TOP_MAPS_AREAS:	return d->areas;
+	case TOP_MAPS_CALLS:	return d->calls;
 	default:		return 0;
 	}
 }
@@ -126,12 +125,12 @@ static void fill_shares(double share[TOP_G_NR], const __u64 *bytes, uint64_t tot
 
 static enum top_maps_src pick_maps_src(const struct top_avail *av)
 {
-	if (av->have[TOP_NEED_LATENCY])
-		return TOP_MAPS_CALLS;
-	if (av->have[TOP_NEED_AREAS])
-		return TOP_MAPS_AREAS;
 	if (av->have[TOP_NEED_CHUNK])
 		return TOP_MAPS_CHUNKS;
+	if (av->have[TOP_NEED_AREAS])
+		return TOP_MAPS_AREAS;
+	if (av->have[TOP_NEED_CALL_LATENCY])
+		return TOP_MAPS_CALLS;
 	return TOP_MAPS_NONE;
 }
 
@@ -198,7 +197,6 @@ int top_table_build(struct top_table *tab, const struct vmapstat_sample *cum,
 	tab->avail = *avail;
 	tab->cumulative = cumulative;
 	tab->maps_src = pick_maps_src(avail);
-	tab->maps_chunk_rows = false;
 	tab->bytes_src = avail->have[TOP_NEED_GRANULE] ? TOP_BYTES_MAPPED :
 			 avail->have[TOP_NEED_AREAS] ? TOP_BYTES_AREAS : TOP_BYTES_NONE;
 	tab->wall = cum->wall.tv_sec;
@@ -229,12 +227,6 @@ int top_table_build(struct top_table *tab, const struct vmapstat_sample *cum,
 		r->active = !stats_zero(&d->st);
 
 		r->maps = row_maps(&d->st, tab->maps_src);
-		if (tab->maps_src == TOP_MAPS_CALLS && !avail->timed[c->api & 15] &&
-		    avail->have[TOP_NEED_CHUNK] && c->api != VMAPSCOPE_API_UNATTRIBUTED) {
-			r->maps = d->st.chunks;
-			r->maps_chunks = true;
-			tab->maps_chunk_rows = true;
-		}
 		r->gran_bytes = row_total_bytes(d);
 		r->bytes = tab->bytes_src == TOP_BYTES_MAPPED ? r->gran_bytes :
 			   tab->bytes_src == TOP_BYTES_AREAS ? d->st.area_bytes : 0;
@@ -251,7 +243,16 @@ int top_table_build(struct top_table *tab, const struct vmapstat_sample *cum,
 		} else {
 			r->p50_ns = r->p99_ns = NAN;
 		}
-		r->failed = d->st.failed;
+		if (avail->have[TOP_NEED_CALL_LATENCY]) {
+			r->cp50_ns = top_hist_percentile(d->st.call_lat_hist, VMAPSCOPE_HIST_SLOTS,
+							 0.50, &r->cp50_open);
+			r->cp99_ns = top_hist_percentile(d->st.call_lat_hist, VMAPSCOPE_HIST_SLOTS,
+							 0.99, &r->cp99_open);
+		} else {
+			r->cp50_ns = r->cp99_ns = NAN;
+		}
+		/* failed mapping calls, else failed probed calls */
+		r->failed = avail->have[TOP_NEED_CHUNK] ? d->st.map_failed : d->st.failed;
 		row_live(r, live, nr_live, avail->have[TOP_NEED_LIVE]);
 
 		tot->maps += r->maps;
@@ -276,7 +277,7 @@ int top_table_build(struct top_table *tab, const struct vmapstat_sample *cum,
 		r->api = live[i].api;
 		memcpy(r->sym, live[i].sym, sizeof(r->sym));
 		fill_shares(r->share, NULL, 0, avail);
-		r->chunk_mean = r->p50_ns = r->p99_ns = NAN;
+		r->chunk_mean = r->p50_ns = r->p99_ns = r->cp50_ns = r->cp99_ns = NAN;
 		r->live_areas = (int64_t)live[i].areas;
 		r->live_bytes = (int64_t)live[i].bytes;
 	}
@@ -318,6 +319,8 @@ static double col_value(const struct top_row *r, enum top_col col)
 	case TOP_COL_CHUNK:	return r->chunk_mean;
 	case TOP_COL_P50:	return r->p50_ns;
 	case TOP_COL_P99:	return r->p99_ns;
+	case TOP_COL_CP50:	return r->cp50_ns;
+	case TOP_COL_CP99:	return r->cp99_ns;
 	case TOP_COL_LIVE_AREAS: return r->live_areas < 0 ? NAN : (double)r->live_areas;
 	case TOP_COL_LIVE_BYTES: return r->live_bytes < 0 ? NAN : (double)r->live_bytes;
 	default:		return NAN;
@@ -404,6 +407,8 @@ static const char *const col_names[TOP_COL_MAX] = {
 	[TOP_COL_CHUNK]		= "chunk",
 	[TOP_COL_P50]		= "p50",
 	[TOP_COL_P99]		= "p99",
+	[TOP_COL_CP50]		= "cp50",
+	[TOP_COL_CP99]		= "cp99",
 	[TOP_COL_LIVE_AREAS]	= "areas",
 	[TOP_COL_LIVE_BYTES]	= "live",
 };

@@ -42,10 +42,11 @@ enum top_granule {
 /* Column availability, from the collector's feature table. */
 enum top_need {
 	TOP_NEED_NONE = 0,
-	TOP_NEED_GRANULE,	/* series tracepoints vmap_set_ptes / vmap_huge_block */
-	TOP_NEED_CHUNK,		/* series tracepoint vmap_chunk */
-	TOP_NEED_LATENCY,	/* entry-point probes */
-	TOP_NEED_AREAS,		/* stock vmalloc:alloc_vmap_area */
+	TOP_NEED_GRANULE,	/* series tracepoint vmap_mapped: bytes per granule */
+	TOP_NEED_CHUNK,		/* series tracepoint vmap_mapped: calls, their length */
+	TOP_NEED_LATENCY,	/* series tracepoint vmap_mapped: mapping latency */
+	TOP_NEED_CALL_LATENCY,	/* entry-point probes (--call-latency) */
+	TOP_NEED_AREAS,		/* alloc_vmap_area()'s exit or tracepoint */
 	TOP_NEED_LIVE,		/* /proc/vmallocinfo readable */
 	TOP_NEED_MAX,
 };
@@ -56,22 +57,13 @@ struct top_avail {
 	char why[TOP_NEED_MAX][256];
 	/* mapping shift per granule column; 0 = this kernel has no such granule */
 	unsigned int shift[TOP_G_NR];
-	/*
-	 * APIs whose calls the collector times (entry/exit probes attached),
-	 * indexed by api & 15.  The collector leaves vmap()/vm_map_ram() and
-	 * x86 ioremap() untimed by default: an exit probe would become the
-	 * caller the kernel records (collector.c, lat_targets).
-	 */
-	bool timed[16];
 };
 
 /*
  * What "mappings" counts.  The best source the kernel offers wins:
- * completed API calls (entry probes), else vmap areas allocated (stock
- * tracepoint), else batching-walker chunks.  The header names the source.
- * With calls, rows of an API the collector does not time count chunks
- * (one per batched walk, at least one per call) instead of showing
- * nothing; the header says so (tab->maps_chunk_rows).
+ * mapping calls (the series' vmap_mapped), else vmap areas allocated
+ * (kernels without the series), else calls the entry-point probes saw
+ * (--call-latency).  The header names the source.
  */
 enum top_maps_src {
 	TOP_MAPS_NONE = 0,
@@ -100,9 +92,10 @@ struct top_row {
 	uint64_t gran_bytes;		/* all mapped bytes (every shift) */
 	double share[TOP_G_NR];		/* of gran_bytes, 0..1; NAN: nothing mapped */
 	double chunk_mean;		/* pages per vmap_chunk; NAN: no chunk */
-	double p50_ns, p99_ns;		/* NAN: no completed call */
+	double p50_ns, p99_ns;		/* mapping latency; NAN: no timed call */
 	bool p50_open, p99_open;	/* estimate fell in the open-ended last slot */
-	bool maps_chunks;		/* maps counts chunks: the API is not timed */
+	double cp50_ns, cp99_ns;	/* call latency (--call-latency); NAN: none */
+	bool cp50_open, cp99_open;
 	uint64_t failed;		/* API calls that returned NULL */
 
 	/* /proc/vmallocinfo, at the time of the sample; -1 = unknown */
@@ -133,7 +126,6 @@ struct top_table {
 	time_t wall;			/* when the newest sample was read */
 	bool cumulative;		/* rows show totals since start */
 	enum top_maps_src maps_src;
-	bool maps_chunk_rows;		/* some rows count chunks (untimed API) */
 	enum top_bytes_src bytes_src;
 	struct top_avail avail;
 	struct top_totals tot;
@@ -199,6 +191,8 @@ enum top_col {
 	TOP_COL_CHUNK,
 	TOP_COL_P50,
 	TOP_COL_P99,
+	TOP_COL_CP50,		/* call latency: only with --call-latency */
+	TOP_COL_CP99,
 	TOP_COL_LIVE_AREAS,
 	TOP_COL_LIVE_BYTES,
 	TOP_COL_MAX,

@@ -194,16 +194,6 @@ static int source_sample(void *ctxp, struct top_table *tab, bool cumulative)
 		}
 	}
 	top_avail_from_sample(&avail, &cur, live_why);
-	if (avail.have[TOP_NEED_LATENCY]) {
-		const struct vmapstat_probe_state *probes;
-		size_t i, n = collector_probes(ctx->col, &probes);
-
-		/* an API is timed when one of its entry points is probed */
-		memset(avail.timed, 0, sizeof(avail.timed));
-		for (i = 0; i < n; i++)
-			if (probes[i].how[0])
-				avail.timed[probes[i].api & 15] = true;
-	}
 	err = top_table_build(tab, &cur, ctx->have_prev ? &delta : NULL, &avail, live,
 			      (size_t)nr_live, cumulative, env.live_rows);
 	free(live);

@@ -54,6 +54,8 @@ const char *feature_name(enum vmapstat_feature f)
 		[VMAPSTAT_FEAT_GRANULE] = "granule",
 		[VMAPSTAT_FEAT_CHUNK] = "chunk",
 		[VMAPSTAT_FEAT_LATENCY] = "latency",
+		[VMAPSTAT_FEAT_RUNS] = "runs",
+		[VMAPSTAT_FEAT_CALL_LATENCY] = "call_latency",
 		[VMAPSTAT_FEAT_AREAS] = "areas",
 		[VMAPSTAT_FEAT_CALLERS] = "callers",
 	};

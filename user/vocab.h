@@ -12,11 +12,13 @@
 
 /* Columns a kernel may or may not be able to provide. */
 enum vmapstat_feature {
-	VMAPSTAT_FEAT_GRANULE = 0,	/* vmalloc:vmap_set_ptes + vmap_huge_block */
-	VMAPSTAT_FEAT_CHUNK,		/* vmalloc:vmap_chunk (also: caller attribution) */
-	VMAPSTAT_FEAT_LATENCY,		/* entry-point fentry/fexit or kprobes */
-	VMAPSTAT_FEAT_AREAS,		/* stock vmalloc:alloc_vmap_area & co */
-	VMAPSTAT_FEAT_CALLERS,		/* what names the callers: vmap_chunk, entry probes, stack */
+	VMAPSTAT_FEAT_GRANULE = 0,	/* bytes per granule: vmalloc:vmap_mapped */
+	VMAPSTAT_FEAT_CHUNK,		/* mapping calls and their length: vmap_mapped */
+	VMAPSTAT_FEAT_LATENCY,		/* mapping latency: vmap_mapped's ns */
+	VMAPSTAT_FEAT_RUNS,		/* runs per granule: vmap_set_ptes, vmap_huge_block (--runs) */
+	VMAPSTAT_FEAT_CALL_LATENCY,	/* entry-point fentry/fexit or kprobes (--call-latency) */
+	VMAPSTAT_FEAT_AREAS,		/* areas: alloc_vmap_area()'s exit or tracepoint & co */
+	VMAPSTAT_FEAT_CALLERS,		/* what names the callers: vmap_mapped, vm_struct, entry probes, stack */
 	VMAPSTAT_FEAT_MAX,
 };
 

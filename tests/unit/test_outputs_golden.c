@@ -110,16 +110,24 @@ static void check_golden(const char *arch, const char *what, const char *got, si
 struct arch_case {
 	const char *arch;
 	unsigned int cont_shift;	/* 0: no contiguous-PTE granule */
-	bool latency;			/* entry-point probes attached */
+	bool latency;			/* --call-latency and --runs, symbols readable */
 };
 
 static const struct arch_case x86 = { "x86_64", 0, true };
 static const struct arch_case arm64 = { "arm64", 16, false };
 
-static void add_lat(struct vmapstat_row *r, uint64_t n, uint64_t ns)
+/* @n mapping calls of @ns each (vmap_mapped's ns) */
+static void add_map_lat(struct vmapstat_row *r, uint64_t n, uint64_t ns)
 {
 	r->st.lat_hist[hist_slot(ns, VMAPSCOPE_HIST_SLOTS)] += n;
 	r->st.lat_sum_ns += n * ns;
+}
+
+/* @n whole calls of @ns each (--call-latency) */
+static void add_lat(struct vmapstat_row *r, uint64_t n, uint64_t ns)
+{
+	r->st.call_lat_hist[hist_slot(ns, VMAPSCOPE_HIST_SLOTS)] += n;
+	r->st.call_lat_sum_ns += n * ns;
 	r->st.calls += n;
 }
 
@@ -130,9 +138,11 @@ static void add_chunks(struct vmapstat_row *r, uint64_t n, uint64_t pages)
 	r->st.chunks += n;
 }
 
-static void add_bytes(struct vmapstat_row *r, unsigned int shift, uint64_t runs, uint64_t bytes)
+static void add_bytes(struct vmapstat_row *r, unsigned int shift, uint64_t runs, uint64_t bytes,
+		      const struct arch_case *a)
 {
-	r->st.runs[shift] += runs;
+	if (a->latency)		/* --runs with it */
+		r->st.runs[shift] += runs;
 	r->st.bytes[shift] += bytes;
 }
 
@@ -172,31 +182,39 @@ static void make_sample(struct vmapstat_sample *s, const struct arch_case *a, ui
 	s->wall.tv_sec = 1796050000 + 2 * scale;
 	s->wall.tv_nsec = 500000000;
 
-	s->feat[VMAPSTAT_FEAT_GRANULE] = (struct vmapstat_feature_state){ true, "raw_tp", "" };
-	s->feat[VMAPSTAT_FEAT_CHUNK] = (struct vmapstat_feature_state){ true, "raw_tp", "" };
-	s->feat[VMAPSTAT_FEAT_AREAS] = (struct vmapstat_feature_state){ true, "raw_tp", "" };
-	s->feat[VMAPSTAT_FEAT_CALLERS] = (struct vmapstat_feature_state){ true, "vmap_chunk", "" };
+	s->feat[VMAPSTAT_FEAT_GRANULE] = (struct vmapstat_feature_state){ true, "vmap_mapped", "" };
+	s->feat[VMAPSTAT_FEAT_CHUNK] = (struct vmapstat_feature_state){ true, "vmap_mapped", "" };
+	s->feat[VMAPSTAT_FEAT_LATENCY] = (struct vmapstat_feature_state){ true, "vmap_mapped", "" };
+	s->feat[VMAPSTAT_FEAT_AREAS] = (struct vmapstat_feature_state){ true, "fexit", "" };
+	s->feat[VMAPSTAT_FEAT_CALLERS] = (struct vmapstat_feature_state){ true, "vmap_mapped", "" };
 	if (a->latency) {
-		s->feat[VMAPSTAT_FEAT_LATENCY] = (struct vmapstat_feature_state){
+		s->feat[VMAPSTAT_FEAT_RUNS] = (struct vmapstat_feature_state){ true, "raw_tp", "" };
+		s->feat[VMAPSTAT_FEAT_CALL_LATENCY] = (struct vmapstat_feature_state){
 			true, "fentry",
-			"latency: vmap, vm_map_ram not timed (their exit probe would become the caller; --latency-all)" };
+			"call latency: vmap, vm_map_ram not timed (their exit probe would become the caller; --latency-all)" };
 		s->symbols_ok = true;
 	} else {
-		s->feat[VMAPSTAT_FEAT_LATENCY] = (struct vmapstat_feature_state){
-			false, "", "latency: no kprobes on this kernel (CONFIG_KPROBES=n)" };
+		s->feat[VMAPSTAT_FEAT_RUNS] = (struct vmapstat_feature_state){ false, "off (--runs)", "" };
+		s->feat[VMAPSTAT_FEAT_CALL_LATENCY] = (struct vmapstat_feature_state){
+			false, "", "call latency: no kprobes on this kernel (CONFIG_KPROBES=n)" };
 		snprintf(s->ksyms_reason, sizeof(s->ksyms_reason),
 			 "kptr_restrict=2: addresses are zero; callers shown as raw addresses");
 	}
 
-	r = add_row(s, 0, VMAPSCOPE_API_UNATTRIBUTED, "[unattributed]");
-	add_bytes(r, 12, 3 * scale, 5 * 4096 * scale);
+	/* runs outside the range of their task's next vmap_mapped (--runs) */
+	if (a->latency) {
+		r = add_row(s, 0, VMAPSCOPE_API_UNATTRIBUTED, "[unattributed]");
+		r->st.runs[12] = 3 * scale;
+	}
 
 	r = add_row(s, 0xffffffff81234560ULL, VMAPSCOPE_API_VMALLOC,
 		    a->latency ? "load_module+0x1a0/0x2200" : "0xffffffff81234560");
-	add_bytes(r, 12, 40 * scale, 300 * 4096 * scale);
-	add_bytes(r, 21, 2 * scale, 2 * (2ULL << 20) * scale);
+	add_bytes(r, 12, 40 * scale, 300 * 4096 * scale, a);
+	add_bytes(r, 21, 2 * scale, 2 * (2ULL << 20) * scale, a);
 	add_chunks(r, 10 * scale, 30);
 	add_chunks(r, 2 * scale, 512);
+	add_map_lat(r, 10 * scale, 2100);
+	add_map_lat(r, 2 * scale, 9000);
 	r->st.areas = 12 * scale;
 	r->st.area_bytes = (300 * 4096 + 2 * (2ULL << 20) + 12 * 4096) * scale;
 	if (a->latency) {
@@ -206,29 +224,34 @@ static void make_sample(struct vmapstat_sample *s, const struct arch_case *a, ui
 
 	r = add_row(s, 0xffffffff81234560ULL, VMAPSCOPE_API_VMAP,
 		    a->latency ? "load_module+0x1a0/0x2200" : "0xffffffff81234560");
-	add_bytes(r, 12, 1 * scale, 4096 * scale);
+	add_bytes(r, 12, 1 * scale, 4096 * scale, a);
 	add_chunks(r, 1 * scale, 1);
+	add_map_lat(r, 1 * scale, 700);
 
 	r = add_row(s, 0xffffffff81a00010ULL, VMAPSCOPE_API_VMALLOC,
 		    a->latency ? "bpf_prog_alloc_no_stats+0x3c/0x1d0" : "0xffffffff81a00010");
-	add_bytes(r, 12, 8 * scale, 16 * 4096 * scale);
+	add_bytes(r, 12, 8 * scale, 16 * 4096 * scale, a);
 	add_chunks(r, 8 * scale, 2);
+	add_map_lat(r, 8 * scale, 900);
 	r->st.areas = 8 * scale;
 	r->st.area_bytes = 8 * 3 * 4096 * scale;
 	if (a->latency)
 		add_lat(r, 8 * scale, 1800);
 
 	r = add_row(s, 0xffffffffc0a01234ULL, VMAPSCOPE_API_VMAP, "drm_gem_vmap+0x44/0x90 [drm]");
-	add_bytes(r, big, 4 * scale, 4 * (1ULL << big) * scale);
-	add_bytes(r, 12, 2 * scale, 32 * 4096 * scale);
+	add_bytes(r, big, 4 * scale, 4 * (1ULL << big) * scale, a);
+	add_bytes(r, 12, 2 * scale, 32 * 4096 * scale, a);
 	add_chunks(r, 4 * scale, (4 * (1ULL << big) + 32 * 4096) / 4096 / 4);
+	add_map_lat(r, 4 * scale, 30000);
 	r->st.areas = 4 * scale;
 	r->st.area_bytes = (4 * (1ULL << big) + 32 * 4096 + 4 * 4096) * scale;
 
 	r = add_row(s, 0xffffffffc0b00300ULL, VMAPSCOPE_API_IOREMAP, "nvme_map_cmb+0x88/0x1c0 [nvme]");
-	add_bytes(r, 21, 1 * scale, (2ULL << 20) * scale);
-	add_bytes(r, 30, scale / 3, (1ULL << 30) * (scale / 3));
+	add_bytes(r, 21, 1 * scale, (2ULL << 20) * scale, a);
+	add_bytes(r, 30, scale / 3, (1ULL << 30) * (scale / 3), a);
 	add_chunks(r, 1 * scale, 512);
+	add_map_lat(r, 1 * scale, 1ULL << 40);	/* a stuck mapping: the open-ended slot */
+	r->st.map_failed = scale / 2;
 	r->st.areas = 2 * scale;
 	r->st.area_bytes = (4ULL << 20) * scale;
 	if (a->latency) {
@@ -238,15 +261,16 @@ static void make_sample(struct vmapstat_sample *s, const struct arch_case *a, ui
 	}
 
 	r = add_row(s, 0xffffffffc0c00500ULL, VMAPSCOPE_API_VM_MAP_RAM, "xfs_buf_map_pages+0x60/0x120 [xfs]");
-	add_bytes(r, 12, 6 * scale, 24 * 4096 * scale);
+	add_bytes(r, 12, 6 * scale, 24 * 4096 * scale, a);
 	add_chunks(r, 6 * scale, 4);
+	add_map_lat(r, 6 * scale, 1200);
 
 	r = add_row(s, 0xffffffffc0d00000ULL, VMAPSCOPE_API_OTHER, "pcpu_create_chunk+0x1c/0x2a0");
 	r->st.areas = 1 * scale;
 	r->st.area_bytes = (8ULL << 20) * scale;
 
-	s->counters[VMAPSCOPE_CNT_UNATTRIBUTED] = 3 * scale;
-	s->counters[VMAPSCOPE_CNT_CHUNKS] = 40 * scale;
+	s->counters[VMAPSCOPE_CNT_UNATTRIBUTED] = a->latency ? 3 * scale : 0;
+	s->counters[VMAPSCOPE_CNT_MAPPED] = 40 * scale;
 	s->counters[VMAPSCOPE_CNT_SET_PTES] = 60 * scale;
 	s->counters[VMAPSCOPE_CNT_HUGE_BLOCKS] = 4 * scale;
 	s->counters[VMAPSCOPE_CNT_AREAS] = 27 * scale;
@@ -396,8 +420,6 @@ static void check_top(const struct arch_case *a)
 
 	make_reads(&rd, a);
 	top_avail_from_sample(&av, &rd.cum, NULL);
-	/* as vmaptop refines it from collector_probes(): vmap, vm_map_ram untimed */
-	av.timed[VMAPSCOPE_API_VMAP] = av.timed[VMAPSCOPE_API_VM_MAP_RAM] = false;
 
 	out_open(&o);
 	assert_int_equal(top_table_build(&tab, &rd.cum, &rd.delta, &av, live, 4, false, true), 0);

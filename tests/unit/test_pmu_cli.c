@@ -111,7 +111,10 @@ static int parse(int argc, char **argv)
 			  NULL, NULL);
 }
 
-/* A delta with @bytes4k at 4K, @bytes2m at 2M, @chunks chunks, @calls calls. */
+/*
+ * A delta with @bytes4k at 4K, @bytes2m at 2M, @chunks chunks, @calls calls,
+ * @lat_sum ns of mapping and of call latency.
+ */
 static void mk_delta(struct vmapstat_sample *d, struct vmapstat_row *row,
 		     uint64_t bytes4k, uint64_t bytes2m, uint64_t chunks,
 		     uint64_t calls, uint64_t lat_sum)
@@ -123,12 +126,14 @@ static void mk_delta(struct vmapstat_sample *d, struct vmapstat_row *row,
 	row->st.chunks = chunks;
 	row->st.calls = calls;
 	row->st.lat_sum_ns = lat_sum;
+	row->st.call_lat_sum_ns = lat_sum;
 	d->rows = row;
 	d->nr_rows = 1;
 	d->page_shift = 12;
 	d->feat[VMAPSTAT_FEAT_GRANULE].available = true;
 	d->feat[VMAPSTAT_FEAT_CHUNK].available = true;
 	d->feat[VMAPSTAT_FEAT_LATENCY].available = true;
+	d->feat[VMAPSTAT_FEAT_CALL_LATENCY].available = true;
 }
 
 static char *cmd_argv[] = { "true", NULL };
@@ -216,8 +221,11 @@ static void test_repeat_table_from_known_runs(void **state)
 			    "vmap bytes in large granules|2097152|0|4194304|2097152.0");
 	assert_string_equal(cells(out, "vmap chunks"), "vmap chunks|3|1|2|2.0");
 	assert_string_equal(cells(out, "vmap calls"), "vmap calls|2|1|2|1.7");
-	assert_string_equal(cells(out, "vmap latency avg (ns)"),
-			    "vmap latency avg (ns)|1500|500|500|833.3");
+	/* mapping latency per chunk, call latency per call */
+	assert_string_equal(cells(out, "vmap mapping latency avg (ns)"),
+			    "vmap mapping latency avg (ns)|1000|500|500|666.7");
+	assert_string_equal(cells(out, "vmap call latency avg (ns)"),
+			    "vmap call latency avg (ns)|1500|500|500|833.3");
 	/* the software event and the wall time are measured for every run */
 	assert_non_null(strstr(out, "| task-clock "));
 	assert_non_null(strstr(out, "| wall time (ms) "));

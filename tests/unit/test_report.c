@@ -55,7 +55,9 @@ static void make_snap(struct vmapstat_sample *s, const char *arch, uint64_t scal
 	r->st.chunk_hist[8] = scale;
 	r->st.calls = scale;
 	r->st.lat_sum_ns = scale * 3000;
-	r->st.lat_hist[11] = scale;	/* 2048..4095 ns */
+	r->st.lat_hist[11] = scale;	/* 2048..4095 ns: one of the two mappings timed */
+	r->st.call_lat_sum_ns = scale * 3000;
+	r->st.call_lat_hist[11] = scale;
 	r->st.areas = scale;
 	r->st.area_bytes = scale * ((2ULL << 20) + (1 << 20) + 4096);
 
@@ -238,7 +240,10 @@ static void test_json_per_api_and_text(void **state)
 	fclose(f);
 	assert_non_null(strstr(buf, "[vmalloc]"));
 	assert_non_null(strstr(buf, "2M PMD"));
+	/* mapping latency per mapping call, call latency per probed call */
+	assert_non_null(strstr(buf, "chunks 2, pages 768, failed 0, avg 1.500 usecs"));
 	assert_non_null(strstr(buf, "calls 1, failed 0, avg 3.000 usecs"));
+	assert_non_null(strstr(buf, "call usecs"));
 	assert_non_null(strstr(buf, "chunk pages"));
 	/* x86 has no 64K granule: shown by size and shift */
 	assert_non_null(strstr(buf, "64K (shift 16)"));

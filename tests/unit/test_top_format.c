@@ -91,7 +91,7 @@ static void make_table(struct top_table *t, const char *arch, bool granule, bool
 	t->avail.shift[TOP_G_CONT] = strcmp(arch, "arm64") ? 0 : 16;
 	t->avail.shift[TOP_G_PMD] = 21;
 	t->avail.shift[TOP_G_PUD] = 30;
-	t->maps_src = TOP_MAPS_CALLS;
+	t->maps_src = TOP_MAPS_CHUNKS;
 	t->bytes_src = TOP_BYTES_MAPPED;
 	t->interval_s = 1;
 	t->nr = t->cap = 3;
@@ -190,17 +190,12 @@ static void test_batch_layout_rows_exact_width(void **state)
 	assert_string_equal(c, TOP_NODATA);
 	cell_of(&lo, line, TOP_COL_LIVE_AREAS, c);
 	assert_string_equal(c, "12k");
-	/* chunks standing in for calls are marked */
-	t.rows[1].maps_chunks = true;
-	t.rows[1].maps_rate = 12;
+	/* the widest count fits its column */
+	t.rows[1].maps_rate = 1.8e18;
 	top_fmt_row(line, sizeof(line), &lo, &t, &t.rows[1]);
 	assert_int_equal(strlen(line), lo.total);
 	cell_of(&lo, line, TOP_COL_MAPS, c);
-	assert_string_equal(c, "12~");
-	t.rows[1].maps_rate = 1.8e18;	/* widest count still fits with the mark */
-	top_fmt_row(line, sizeof(line), &lo, &t, &t.rows[1]);
-	cell_of(&lo, line, TOP_COL_MAPS, c);
-	assert_string_equal(c, "1.8E~");
+	assert_string_equal(c, "1.8E");
 	/* empty symbol shows "?" */
 	top_fmt_row(line, sizeof(line), &lo, &t, &t.rows[2]);
 	assert_int_equal(line[0], '?');

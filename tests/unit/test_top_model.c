@@ -51,15 +51,21 @@ static void snap_init(struct vmapstat_sample *s, const char *arch, double t)
 		s->feat[f].available = true;
 }
 
-/* n calls of latency ns each, mapping bytes at shift */
+/*
+ * n mapping calls (vmap_mapped) of mapping latency ns each, mapping bytes
+ * at shift; timed whole by the entry probes (--call-latency) at 3 x ns.
+ */
 static void map_calls(struct vmapstat_row *r, uint64_t n, unsigned int shift, uint64_t bytes,
 		      uint64_t lat_ns)
 {
-	r->st.calls += n;
+	r->st.chunks += n;
 	r->st.runs[shift] += n;
 	r->st.bytes[shift] += bytes;
 	r->st.lat_hist[hist_slot(lat_ns, VMAPSCOPE_HIST_SLOTS)] += n;
 	r->st.lat_sum_ns += n * lat_ns;
+	r->st.calls += n;
+	r->st.call_lat_hist[hist_slot(3 * lat_ns, VMAPSCOPE_HIST_SLOTS)] += n;
+	r->st.call_lat_sum_ns += n * 3 * lat_ns;
 }
 
 static struct top_row *find(struct top_table *t, const char *sym)
@@ -190,11 +196,10 @@ static void test_rates_from_two_samples(void **state)
 	r = add_row(&cur, 0x1000, VMAPSCOPE_API_VMALLOC, "alpha+0x10/0x80");
 	map_calls(r, 14, 12, 14 * 3 * K4, 2000);
 	map_calls(r, 5, 21, 5 * M2, 100000);
-	r->st.chunks = 15;
 	r->st.chunk_pages = 10 * 3 + 5 * 512;
 	r = add_row(&cur, 0x2000, VMAPSCOPE_API_VMAP, "beta+0x8/0x40");
 	map_calls(r, 2, 12, 2 * K4, 500);
-	/* an untimed API (vmap by default): 6 mappings in 9 batched walks */
+	/* 9 vmap() calls mapping 6 x 2M, none timed (ns 0: under way when the event got enabled) */
 	r = add_row(&cur, 0x3000, VMAPSCOPE_API_VMAP, "gamma+0x1/0x9");
 	r->st.bytes[21] = 6 * M2;
 	r->st.chunks = 9;
@@ -204,13 +209,11 @@ static void test_rates_from_two_samples(void **state)
 
 	assert_int_equal(sample_delta(&cur, &prev, &delta), 0);
 	top_avail_from_sample(&av, &cur, NULL);
-	assert_true(av.timed[VMAPSCOPE_API_VMAP]);	/* until refined from the probes */
-	av.timed[VMAPSCOPE_API_VMAP] = false;
 	assert_int_equal(top_table_build(&tab, &cur, &delta, &av, NULL, 0, false, false), 0);
 
 	assert_int_equal(tab.nr, 3);	/* idle beta stays listed */
 	assert_float_equal(tab.interval_s, 2.5, 1e-6);
-	assert_int_equal(tab.maps_src, TOP_MAPS_CALLS);
+	assert_int_equal(tab.maps_src, TOP_MAPS_CHUNKS);
 	assert_int_equal(tab.bytes_src, TOP_BYTES_MAPPED);
 
 	a = find(&tab, "alpha+0x10/0x80");
@@ -226,6 +229,9 @@ static void test_rates_from_two_samples(void **state)
 	/* 10 calls in the 2 us slot, 5 in the 100 us slot: p50 fast, p99 slow */
 	assert_true(a->p50_ns >= 1024 && a->p50_ns < 4096);
 	assert_true(a->p99_ns >= 65536 && a->p99_ns < 131072);
+	/* the same calls timed whole, three times as long */
+	assert_true(a->cp50_ns >= 4096 && a->cp50_ns < 8192);
+	assert_true(a->cp99_ns >= 262144 && a->cp99_ns < 524288);
 
 	b = find(&tab, "beta+0x8/0x40");
 	assert_false(b->active);
@@ -235,11 +241,9 @@ static void test_rates_from_two_samples(void **state)
 	assert_true(isnan(b->p50_ns));
 	assert_true(isnan(b->chunk_mean));
 
-	/* an untimed API counts its chunks instead of (zero) calls */
-	assert_false(a->maps_chunks);
-	assert_true(find(&tab, "gamma+0x1/0x9")->maps_chunks);
+	/* mapping calls, whether or not they were timed */
 	assert_int_equal(find(&tab, "gamma+0x1/0x9")->maps, 9);
-	assert_true(tab.maps_chunk_rows);
+	assert_true(isnan(find(&tab, "gamma+0x1/0x9")->p50_ns));
 
 	/* totals and interval drops */
 	assert_int_equal(tab.tot.maps, 15 + 9);
@@ -302,6 +306,7 @@ static void test_missing_features_fallbacks(void **state)
 	r->st.area_bytes = 6 * 2 * K4;
 	r->st.chunks = 3;		/* must be ignored: feature off */
 	r->st.chunk_pages = 9;
+	r->st.calls = 4;		/* --call-latency */
 	top_avail_from_sample(&av, &cur, "live: /proc/vmallocinfo: Permission denied");
 	assert_false(av.have[TOP_NEED_GRANULE]);
 	assert_string_equal(av.why[TOP_NEED_GRANULE], "granule: kernel lacks vmalloc:vmap_set_ptes");
@@ -318,13 +323,12 @@ static void test_missing_features_fallbacks(void **state)
 	assert_true(isnan(tab.rows[0].p99_ns));
 	assert_true(tab.rows[0].live_areas == -1);
 
-	/* without areas either, chunks are the last resort */
+	/* without areas either, the probed calls (--call-latency) are the last resort */
 	cur.feat[VMAPSTAT_FEAT_AREAS].available = false;
-	cur.feat[VMAPSTAT_FEAT_CHUNK].available = true;
 	top_avail_from_sample(&av, &cur, NULL);
 	assert_int_equal(top_table_build(&tab, &cur, NULL, &av, NULL, 0, true, false), 0);
-	assert_int_equal(tab.maps_src, TOP_MAPS_CHUNKS);
-	assert_int_equal(tab.rows[0].maps, 3);
+	assert_int_equal(tab.maps_src, TOP_MAPS_CALLS);
+	assert_int_equal(tab.rows[0].maps, 4);
 	assert_int_equal(tab.bytes_src, TOP_BYTES_NONE);
 	top_table_free(&tab);
 	sample_free(&cur);

@@ -227,7 +227,9 @@ static void test_select_parse(void **state)
 	assert_int_equal(o.api_mask, s.api_mask);
 	assert_int_equal(o.pid, 42);
 	assert_int_equal(o.max_callers, 4096);
-	assert_true(o.verbose && o.want_latency && !o.latency_all && !o.stack_callers);
+	/* the default: one event per mapping call, with its mapping time */
+	assert_true(o.verbose && !o.no_map_latency && !o.call_latency && !o.latency_all &&
+		    !o.runs && !o.areas && !o.stack_callers);
 	assert_true(o.track_areas);	/* not the selection's to change */
 
 	/* the long spellings and the latency switches */
@@ -235,13 +237,18 @@ static void test_select_parse(void **state)
 				      "--verbose", NULL }), 0);
 	assert_string_equal(s.caller, "x");
 	select_opts_collector(&s, &o);
-	assert_true(o.stack_callers && !o.want_latency);
+	assert_true(o.stack_callers && !o.call_latency);
 	assert_int_equal(parse_select(&s, (const char *[]){ "--no-latency", NULL }), 0);
 	select_opts_collector(&s, &o);
-	assert_true(!o.want_latency && !o.stack_callers);
+	assert_true(o.no_map_latency && !o.call_latency && !o.stack_callers);
+	assert_int_equal(parse_select(&s, (const char *[]){ "--call-latency", "--runs", "--areas",
+				      NULL }), 0);
+	select_opts_collector(&s, &o);
+	assert_true(o.call_latency && !o.latency_all && o.runs && o.areas && !o.no_map_latency);
+	/* --latency-all extends the call latency, so it asks for it */
 	assert_int_equal(parse_select(&s, (const char *[]){ "--latency-all", NULL }), 0);
 	select_opts_collector(&s, &o);
-	assert_true(o.want_latency && o.latency_all);
+	assert_true(o.call_latency && o.latency_all && !o.runs && !o.areas);
 
 	/* a bad value leaves the field as it was */
 	parse_select(&s, (const char *[]){ "--pid", "0", "--max-callers", "15", NULL });
@@ -262,6 +269,7 @@ static void test_same_errors_both_tools(void **state)
 		{ "--max-callers", "3", NULL },
 		{ "--no-latency", "--latency-all", NULL },
 		{ "--stack-callers", "--latency-all", NULL },
+		{ "--stack-callers", "--call-latency", NULL },
 	};
 	struct result a, b;
 
@@ -337,7 +345,8 @@ static void test_version(void **state)
 #elif defined(__aarch64__)
 	assert_non_null(strstr(r.out, "\narch: arm64, libbpf "));
 #endif
-	assert_non_null(strstr(r.out, "\nbpf: vmapstat.bpf.c (CO-RE): raw_tp/vmap_chunk "));
+	assert_non_null(strstr(r.out, "\nbpf: vmapstat.bpf.c (CO-RE): "));
+	assert_non_null(strstr(r.out, " raw_tp/vmap_mapped "));
 	assert_non_null(strstr(r.out, "raw_tp/alloc_vmap_area"));
 	assert_non_null(strstr(r.out, " fentry x"));
 	assert_non_null(strstr(r.out, "\nbpf: snapshot.bpf.c: "));
