@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # vmapstat with kernel.kptr_restrict=2 (kallsyms shows every address as
 # 0, even to root): what stderr and the JSON say must be what the rows
-# show.  Callers named by vmap_chunk or an entry-point probe keep their
+# show.  Callers named by vmap_mapped, a vm_struct or an entry-point probe keep their
 # raw addresses; the stack method (the only one on a stock kernel without
 # kprobes) needs kallsyms addresses, so there no caller is named at all
 # and every area is in the [unattributed] row.  The setting is restored.
@@ -52,7 +52,7 @@ if not callers["available"] or callers["how"] == "stack":
     assert len(line) == 1 and "every row is [unattributed]" in line[0], err
     print(f"ok: kptr_restrict=2 ({mode}): {line[0]}")
 else:
-    # vmap_chunk / entry probes: callers kept as raw addresses
+    # vmap_mapped / vm_struct / entry probes: callers kept as raw addresses
     named = [c for c, _ in rows if c != "[unattributed]"]
     assert named and all(c.startswith("0x") for c in named), rows
     assert "callers shown as raw addresses" in err, err

@@ -44,8 +44,9 @@ bad -b -r
 bad -b -a
 bad -b -f ''
 bad -b --no-latency --latency-all
+bad -b --stack-callers --call-latency
 bad -b --max-callers 3
-pass "bad input: exit 2 with one stderr line (19 cases)"
+pass "bad input: exit 2 with one stderr line (20 cases)"
 # full screen without a terminal: a runtime error (tests/host/exit_status.sh)
 rc=0
 "$T" </dev/null >"$tmp/o" 2>"$tmp/e" || rc=$?
@@ -83,16 +84,16 @@ wait "$pid" || fail "vmaptop -b exited $? after SIGINT: $(cat "$tmp/err")"
 grep -q '^CALLER  *API  *MAPS  *BYTES' "$tmp/out" || fail "no column header"
 last=$(awk '/^vmaptop [0-9]/{f=""} {f=f $0 "\n"} END{printf "%s", f}' "$tmp/out")
 echo "$last" | grep -q 'since start' || fail "cumulative frame not labelled"
-if have_tp vmap_set_ptes; then
+if have_tp vmap_mapped; then
 	echo "$last" | grep -q '^n/a granule' && fail "claims granule missing on a kernel that has it"
 else
 	# the reason, once per frame, and n/a in the granule cells of every row
-	echo "$last" | grep -q '^n/a granule: kernel lacks vmalloc:vmap_set_ptes' ||
+	echo "$last" | grep -q '^n/a granule: kernel lacks vmalloc:vmap_mapped' ||
 		fail "missing granule column not explained: $last"
 	echo "$last" | awk 'f && NF {if ($0 !~ / n\/a +n\/a +n\/a /) bad=1} /^CALLER/{f=1}
 		END{exit bad}' || fail "granule cells not n/a: $last"
-	echo "$last" | grep -q '^n/a chunk: kernel lacks vmalloc:vmap_chunk' ||
-		fail "missing chunk column not explained"
+	echo "$last" | grep -q '^n/a latency: the mapping time comes from vmalloc:vmap_mapped' ||
+		fail "missing latency columns not explained"
 fi
 # maps come from the best source there is; with areas, the fork burst shows
 maps_src=$(echo "$last" | sed -n 's/.* maps [^ ]* (\([a-z/]*\)).*/\1/p')

@@ -95,22 +95,22 @@ has $T/out "PMU counts, CPUs 0-1" "report header names the CPUs"
 
 # ---- tracepoints as events, against the collector, with known vmallocs -----
 # test_vmalloc's fix_size_alloc_test: test_loop_count vmalloc(PAGE_SIZE) in
-# one thread: each is one alloc_vmap_area and one vmap_chunk (one page).
+# one thread: each is one alloc_vmap_area and one vmap_mapped (one page).
 tv=$(find /lib/modules -name test_vmalloc.ko | head -n 1)
 if [ -n "$tv" ]; then
 	load="kload -e 11 $tv run_test_mask=1 test_loop_count=1000 nr_threads=1 >/dev/null"
 	run "tracepoint events around 1000 vmallocs" 0 \
-		vmapstat -a --pmu vmalloc:alloc_vmap_area,vmalloc:vmap_chunk -- sh -c "$load"
-	a=$(count vmalloc:alloc_vmap_area); c=$(count vmalloc:vmap_chunk)
+		vmapstat -a --pmu vmalloc:alloc_vmap_area,vmalloc:vmap_mapped -- sh -c "$load"
+	a=$(count vmalloc:alloc_vmap_area); c=$(count vmalloc:vmap_mapped)
 	[ -n "$a" ] && [ "$a" -ge 1000 ] && [ "$a" -lt 1100 ] &&
 		ok "alloc_vmap_area counted $a (1000 vmallocs + module load)" || bad "alloc_vmap_area: '$a'"
 	[ -n "$c" ] && [ "$c" -ge 1000 ] && [ "$c" -lt 1100 ] &&
-		ok "vmap_chunk counted $c" || bad "vmap_chunk: '$c'"
+		ok "vmap_mapped counted $c" || bad "vmap_mapped: '$c'"
 	run "--repeat 3: tracepoint counts beside the collector's" 0 \
-		vmapstat -a --pmu vmalloc:vmap_chunk --repeat 3 -- sh -c "$load"
+		vmapstat -a --pmu vmalloc:vmap_mapped --repeat 3 -- sh -c "$load"
 	awk -F'|' '
 		function trim(s) { gsub(/^ +| +$/, "", s); return s }
-		trim($2) == "vmalloc:vmap_chunk" { for (i = 3; i <= 5; i++) tp[i] = trim($i) }
+		trim($2) == "vmalloc:vmap_mapped" { for (i = 3; i <= 5; i++) tp[i] = trim($i) }
 		trim($2) == "vmap chunks" { for (i = 3; i <= 5; i++) co[i] = trim($i) }
 		END {
 			bad = 0
@@ -150,7 +150,7 @@ x86_64)
 	has $T/out "PMU samples of page-faults:u by vmap caller: ([0-9]+) samples, \1 with a data address" \
 		"every page-fault sample carries its address"
 	has $T/out "^ +[1-9][0-9]* +100\.0%  -  +\[outside tracked vmap areas\]" "user faults land outside vmap areas"
-	hasnt $T/out "callers unknown" "callers come from vmalloc:vmap_chunk on the patched kernel"
+	hasnt $T/out "callers unknown" "callers come from vmalloc:vmap_mapped on the patched kernel"
 	run "Arm TLB names need an Arm PMU" 2 vmapstat --pmu dtlb_walk -- true
 	has $T/err "dtlb_walk: Arm PMUv3 event 0x34, but no armv8_\*/armv9_\* PMU" "clear reason"
 	;;

@@ -27,7 +27,7 @@ events=0
 if [ -d $T/events/vmalloc/vmap_set_ptes ]; then
 	events=1
 	echo >$T/trace
-	for e in vmap_chunk vmap_set_ptes vmap_huge_block; do
+	for e in vmap_set_ptes vmap_huge_block; do
 		echo 1 >$T/events/vmalloc/$e/enable
 	done
 fi
@@ -37,11 +37,11 @@ kload /opt/vmapscope/kmod/snapshot_workload.ko ioremap_phys=$phys
 kload /opt/vmapscope/kmod/snapshot_shapes.ko
 
 if [ $events = 1 ]; then
-	for e in vmap_chunk vmap_set_ptes vmap_huge_block; do
+	for e in vmap_set_ptes vmap_huge_block; do
 		echo 0 >$T/events/vmalloc/$e/enable
 	done
 	echo "@@SNAP-TRACE-BEGIN"
-	grep -E 'vmap_(chunk|set_ptes|huge_block):' $T/trace || true
+	grep -E 'vmap_(set_ptes|huge_block):' $T/trace || true
 	echo "@@SNAP-TRACE-END"
 fi
 echo "@@SNAP-DMESG-BEGIN"

@@ -3,8 +3,11 @@
 
 Three independent views of the same workload must agree exactly:
   1. what vmapstat_workload.ko must produce (EXPECTED below, per arch),
-  2. vmapstat -p -j (BPF aggregation in the kernel),
+  2. vmapstat -p -j --runs (BPF aggregation in the kernel),
   3. the raw tracefs events of the same run, re-aggregated here.
+A second load under vmapstat's default attach set must give the same
+bytes, calls and timings with exactly one BPF program on the mapping
+paths (vmap_mapped) and no kprobe, fentry or per-run program.
 usage: check.py ARCH LOGFILE
 """
 import json
@@ -44,21 +47,30 @@ EXPECTED = {
 IOREMAP_CALLER = {"x86_64": "vswl_ioremap", "arm64": "__ioremap_prot"}
 
 def sections(text):
-    return checklib.sections(text, r"^@@(VS[2-5]?-[A-Z-]+)\s?(.*)$")
+    return checklib.sections(text, r"^@@(VS[2-5D]?-[A-Z-]+)\s?(.*)$")
 
 
 def func(sym):
     return sym.split("+", 1)[0]
 
 
-TRACE_RE = re.compile(r"^\s*(.+)-(\d+)\s+\[\d+\].*?\s(vmap_chunk|vmap_set_ptes|vmap_huge_block): (.*)$")
+TRACE_RE = re.compile(r"^\s*(.+)-(\d+)\s+\[\d+\].*?\s(vmap_mapped|vmap_set_ptes|vmap_huge_block): (.*)$")
+# vmap_mapped's byte counts, in its order, by shift (arm64's contiguous PTEs: 64K)
+CLASSES = ("pte", "cont", "pmd", "pud")
 
 
-def trace_view(lines):
-    """Per caller: bytes/runs per shift and chunk lengths, attributing
-    set_ptes/huge_block to the last chunk of the same task containing it."""
-    last_chunk = {}
-    per = defaultdict(lambda: {"bytes": defaultdict(int), "runs": defaultdict(int), "chunks": []})
+def class_shifts(arch):
+    return {"pte": 12, "cont": 16 if arch == "arm64" else None, "pmd": 21, "pud": 30}
+
+
+def trace_view(lines, arch):
+    """Per caller: bytes per shift, calls, their pages and mapping times
+    from vmap_mapped; runs per shift from the per-run events, each charged
+    to the next vmap_mapped of the same task whose range holds it."""
+    shifts = class_shifts(arch)
+    pending = defaultdict(list)
+    per = defaultdict(lambda: {"bytes": defaultdict(int), "runs": defaultdict(int), "chunks": [],
+                               "ns": [], "nr_runs": 0})
     unattributed = 0
     for line in lines:
         m = TRACE_RE.match(line)
@@ -66,19 +78,23 @@ def trace_view(lines):
             continue
         pid, ev, rest = m.group(2), m.group(3), m.group(4)
         f = dict(re.findall(r"(\w+)=(\S+)", rest.split(" caller=")[0]))
-        if ev == "vmap_chunk":
-            caller = rest.split(" caller=", 1)[1].strip()
-            addr, n = int(f["addr"], 16), int(f["nr_pages"])
-            last_chunk[pid] = (addr, addr + n * 4096, caller)
-            per[func(caller)]["chunks"].append(n)
+        if ev != "vmap_mapped":
+            pending[pid].append((int(f["addr"], 16), int(f["shift"])))
             continue
-        addr, size, shift = int(f["addr"], 16), int(f["size"]), int(f["shift"])
-        c = last_chunk.get(pid)
-        if not c or not (c[0] <= addr < c[1]):
-            unattributed += 1
-            continue
-        per[func(c[2])]["bytes"][shift] += size
-        per[func(c[2])]["runs"][shift] += 1
+        caller = func(rest.split(" caller=", 1)[1].strip())
+        addr, size = int(f["addr"], 16), int(f["size"])
+        p = per[caller]
+        for c in CLASSES:
+            if int(f[c]):
+                p["bytes"][shifts[c]] += int(f[c])
+        p["chunks"].append(size // 4096)
+        p["ns"].append(int(f["ns"]))
+        p["nr_runs"] += int(f["nr_runs"])
+        for a, sh in pending.pop(pid, []):
+            if addr <= a < addr + size:
+                p["runs"][sh] += 1
+            else:
+                unattributed += 1
     return per, unattributed
 
 
@@ -115,6 +131,44 @@ def check_unloaded(s, tag, loops, caller_re):
     check(not raw, f"{tag}: no caller left as a raw address {raw}")
 
 
+def check_default(s, arch, expected, runs_view):
+    """vmapstat without options: vmap_mapped (and module_load) only, as the
+    kernel lists them, and the rows of the --runs run without their runs."""
+    if "VSD-RC" not in s:
+        check(False, "guest output lacks the default run (VSD)")
+        return
+    check(s["VSD-RC"][0].strip() == "0", f"default run exited {s['VSD-RC'][0].strip()}")
+    obj = json.loads([l for l in s["VSD-JSON"] if l.startswith("{")][0])
+    f = obj["features"]
+    check(f["runs"]["how"] == "off (--runs)" and f["call_latency"]["how"] == "off (--call-latency)" and
+          f["areas"]["how"] == "off (--areas)" and f["latency"]["how"] == "vmap_mapped",
+          f"default features: runs, call latency and areas off, latency from vmap_mapped ({f})")
+    progs = [l.split() for l in s.get("VSD-LINKS", []) if l.startswith("prog ")]
+    links = [l.split() for l in s.get("VSD-LINKS", []) if l.startswith("link ")]
+    print("default attach set:", [" ".join(p[2:]) for p in progs], [" ".join(l[2:]) for l in links])
+    check(progs and all(p[2] == "raw_tracepoint" for p in progs),
+          f"no kprobe, fentry or other program type by default: {[p[2:] for p in progs]}")
+    check(sorted(p[3] for p in progs) == ["on_module_load", "on_vmap_mapped"],
+          f"programs loaded: on_vmap_mapped and on_module_load only: {[p[3] for p in progs]}")
+    check(sorted(l[4] for l in links if l[2] == "raw_tracepoint") == ["module_load", "vmap_mapped"] and
+          all(l[2] == "raw_tracepoint" for l in links),
+          f"links: raw tracepoints vmap_mapped and module_load only: {[l[2:] for l in links]}")
+    dv = json_view(obj)
+    for caller, (api, gran, chunks) in sorted(expected.items()):
+        r, rr = dv.get(caller), runs_view.get(caller)
+        if r is None or rr is None:
+            check(False, f"default run: {caller} row present")
+            continue
+        got = {g["shift"]: g["bytes"] for g in r["granules"]}
+        check(got == gran and r["chunks"] == len(chunks) and r["chunk_pages"] == sum(chunks) and
+              r["chunk_hist"] == rr["chunk_hist"],
+              f"default run: {caller}: bytes {got}, {r['chunks']} calls of {r['chunk_pages']} pages "
+              f"== expected {gran}, {len(chunks)} of {sum(chunks)}")
+        check(all(g["runs"] == 0 for g in r["granules"]), f"default run: {caller}: no runs counted")
+        check(sum(h["count"] for h in r["latency_hist_ns"]) == len(chunks) and r["latency_sum_ns"] > 0,
+              f"default run: {caller}: every call timed ({r['latency_sum_ns']} ns)")
+
+
 def main():
     arch, log = sys.argv[1], sys.argv[2]
     s = sections(open(log, errors="replace").read())
@@ -126,21 +180,23 @@ def main():
     print("guest params:", params or "(no ivshmem: ioremap not exercised)")
     print("vmapstat notes:", " | ".join(l for l in s.get("VS-ERR", []) if l.strip()))
 
-    check(s["VS-RC"][0].strip() == "0", f"vmapstat -p -j -- kload exited {s['VS-RC'][0].strip()}")
+    check(s["VS-RC"][0].strip() == "0", f"vmapstat -p -j --runs -- kload exited {s['VS-RC'][0].strip()}")
     # the command's own output (kload's line) shares stdout
     jl = [l for l in s["VS-JSON"] if l.startswith("{")]
     check(len(jl) == 1, f"command mode printed {len(jl)} JSON line(s), want 1")
     obj = json.loads(jl[0])
     feats = obj["features"]
-    check(feats["granule"]["available"] and feats["chunk"]["available"],
-          f"series tracepoints attached ({feats['granule']['how']}, {feats['chunk']['how']})")
+    check(all(feats[f]["available"] and feats[f]["how"] == "vmap_mapped"
+              for f in ("granule", "chunk", "latency", "callers")),
+          f"granule, calls, latency and callers from vmap_mapped ({feats})")
+    check(feats["runs"]["available"], f"--runs attached the per-run events ({feats['runs']})")
+    check(not feats["call_latency"]["available"] and not feats["call_latency"]["why"],
+          f"no entry-point probe unless asked ({feats['call_latency']})")
     check(obj["counters"]["stats_map_full"] == 0, "stats map never full")
-    lat_full = feats["latency"]["available"] and not feats["latency"]["why"]
-    print(f"latency: available={feats['latency']['available']} how={feats['latency']['how']!r} "
-          f"why={feats['latency']['why']!r}")
+    print("counters:", {k: v for k, v in obj["counters"].items() if v})
 
     jv = json_view(obj)
-    tv, t_unattr = trace_view(s["VS-TRACE"])
+    tv, t_unattr = trace_view(s["VS-TRACE"], arch)
     check(not any("LOST" in l for l in s["VS-TRACE"]), "tracefs lost no events")
 
     expected = dict(EXPECTED[arch])
@@ -173,20 +229,25 @@ def main():
             check(dict(t["bytes"]) == got, f"{caller}: tracefs bytes {dict(t['bytes'])} == vmapstat {got}")
             check(dict(t["runs"]) == runs, f"{caller}: tracefs runs {dict(t['runs'])} == vmapstat {runs}")
             check(sorted(t["chunks"]) == sorted(chunks), f"{caller}: tracefs chunks {t['chunks']} == {chunks}")
-        # Timed by default: vmalloc (caller passed as an argument) and arm64's
-        # __ioremap_prot; not the entry points whose return address is the
-        # caller (an exit probe would replace it).  The nested page-array
-        # vmalloc is not timed separately.
-        timed = api == "vmalloc" or (arch == "arm64" and api == "ioremap")
-        if lat_full and timed:
-            check(r["calls"] == 1 and r["failed"] == 0 and r["latency_sum_ns"] > 0 and
-                  sum(h["count"] for h in r["latency_hist_ns"]) == 1,
-                  f"{caller}: one timed call ({r['latency_sum_ns']} ns)")
-        elif not timed:
-            check(r["calls"] == 0, f"{caller}: not timed by default (calls {r['calls']})")
+            check(sum(runs.values()) == t["nr_runs"],
+                  f"{caller}: runs {sum(runs.values())} == the events' nr_runs {t['nr_runs']}")
+            # the mapping time is the kernel's own (vmap_mapped ns), read by both
+            timed = [n for n in t["ns"] if n]
+            check(r["latency_sum_ns"] == sum(timed) and
+                  sum(h["count"] for h in r["latency_hist_ns"]) == len(timed) == len(chunks),
+                  f"{caller}: mapping latency {r['latency_sum_ns']} ns over "
+                  f"{sum(h['count'] for h in r['latency_hist_ns'])} calls == tracefs {sum(timed)} ns "
+                  f"over {len(timed)} of {len(chunks)}")
+        check(r["map_failed"] == 0 and r["calls"] == 0 and not r["call_latency_hist_ns"],
+              f"{caller}: no failed mapping, no whole-call timing unless asked")
     # nothing of ours charged elsewhere
     extra = sorted(c for c in jv if c.startswith("vswl_") and c not in expected)
     check(not extra, f"no unexpected workload callers {extra}")
+
+    check(t_unattr == 0, f"tracefs: every per-run event inside its call's range ({t_unattr} outside)")
+
+    # the default attach set: the same numbers, one program on the mapping paths
+    check_default(s, arch, expected, jv)
 
     vi = [l for l in s.get("VS-VMALLOCINFO", []) if "vswl_" in l]
     vi_callers = {func(l.split()[2]) for l in vi if len(l.split()) > 2}

@@ -2,12 +2,14 @@
 """Check vmapstat on a stock kernel (output of stock.sh via scripts/lab run).
 
 Without the series' tracepoints vmapstat must say once which columns are
-missing and why, and still report what the kernel offers: the workload's
-vmalloc() calls timed per caller (the caller is an argument of
-__vmalloc_node_range_noprof) with the areas counted at alloc_vmap_area's
-exit, which must match /proc/vmallocinfo's sizes for the same callers;
-the same with the callers named by kernel stack (--stack-callers); and the
-traced rows joined with the live audit's on (caller, api) (check_join).
+missing and why, and still report what the kernel offers: by default the
+areas counted per caller at alloc_vmap_area()'s exit, one program and no
+entry-point probe (check_default), which must match /proc/vmallocinfo's
+sizes for the same callers; with --call-latency the workload's vmalloc()
+calls timed whole (the caller is an argument of
+__vmalloc_node_range_noprof); the same with the callers named by kernel
+stack (--stack-callers); and the traced rows joined with the live audit's
+on (caller, api) (check_join).
 usage: check_stock.py ARCH LOGFILE
 """
 import json
@@ -44,7 +46,7 @@ def check_stack(s):
     f = o["features"]
     check(f["callers"]["available"] and f["callers"]["how"] == "stack",
           f"--stack-callers: JSON features.callers {f['callers']}")
-    check(not f["latency"]["available"], "--stack-callers: no entry-point probe attached")
+    check(not f["call_latency"]["available"], "--stack-callers: no entry-point probe attached")
     vi, vi_caller = defaultdict(list), defaultdict(set)
     for l in s["VS2-VMALLOCINFO"]:
         p = l.split()
@@ -148,6 +150,32 @@ def check_join(s):
           f"({l['areas'] if l else 0} areas)")
 
 
+def check_default(s, vi):
+    """No option: one program at alloc_vmap_area()'s exit (and module_load),
+    no entry-point probe; the areas per caller as /proc/vmallocinfo has them."""
+    if "VSD-RC" not in s:
+        check(False, "guest output lacks the default run (VSD)")
+        return
+    check(s["VSD-RC"][0].strip() == "0", f"default run exited {s['VSD-RC'][0].strip()}")
+    o = json.loads([l for l in s["VSD-JSON"] if l.startswith("{")][0])
+    f = o["features"]
+    check(f["call_latency"]["how"] == "off (--call-latency)" and f["callers"]["how"] == "vm_struct",
+          f"default: no call latency, callers from the areas' vm_struct ({f['call_latency']}, {f['callers']})")
+    progs = [l.split() for l in s.get("VSD-LINKS", []) if l.startswith("prog ")]
+    print("default attach set:", [" ".join(p[2:]) for p in progs],
+          [" ".join(l.split()[2:]) for l in s.get("VSD-LINKS", []) if l.startswith("link ")])
+    names = sorted(p[3] for p in progs)
+    check(names in (["on_area_exit", "on_module_load"], ["on_area_ret", "on_module_load"]),
+          f"default: the area program and module_load only, no entry-point probe ({names})")
+    rows = {func(r["caller"]): r for r in o["rows"]}
+    for c in VMALLOC_CALLERS:
+        r = rows.get(c)
+        check(r is not None and r["areas"] == len(vi[c]) and r["area_bytes"] == sum(vi[c]) and
+              r["calls"] == 0,
+              f"default: {c}: areas {r and r['areas']} / {r and r['area_bytes']} B == vmallocinfo "
+              f"{len(vi[c])} / {sum(vi[c])} B, no call timed")
+
+
 def main():
     arch, log = sys.argv[1], sys.argv[2]
     s = sections(open(log, errors="replace").read())
@@ -157,18 +185,22 @@ def main():
             return 1
     err = [l for l in s["VS-ERR"] if l.strip()]
     check(s["VS-RC"][0].strip() == "0", f"vmapstat exited {s['VS-RC'][0].strip()}")
-    for col, tp in (("granule", "vmap_set_ptes"), ("chunk", "vmap_chunk")):
-        n = sum(1 for l in err if l.startswith(f"vmapstat: {col}: kernel lacks vmalloc:{tp}"))
-        check(n == 1, f"stderr names the missing {col} column once ({n})")
+    for what, start in (("granule", "vmapstat: granule: kernel lacks vmalloc:vmap_mapped"),
+                        ("mapping latency", "vmapstat: latency: the mapping time comes from vmalloc:vmap_mapped")):
+        n = sum(1 for l in err if l.startswith(start))
+        check(n == 1, f"stderr names the missing {what} column once ({n})")
+    check(sum(1 for l in err if "callers named by each area's vm_struct" in l) == 1,
+          f"stderr names the method that named the callers ({err})")
     jl = [l for l in s["VS-JSON"] if l.startswith("{")]
     check(len(jl) == 1, f"{len(jl)} JSON line(s)")
     o = json.loads(jl[0])
     f = o["features"]
-    check(not f["granule"]["available"] and "vmap_set_ptes" in f["granule"]["why"], "JSON: granule missing, with why")
-    check(not f["chunk"]["available"] and "vmap_chunk" in f["chunk"]["why"], "JSON: chunk missing, with why")
-    check(f["areas"]["available"], f"JSON: areas from stock tracepoints ({f['areas']['how']})")
-    check(f["latency"]["available"], f"JSON: latency attached ({f['latency']['how']})")
-    check(o["counters"]["set_ptes_events"] == 0 and o["counters"]["chunk_events"] == 0,
+    check(not f["granule"]["available"] and "vmap_mapped" in f["granule"]["why"], "JSON: granule missing, with why")
+    check(not f["chunk"]["available"] and not f["latency"]["available"], "JSON: no calls, no mapping latency")
+    check(f["areas"]["available"] and f["areas"]["how"] in ("fexit", "kretprobe"),
+          f"JSON: areas at alloc_vmap_area()'s exit ({f['areas']['how']})")
+    check(f["call_latency"]["available"], f"JSON: --call-latency attached ({f['call_latency']['how']})")
+    check(o["counters"]["set_ptes_events"] == 0 and o["counters"]["mapped_events"] == 0,
           "no series events on a stock kernel")
 
     # /proc/vmallocinfo: area sizes (guard page included) per caller
@@ -184,11 +216,13 @@ def main():
         if r is None:
             continue
         check(r["api"] == "vmalloc", f"{c}: api {r['api']}")
-        check(r["calls"] == 1 and r["failed"] == 0 and r["latency_sum_ns"] > 0,
-              f"{c}: one timed call ({r['latency_sum_ns']} ns)")
+        check(r["calls"] == 1 and r["failed"] == 0 and r["call_latency_sum_ns"] > 0 and
+              r["latency_sum_ns"] == 0,
+              f"{c}: one call timed whole ({r['call_latency_sum_ns']} ns), no mapping latency invented")
         check(r["granules"] == [] and r["chunks"] == 0, f"{c}: no granule/chunk figures invented")
         check(r["areas"] == len(vi[c]) and r["area_bytes"] == sum(vi[c]),
               f"{c}: areas {r['areas']} / {r['area_bytes']} B == vmallocinfo {len(vi[c])} / {sum(vi[c])} B")
+    check_default(s, vi)
     check_stack(s)
     check_join(s)
     print(f"{arch} stock: {len(failures)} failure(s)")

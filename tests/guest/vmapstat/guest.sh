@@ -1,9 +1,10 @@
 #!/bin/sh
 # Runs inside a lab guest (busybox sh).  Records the workload module's
-# mappings twice: vmapstat -p -j (BPF aggregation) and the raw tracefs
-# events of the same run; prints both between markers for check.py on the
-# host.  A second run checks the caller filter (-c) on a module loaded
-# after vmapstat started.
+# mappings twice: vmapstat -p -j --runs (BPF aggregation) and the raw
+# tracefs events of the same run; prints both between markers for check.py
+# on the host.  A second load runs under the default attach set, which the
+# kernel's own list of BPF programs and links shows (bpflinks).  Later runs
+# check the caller filter (-c) on a module loaded after vmapstat started.
 KO=/opt/vmapscope/kmod/vmapstat_workload.ko
 T=/sys/kernel/tracing
 rc=0
@@ -25,12 +26,12 @@ echo "@@VS-PARAMS $params"
 echo 0 >$T/tracing_on
 echo 8192 >$T/buffer_size_kb
 echo >$T/trace
-for e in vmap_chunk vmap_set_ptes vmap_huge_block; do
+for e in vmap_mapped vmap_set_ptes vmap_huge_block; do
 	echo 1 >$T/events/vmalloc/$e/enable || { echo "FAIL: no tracefs event $e"; exit 1; }
 done
 echo 1 >$T/tracing_on
 
-vmapstat -p -j -- kload $KO $params >/tmp/vs.json 2>/tmp/vs.err
+vmapstat -p -j --runs -- kload $KO $params >/tmp/vs.json 2>/tmp/vs.err
 vrc=$?
 echo 0 >$T/tracing_on
 echo "@@VS-RC $vrc"
@@ -39,11 +40,23 @@ cat /tmp/vs.json
 echo "@@VS-ERR"
 cat /tmp/vs.err
 echo "@@VS-TRACE"
-grep -E ' (vmap_chunk|vmap_set_ptes|vmap_huge_block): ' $T/trace
+grep -E ' (vmap_mapped|vmap_set_ptes|vmap_huge_block): ' $T/trace
 echo "@@VS-VMALLOCINFO"
 grep vswl_ /proc/vmallocinfo
 echo "@@VS-TRACE-OVERRUN $(grep -c 'LOST' $T/trace)"
 [ $vrc = 0 ] || rc=1
+rmmod vmapstat_workload || rc=1
+
+# The default attach set, seen from the kernel while vmapstat runs; the
+# same workload counted without the per-run events.
+vmapstat -p -j -- sh -c "bpflinks >/tmp/links; kload $KO $params" >/tmp/vsd.json 2>/tmp/vsd.err
+echo "@@VSD-RC $?"
+echo "@@VSD-JSON"
+cat /tmp/vsd.json
+echo "@@VSD-ERR"
+cat /tmp/vsd.err
+echo "@@VSD-LINKS"
+cat /tmp/links
 rmmod vmapstat_workload || rc=1
 
 # filtered_run TAG CALLER: vmapstat -c CALLER around one load of the
@@ -85,7 +98,7 @@ if [ -n "$tv" ]; then
 fi
 echo "@@VS-END"
 rmmod vmapstat_workload || rc=1
-for e in vmap_chunk vmap_set_ptes vmap_huge_block; do
+for e in vmap_mapped vmap_set_ptes vmap_huge_block; do
 	echo 0 >$T/events/vmalloc/$e/enable
 done
 exit $rc

@@ -1,12 +1,25 @@
 #!/bin/sh
 # Runs inside a STOCK lab guest (no series tracepoints).  vmapstat must
-# still run: name the missing columns once, time vmalloc() and count its
-# areas per caller, named by each area's vm_struct at alloc_vmap_area()'s
-# exit; then name every caller by kernel stack (--stack-callers); then
-# join the traced rows with the live audit's (VS3).
+# still run: name the missing columns once, count the areas per caller,
+# named by each area's vm_struct at alloc_vmap_area()'s exit, with one
+# program (bpflinks lists what the kernel holds: VSD), and time vmalloc()
+# whole with --call-latency; then name every caller by kernel stack
+# (--stack-callers); then join the traced rows with the live audit's (VS3).
 KO=/opt/vmapscope/kmod/vmapstat_workload.ko
 [ -f "$KO" ] || { echo "FAIL: $KO missing (lab kmod not run?)"; exit 1; }
-vmapstat -p -j -- kload $KO >/tmp/vs.json 2>/tmp/vs.err
+vmapstat -p -j -- sh -c "bpflinks >/tmp/links; kload $KO" >/tmp/vsd.json 2>/tmp/vsd.err
+vrcd=$?
+echo "@@VSD-RC $vrcd"
+echo "@@VSD-JSON"
+cat /tmp/vsd.json
+echo "@@VSD-ERR"
+cat /tmp/vsd.err
+echo "@@VSD-LINKS"
+cat /tmp/links
+echo "@@VSD-VMALLOCINFO"
+grep vswl_ /proc/vmallocinfo
+rmmod vmapstat_workload
+vmapstat -p -j --call-latency -- kload $KO >/tmp/vs.json 2>/tmp/vs.err
 vrc=$?
 echo "@@VS-RC $vrc"
 echo "@@VS-JSON"
@@ -16,8 +29,8 @@ cat /tmp/vs.err
 echo "@@VS-VMALLOCINFO"
 grep vswl_ /proc/vmallocinfo
 rmmod vmapstat_workload
-# The same load with the callers named by kernel stack (--stack-callers:
-# no entry-point probe), as on a kernel where nothing else names them.
+# The same load with the callers named by kernel stack (--stack-callers),
+# as on a kernel where nothing else names them.
 vmapstat -p -j --stack-callers -- kload $KO >/tmp/vs2.json 2>/tmp/vs2.err
 vrc2=$?
 echo "@@VS2-RC $vrc2"
@@ -53,6 +66,7 @@ echo "@@VS3-CPUS $(grep -c ^processor /proc/cpuinfo)"
 echo "@@VS-END"
 pkill sleep 2>/dev/null || killall sleep 2>/dev/null
 rmmod vmapstat_workload
+[ $vrcd = 0 ] || exit $vrcd
 [ $vrc = 0 ] || exit $vrc
 [ $vrc2 = 0 ] || exit $vrc2
 exit $vrc3
