@@ -19,7 +19,9 @@
  *    free_vmap_area_noflush tracepoints (--areas): areas, purges;
  *  - on kernels without the series, alloc_vmap_area()'s exit (fexit or
  *    kretprobe) in place of its tracepoint, by default: areas with the
- *    caller of their vm_struct, the one /proc/vmallocinfo prints.
+ *    caller of their vm_struct, the one /proc/vmallocinfo prints;
+ *  - --lifetime: each mapping's time and row kept by address until
+ *    free_vmap_area_noflush unmaps it.
  *
  * Cost: these programs run inside every mapping of the observed system,
  * so each event does as little as it can and leaves the rest to read
@@ -136,6 +138,23 @@ struct {
 	__type(value, struct vmapscope_mod_val);
 } modules SEC(".maps");
 
+/*
+ * --lifetime: live mappings by start address (vmapscope.h); sized to one
+ * entry by user space otherwise.  Allocated as used: most of it stays
+ * empty on a quiet system.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, VMAPSCOPE_MAX_LIVE_MAPS);
+	__type(key, __u64);
+	__type(value, struct vmapscope_birth);
+} births SEC(".maps");
+
+const volatile bool want_lifetime = false;
+/* where the birth is taken: vmap_mapped, else the area (kernels without it) */
+const volatile bool lifetime_from_areas = false;
+
 /* Module loads seen: user space re-reads "modules" when it changes. */
 __u64 module_loads = 0;
 
@@ -249,6 +268,45 @@ static __always_inline struct vmapscope_stats *row(struct vmapscope_cpu_state *c
 	if (!s)
 		count(cs, VMAPSCOPE_CNT_STATS_FULL, 1);
 	return s;
+}
+
+/*
+ * --lifetime: a mapping of @slot's row made now at @addr.  Only the APIs
+ * whose areas free_vmap_area_noflush ends one by one: vm_map_ram()'s
+ * small mappings share vmap blocks, percpu areas are not freed that way.
+ */
+static __always_inline void birth(struct vmapscope_cpu_state *cs, __u64 addr, __u32 slot,
+				  __u32 api)
+{
+	struct vmapscope_birth b = { .slot = slot };
+
+	if (api != VMAPSCOPE_API_VMALLOC && api != VMAPSCOPE_API_VMAP &&
+	    api != VMAPSCOPE_API_IOREMAP)
+		return;
+	b.ns = bpf_ktime_get_ns();
+	if (bpf_map_update_elem(&births, &addr, &b, BPF_ANY))
+		count(cs, VMAPSCOPE_CNT_LIFETIME_FULL, 1);
+}
+
+/* --lifetime: the mapping at @addr is gone; its lifetime goes to its row. */
+static __always_inline void death(struct vmapscope_cpu_state *cs, __u64 addr)
+{
+	struct vmapscope_birth *b = bpf_map_lookup_elem(&births, &addr);
+	struct vmapscope_stats *s;
+	__u64 life;
+	__u32 slot;
+
+	if (!b)
+		return;		/* mapped before we attached, or not tracked */
+	life = bpf_ktime_get_ns() - b->ns;
+	slot = b->slot;
+	bpf_map_delete_elem(&births, &addr);
+	s = row(cs, slot);
+	if (!s)
+		return;
+	__sync_fetch_and_add(&s->unmaps, 1);
+	__sync_fetch_and_add(&s->life_sum_ns, life);
+	__sync_fetch_and_add(&s->life_hist[hist_slot(life)], 1);
 }
 
 static __always_inline struct task_ctx *task_ctx(struct vmapscope_cpu_state *cs, bool create)
@@ -403,6 +461,8 @@ int BPF_PROG(on_vmap_mapped, unsigned long addr, unsigned long size, const void 
 	add_bytes(cs, s, pud_shift, pud);
 	if (ret)
 		__sync_fetch_and_add(&s->map_failed, 1);
+	if (want_lifetime && !lifetime_from_areas)
+		birth(cs, addr, slot, api);
 	if (want_map_latency && ns) {
 		__sync_fetch_and_add(&s->lat_sum_ns, ns);
 		__sync_fetch_and_add(&s->lat_hist[hist_slot(ns)], 1);
@@ -508,6 +568,7 @@ static __always_inline bool stack_caller(void *ctx, struct vmapscope_cpu_state *
 static __always_inline int on_area(void *ctx, __u64 addr, __u64 size, int failed)
 {
 	struct vmapscope_cpu_state *cs = cpu_state();
+	__u32 api = VMAPSCOPE_API_UNATTRIBUTED;
 	struct vmapscope_stats *s;
 	struct task_ctx *tc;
 	__u32 slot = 0;		/* unattributed */
@@ -534,7 +595,6 @@ static __always_inline int on_area(void *ctx, __u64 addr, __u64 size, int failed
 	}
 	if (stack_callers) {
 		__u64 caller;
-		__u32 api;
 
 		if (stack_caller(ctx, cs, &caller, &api)) {
 			if (!pass_key(cs, caller, api))
@@ -551,6 +611,8 @@ static __always_inline int on_area(void *ctx, __u64 addr, __u64 size, int failed
 		return 0;
 	__sync_fetch_and_add(&s->areas, 1);
 	__sync_fetch_and_add(&s->area_bytes, size);
+	if (want_lifetime && lifetime_from_areas && slot)
+		birth(cs, addr, slot, api);
 	return 0;
 }
 
@@ -580,10 +642,13 @@ int BPF_PROG(on_free_vmap_area_noflush, unsigned long va_start)
 {
 	struct vmapscope_cpu_state *cs = cpu_state();
 
-	if (cs)
-		count(cs, VMAPSCOPE_CNT_LAZY_FREES, 1);
+	if (!cs)
+		return 0;
+	count(cs, VMAPSCOPE_CNT_LAZY_FREES, 1);
 	if (track_areas)
 		area_del(va_start);
+	if (want_lifetime)
+		death(cs, va_start);
 	return 0;
 }
 
@@ -639,6 +704,8 @@ static __always_inline int on_area_named(struct vmapscope_cpu_state *cs, __u64 s
 		return 0;
 	__sync_fetch_and_add(&s->areas, 1);
 	__sync_fetch_and_add(&s->area_bytes, size);
+	if (want_lifetime && lifetime_from_areas)
+		birth(cs, start, slot, api);
 	return 0;
 }
 
@@ -666,7 +733,7 @@ int BPF_PROG(on_area_exit)
 		bpf_get_func_arg(ctx, 6, &va_flags);
 		api = va_flags & VMAPSCOPE_VMAP_RAM ? VMAPSCOPE_API_VM_MAP_RAM : VMAPSCOPE_API_OTHER;
 	}
-	if (track_areas)
+	if (track_areas || want_lifetime)
 		start = BPF_CORE_READ((struct vmap_area *)va, va_start);
 	return on_area_named(cs, start, size, caller, api);
 }

@@ -167,7 +167,13 @@ struct vmapscope_key {
 	  areas, 2, "areas")							\
 	X(SCALAR, BYTES, area_bytes, "area_bytes", "vmapscope_vmap_area_bytes_total", \
 	  "Bytes of virtual areas allocated, guard page included (unless VM_NO_GUARD).",		\
-	  area_bytes, 2, NULL)
+	  area_bytes, 2, NULL)							\
+	/* --lifetime: from the mapping to vmalloc:free_vmap_area_noflush */	\
+	X(SCALAR, COUNT, unmaps, "unmaps", NULL, NULL, unmaps, 4, "unmapped")	\
+	X(SCALAR, NS, life_sum_ns, "lifetime_sum_ns", NULL, NULL, life_sum_ns, 4, "lifetime avg") \
+	X(HIST, NS, life_hist, "lifetime_hist_ns", "vmapscope_map_lifetime_seconds", \
+	  "Lifetime of a mapping: from its vmalloc:vmap_mapped (or its area's allocation on kernels without the series) to its unmapping (vmalloc:free_vmap_area_noflush), with --lifetime; log2 buckets of whole nanoseconds.", \
+	  life_sum_ns, 1, "lifetime")
 
 #define VMAPSCOPE_FIELD_SCALAR(f)	__u64 f;
 #define VMAPSCOPE_FIELD_GRANULE(f)	__u64 f[VMAPSCOPE_NR_SHIFTS];
@@ -220,7 +226,9 @@ struct vmapscope_stats {
 	X(STACK_UNNAMED, "stack_unnamed_areas",					\
 	  "Areas whose kernel stack named no caller outside the vmalloc/vmap/ioremap internals, counted as unattributed.") \
 	X(RUNS_MISMATCH, "runs_mismatch",					\
-	  "vmap_mapped events (--runs) whose nr_runs differs from the per-run events seen before them in their task.")
+	  "vmap_mapped events (--runs) whose nr_runs differs from the per-run events seen before them in their task.") \
+	X(LIFETIME_FULL, "lifetime_map_full",					\
+	  "Mappings whose lifetime is not tracked (--lifetime): the map of live mappings was full.")
 
 #define VMAPSCOPE_CNT_ENUM(id, name, help) VMAPSCOPE_CNT_##id,
 enum vmapscope_counter {
@@ -307,6 +315,19 @@ struct vmapscope_mod_val {
 
 /* Caller filter (-c): up to this many [start, end) text ranges in BPF. */
 #define VMAPSCOPE_MAX_CALLER_RANGES 16
+
+/*
+ * --lifetime: the live mappings of vmalloc(), vmap() and ioremap() (the
+ * APIs whose areas are freed one by one, by free_vmap_area_noflush),
+ * by start address: when each was mapped and its row.
+ */
+#define VMAPSCOPE_MAX_LIVE_MAPS	32768
+
+struct vmapscope_birth {
+	__u64 ns;		/* bpf_ktime_get_ns() at the mapping */
+	__u32 slot;		/* its row in "stats" */
+	__u32 pad;
+};
 
 /* Latency probe slots; user space binds each to one kernel function. */
 #define VMAPSCOPE_NR_LAT_SLOTS	8

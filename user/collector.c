@@ -273,6 +273,10 @@ static int open_and_load(struct collector *c, const struct plan *p,
 	s->rodata->pud_shift = c->pud_shift;
 	s->rodata->want_runs = p->tp[TP_SET_PTES];
 	s->rodata->want_map_latency = !c->opts.no_map_latency;
+	s->rodata->want_lifetime = c->opts.lifetime;
+	s->rodata->lifetime_from_areas = !p->series;
+	if (!c->opts.lifetime)
+		bpf_map__set_max_entries(s->maps.births, 1);
 	if (c->caller_filter_in_bpf) {
 		uint64_t lo[VMAPSCOPE_MAX_CALLER_RANGES], hi[VMAPSCOPE_MAX_CALLER_RANGES];
 		size_t n = ksyms_match(caller_names_ksyms(c->names), c->caller_filter, lo, hi,
@@ -598,7 +602,7 @@ static void plan_events(struct collector *c, struct plan *p, const struct btf *v
 	p->tp[TP_AREA] = areas;
 	/* global counters only; the lazy free also ends a tracked area */
 	p->tp[TP_PURGE] = o->areas;
-	p->tp[TP_LAZY_FREE] = o->areas || o->track_areas;
+	p->tp[TP_LAZY_FREE] = o->areas || o->track_areas || o->lifetime;
 	p->tp[TP_MODULE] = true;
 	if (areas && !o->stack_callers && !o->load_only) {
 		p->area_fentry = btf_has(vmlinux_btf, "alloc_vmap_area", BTF_KIND_FUNC);
@@ -652,6 +656,14 @@ static void decide_features(struct collector *c, const struct plan *p)
 			 VMAPSCOPE_TP_HUGE_BLOCK : VMAPSCOPE_TP_SET_PTES, apply);
 	if (!o->call_latency && !c->feat[VMAPSTAT_FEAT_CALL_LATENCY].why[0])
 		feat_off(c, VMAPSTAT_FEAT_CALL_LATENCY, "--call-latency");
+	if (!o->lifetime)
+		feat_off(c, VMAPSTAT_FEAT_LIFETIME, "--lifetime");
+	else if (c->tp_attached[TP_LAZY_FREE] && (mapped || c->tp_attached[TP_AREA]))
+		set_feat(c, VMAPSTAT_FEAT_LIFETIME, true, mapped ? "vmap_mapped+free_vmap_area_noflush" :
+			 "alloc_vmap_area+free_vmap_area_noflush", NULL);
+	else
+		set_feat(c, VMAPSTAT_FEAT_LIFETIME, false, NULL, "lifetime: kernel lacks "
+			 "vmalloc:free_vmap_area_noflush");
 	if (!p->tp[TP_AREA])
 		feat_off(c, VMAPSTAT_FEAT_AREAS, "--areas");
 	else if (c->tp_attached[TP_AREA])

@@ -54,6 +54,7 @@ struct collector_opts {
 	bool latency_all;
 	bool runs;			/* per-run events: runs per granule */
 	bool areas;			/* areas allocated, lazy frees, purges */
+	bool lifetime;			/* time from each mapping to its unmapping */
 	bool verbose;			/* libbpf debug output on stderr */
 	uint32_t max_callers;		/* stats map size; 0 = default (2048) */
 	/*

@@ -16,6 +16,7 @@ enum {
 	OPT_CALL_LATENCY,
 	OPT_RUNS,
 	OPT_AREAS,
+	OPT_LIFETIME,
 	OPT_STACK_CALLERS,
 };
 
@@ -40,6 +41,8 @@ static const struct argp_option select_options[] = {
 	  "vmap_huge_block, one event per run)", 0 },
 	{ "areas", OPT_AREAS, NULL, 0, "Also count the virtual areas allocated, lazy frees and "
 	  "purges (on a kernel without the series the areas are the rows anyway)", 0 },
+	{ "lifetime", OPT_LIFETIME, NULL, 0, "Also time each vmalloc/vmap/ioremap mapping from its "
+	  "mapping to its unmapping (one more event per unmapping, one map entry per live mapping)", 0 },
 	{ "stack-callers", OPT_STACK_CALLERS, NULL, 0, "Name the callers of areas by kernel stack "
 	  "(first frame outside the vmalloc/vmap/ioremap functions), as on kernels where nothing else "
 	  "names them", 0 },
@@ -90,6 +93,9 @@ static error_t select_parse(int key, char *arg, struct argp_state *state)
 	case OPT_AREAS:
 		s->areas = true;
 		break;
+	case OPT_LIFETIME:
+		s->lifetime = true;
+		break;
 	case OPT_STACK_CALLERS:
 		s->stack_callers = true;
 		break;
@@ -131,6 +137,7 @@ void select_opts_collector(const struct select_opts *s, struct collector_opts *o
 	o->latency_all = s->latency_all;
 	o->runs = s->runs;
 	o->areas = s->areas;
+	o->lifetime = s->lifetime;
 	o->stack_callers = s->stack_callers;
 	o->verbose = s->verbose;
 	o->max_callers = s->max_callers;

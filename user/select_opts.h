@@ -14,6 +14,7 @@
  *   --latency-all          --call-latency, also of vmap, vm_map_ram, vmap_pfn, x86 ioremap
  *   --runs                 runs per granule (the series' per-run events)
  *   --areas                areas, lazy frees, purges
+ *   --lifetime             time from each mapping to its unmapping
  *   --stack-callers        callers of areas by kernel stack
  *   --max-callers N        size of the (caller, api) map
  *   -v, --verbose          libbpf and attach output
@@ -41,6 +42,7 @@ struct select_opts {
 	bool latency_all;
 	bool runs;
 	bool areas;
+	bool lifetime;
 	bool stack_callers;
 	bool verbose;
 	uint32_t max_callers;		/* 0 = the collector's default */

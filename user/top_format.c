@@ -30,6 +30,7 @@ static const struct colspec cols[TOP_COL_MAX] = {
 	[TOP_COL_P99]		= { "P99", NULL, 6, false, TOP_NEED_LATENCY, 7 },
 	[TOP_COL_CP50]		= { "CP50", NULL, 6, false, TOP_NEED_CALL_LATENCY, 3 },
 	[TOP_COL_CP99]		= { "CP99", NULL, 6, false, TOP_NEED_CALL_LATENCY, 7 },
+	[TOP_COL_LIFE]		= { "LIFE", NULL, 6, false, TOP_NEED_LIFETIME, 4 },
 	[TOP_COL_LIVE_AREAS]	= { "AREAS", NULL, 5, false, TOP_NEED_LIVE, 1 },
 	[TOP_COL_LIVE_BYTES]	= { "LIVE", NULL, 5, false, TOP_NEED_LIVE, 5 },
 };
@@ -120,8 +121,9 @@ static bool col_possible(const struct top_table *tab, enum top_col c)
 	/* a granule the kernel cannot produce is not a column at all */
 	if (is_granule_col(c) && !tab->avail.shift[col_granule[c]])
 		return false;
-	/* call latency is asked for (--call-latency): no column otherwise */
-	if (cols[c].need == TOP_NEED_CALL_LATENCY && !tab->avail.have[TOP_NEED_CALL_LATENCY])
+	/* columns of what is asked for (--call-latency, --lifetime): none otherwise */
+	if ((cols[c].need == TOP_NEED_CALL_LATENCY || cols[c].need == TOP_NEED_LIFETIME) &&
+	    !tab->avail.have[cols[c].need])
 		return false;
 	return true;
 }
@@ -286,6 +288,8 @@ static const char *cell(char *buf, size_t len, const struct top_table *tab,
 		return top_fmt_ns(buf, len, r->cp50_ns, r->cp50_open);
 	case TOP_COL_CP99:
 		return top_fmt_ns(buf, len, r->cp99_ns, r->cp99_open);
+	case TOP_COL_LIFE:
+		return top_fmt_ns(buf, len, r->life50_ns, r->life50_open);
 	case TOP_COL_LIVE_AREAS:
 		return r->live_areas < 0 ? TOP_NODATA : top_fmt_count(buf, len, (double)r->live_areas);
 	case TOP_COL_LIVE_BYTES:
@@ -318,12 +322,6 @@ static const char *const maps_src_name[] = {
 static const char *const bytes_src_name[] = {
 	[TOP_BYTES_NONE] = "n/a", [TOP_BYTES_MAPPED] = "mapped",
 	[TOP_BYTES_AREAS] = "area sizes",
-};
-
-static const char *const need_name[TOP_NEED_MAX] = {
-	[TOP_NEED_GRANULE] = "granule", [TOP_NEED_CHUNK] = "chunk",
-	[TOP_NEED_LATENCY] = "latency", [TOP_NEED_AREAS] = "areas",
-	[TOP_NEED_LIVE] = "live",
 };
 
 int top_fmt_summary(char (*lines)[TOP_LINE_MAX], int max, const struct top_table *tab,
@@ -377,15 +375,14 @@ int top_fmt_summary(char (*lines)[TOP_LINE_MAX], int max, const struct top_table
 			snprintf(lines[n] + off, TOP_LINE_MAX - off, "  PAUSED");
 		n++;
 	}
-	for (g = TOP_NEED_GRANULE; g < TOP_NEED_MAX && n < max; g++) {
-		if (tab->avail.have[g])
-			continue;
-		/* the collector's reasons start with the feature name already */
-		if (tab->avail.why[g][0])
+	/*
+	 * The collector's reasons start with the feature name already.  A
+	 * missing column without one was not asked for (--lifetime, ...) or is
+	 * explained by another's line (no calls where the granule line says
+	 * the series is missing).
+	 */
+	for (g = TOP_NEED_GRANULE; g < TOP_NEED_MAX && n < max; g++)
+		if (!tab->avail.have[g] && tab->avail.why[g][0])
 			snprintf(lines[n++], TOP_LINE_MAX, "%s %s", TOP_MISSING, tab->avail.why[g]);
-		else
-			snprintf(lines[n++], TOP_LINE_MAX, "%s %s: not available on this kernel",
-				 TOP_MISSING, need_name[g]);
-	}
 	return n;
 }

@@ -19,6 +19,7 @@ void top_avail_from_sample(struct top_avail *av, const struct vmapstat_sample *s
 		[TOP_NEED_LATENCY] = VMAPSTAT_FEAT_LATENCY,
 		[TOP_NEED_CALL_LATENCY] = VMAPSTAT_FEAT_CALL_LATENCY,
 		[TOP_NEED_AREAS] = VMAPSTAT_FEAT_AREAS,
+		[TOP_NEED_LIFETIME] = VMAPSTAT_FEAT_LIFETIME,
 	};
 	enum vs_arch arch = arch_from_machine(snap->arch);
 	unsigned int shift;
@@ -26,7 +27,7 @@ void top_avail_from_sample(struct top_avail *av, const struct vmapstat_sample *s
 
 	memset(av, 0, sizeof(*av));
 	av->have[TOP_NEED_NONE] = true;
-	for (n = TOP_NEED_GRANULE; n <= TOP_NEED_AREAS; n++) {
+	for (n = TOP_NEED_GRANULE; n <= TOP_NEED_LIFETIME; n++) {
 		const struct vmapstat_feature_state *f = &snap->feat[feat_of[n]];
 
 		av->have[n] = f->available;
@@ -251,6 +252,9 @@ int top_table_build(struct top_table *tab, const struct vmapstat_sample *cum,
 		} else {
 			r->cp50_ns = r->cp99_ns = NAN;
 		}
+		r->life50_ns = avail->have[TOP_NEED_LIFETIME] ?
+			       top_hist_percentile(d->st.life_hist, VMAPSCOPE_HIST_SLOTS, 0.50,
+						   &r->life50_open) : NAN;
 		/* failed mapping calls, else failed probed calls */
 		r->failed = avail->have[TOP_NEED_CHUNK] ? d->st.map_failed : d->st.failed;
 		row_live(r, live, nr_live, avail->have[TOP_NEED_LIVE]);
@@ -277,7 +281,7 @@ int top_table_build(struct top_table *tab, const struct vmapstat_sample *cum,
 		r->api = live[i].api;
 		memcpy(r->sym, live[i].sym, sizeof(r->sym));
 		fill_shares(r->share, NULL, 0, avail);
-		r->chunk_mean = r->p50_ns = r->p99_ns = r->cp50_ns = r->cp99_ns = NAN;
+		r->chunk_mean = r->p50_ns = r->p99_ns = r->cp50_ns = r->cp99_ns = r->life50_ns = NAN;
 		r->live_areas = (int64_t)live[i].areas;
 		r->live_bytes = (int64_t)live[i].bytes;
 	}
@@ -321,6 +325,7 @@ static double col_value(const struct top_row *r, enum top_col col)
 	case TOP_COL_P99:	return r->p99_ns;
 	case TOP_COL_CP50:	return r->cp50_ns;
 	case TOP_COL_CP99:	return r->cp99_ns;
+	case TOP_COL_LIFE:	return r->life50_ns;
 	case TOP_COL_LIVE_AREAS: return r->live_areas < 0 ? NAN : (double)r->live_areas;
 	case TOP_COL_LIVE_BYTES: return r->live_bytes < 0 ? NAN : (double)r->live_bytes;
 	default:		return NAN;
@@ -409,6 +414,7 @@ static const char *const col_names[TOP_COL_MAX] = {
 	[TOP_COL_P99]		= "p99",
 	[TOP_COL_CP50]		= "cp50",
 	[TOP_COL_CP99]		= "cp99",
+	[TOP_COL_LIFE]		= "life",
 	[TOP_COL_LIVE_AREAS]	= "areas",
 	[TOP_COL_LIVE_BYTES]	= "live",
 };

@@ -47,6 +47,7 @@ enum top_need {
 	TOP_NEED_LATENCY,	/* series tracepoint vmap_mapped: mapping latency */
 	TOP_NEED_CALL_LATENCY,	/* entry-point probes (--call-latency) */
 	TOP_NEED_AREAS,		/* alloc_vmap_area()'s exit or tracepoint */
+	TOP_NEED_LIFETIME,	/* map-to-unmap time (--lifetime) */
 	TOP_NEED_LIVE,		/* /proc/vmallocinfo readable */
 	TOP_NEED_MAX,
 };
@@ -96,6 +97,8 @@ struct top_row {
 	bool p50_open, p99_open;	/* estimate fell in the open-ended last slot */
 	double cp50_ns, cp99_ns;	/* call latency (--call-latency); NAN: none */
 	bool cp50_open, cp99_open;
+	double life50_ns;		/* median lifetime (--lifetime); NAN: none */
+	bool life50_open;
 	uint64_t failed;		/* API calls that returned NULL */
 
 	/* /proc/vmallocinfo, at the time of the sample; -1 = unknown */
@@ -193,6 +196,7 @@ enum top_col {
 	TOP_COL_P99,
 	TOP_COL_CP50,		/* call latency: only with --call-latency */
 	TOP_COL_CP99,
+	TOP_COL_LIFE,		/* median lifetime: only with --lifetime */
 	TOP_COL_LIVE_AREAS,
 	TOP_COL_LIVE_BYTES,
 	TOP_COL_MAX,

@@ -57,6 +57,7 @@ const char *feature_name(enum vmapstat_feature f)
 		[VMAPSTAT_FEAT_RUNS] = "runs",
 		[VMAPSTAT_FEAT_CALL_LATENCY] = "call_latency",
 		[VMAPSTAT_FEAT_AREAS] = "areas",
+		[VMAPSTAT_FEAT_LIFETIME] = "lifetime",
 		[VMAPSTAT_FEAT_CALLERS] = "callers",
 	};
 

@@ -18,6 +18,7 @@ enum vmapstat_feature {
 	VMAPSTAT_FEAT_RUNS,		/* runs per granule: vmap_set_ptes, vmap_huge_block (--runs) */
 	VMAPSTAT_FEAT_CALL_LATENCY,	/* entry-point fentry/fexit or kprobes (--call-latency) */
 	VMAPSTAT_FEAT_AREAS,		/* areas: alloc_vmap_area()'s exit or tracepoint & co */
+	VMAPSTAT_FEAT_LIFETIME,		/* map-to-unmap time: free_vmap_area_noflush (--lifetime) */
 	VMAPSTAT_FEAT_CALLERS,		/* what names the callers: vmap_mapped, vm_struct, entry probes, stack */
 	VMAPSTAT_FEAT_MAX,
 };

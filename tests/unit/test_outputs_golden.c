@@ -110,7 +110,7 @@ static void check_golden(const char *arch, const char *what, const char *got, si
 struct arch_case {
 	const char *arch;
 	unsigned int cont_shift;	/* 0: no contiguous-PTE granule */
-	bool latency;			/* --call-latency and --runs, symbols readable */
+	bool latency;			/* --call-latency, --runs, --lifetime, symbols readable */
 };
 
 static const struct arch_case x86 = { "x86_64", 0, true };
@@ -121,6 +121,14 @@ static void add_map_lat(struct vmapstat_row *r, uint64_t n, uint64_t ns)
 {
 	r->st.lat_hist[hist_slot(ns, VMAPSCOPE_HIST_SLOTS)] += n;
 	r->st.lat_sum_ns += n * ns;
+}
+
+/* @n unmappings of mappings that lived @ns each (--lifetime) */
+static void add_life(struct vmapstat_row *r, uint64_t n, uint64_t ns)
+{
+	r->st.life_hist[hist_slot(ns, VMAPSCOPE_HIST_SLOTS)] += n;
+	r->st.life_sum_ns += n * ns;
+	r->st.unmaps += n;
 }
 
 /* @n whole calls of @ns each (--call-latency) */
@@ -189,12 +197,16 @@ static void make_sample(struct vmapstat_sample *s, const struct arch_case *a, ui
 	s->feat[VMAPSTAT_FEAT_CALLERS] = (struct vmapstat_feature_state){ true, "vmap_mapped", "" };
 	if (a->latency) {
 		s->feat[VMAPSTAT_FEAT_RUNS] = (struct vmapstat_feature_state){ true, "raw_tp", "" };
+		s->feat[VMAPSTAT_FEAT_LIFETIME] = (struct vmapstat_feature_state){
+			true, "vmap_mapped+free_vmap_area_noflush", "" };
 		s->feat[VMAPSTAT_FEAT_CALL_LATENCY] = (struct vmapstat_feature_state){
 			true, "fentry",
 			"call latency: vmap, vm_map_ram not timed (their exit probe would become the caller; --latency-all)" };
 		s->symbols_ok = true;
 	} else {
 		s->feat[VMAPSTAT_FEAT_RUNS] = (struct vmapstat_feature_state){ false, "off (--runs)", "" };
+		s->feat[VMAPSTAT_FEAT_LIFETIME] = (struct vmapstat_feature_state){
+			false, "off (--lifetime)", "" };
 		s->feat[VMAPSTAT_FEAT_CALL_LATENCY] = (struct vmapstat_feature_state){
 			false, "", "call latency: no kprobes on this kernel (CONFIG_KPROBES=n)" };
 		snprintf(s->ksyms_reason, sizeof(s->ksyms_reason),
@@ -220,6 +232,9 @@ static void make_sample(struct vmapstat_sample *s, const struct arch_case *a, ui
 	if (a->latency) {
 		add_lat(r, 9 * scale, 3100);
 		add_lat(r, 3 * scale, 250000);
+		/* module text lives long, its temporary buffers not */
+		add_life(r, 8 * scale, 40000);
+		add_life(r, 1 * scale, 3000000000ULL);
 	}
 
 	r = add_row(s, 0xffffffff81234560ULL, VMAPSCOPE_API_VMAP,
@@ -235,8 +250,10 @@ static void make_sample(struct vmapstat_sample *s, const struct arch_case *a, ui
 	add_map_lat(r, 8 * scale, 900);
 	r->st.areas = 8 * scale;
 	r->st.area_bytes = 8 * 3 * 4096 * scale;
-	if (a->latency)
+	if (a->latency) {
 		add_lat(r, 8 * scale, 1800);
+		add_life(r, 6 * scale, 500000000ULL);
+	}
 
 	r = add_row(s, 0xffffffffc0a01234ULL, VMAPSCOPE_API_VMAP, "drm_gem_vmap+0x44/0x90 [drm]");
 	add_bytes(r, big, 4 * scale, 4 * (1ULL << big) * scale, a);

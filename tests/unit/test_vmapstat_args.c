@@ -229,7 +229,7 @@ static void test_select_parse(void **state)
 	assert_int_equal(o.max_callers, 4096);
 	/* the default: one event per mapping call, with its mapping time */
 	assert_true(o.verbose && !o.no_map_latency && !o.call_latency && !o.latency_all &&
-		    !o.runs && !o.areas && !o.stack_callers);
+		    !o.runs && !o.areas && !o.lifetime && !o.stack_callers);
 	assert_true(o.track_areas);	/* not the selection's to change */
 
 	/* the long spellings and the latency switches */
@@ -242,13 +242,14 @@ static void test_select_parse(void **state)
 	select_opts_collector(&s, &o);
 	assert_true(o.no_map_latency && !o.call_latency && !o.stack_callers);
 	assert_int_equal(parse_select(&s, (const char *[]){ "--call-latency", "--runs", "--areas",
-				      NULL }), 0);
+				      "--lifetime", NULL }), 0);
 	select_opts_collector(&s, &o);
-	assert_true(o.call_latency && !o.latency_all && o.runs && o.areas && !o.no_map_latency);
+	assert_true(o.call_latency && !o.latency_all && o.runs && o.areas && o.lifetime &&
+		    !o.no_map_latency);
 	/* --latency-all extends the call latency, so it asks for it */
 	assert_int_equal(parse_select(&s, (const char *[]){ "--latency-all", NULL }), 0);
 	select_opts_collector(&s, &o);
-	assert_true(o.call_latency && o.latency_all && !o.runs && !o.areas);
+	assert_true(o.call_latency && o.latency_all && !o.runs && !o.areas && !o.lifetime);
 
 	/* a bad value leaves the field as it was */
 	parse_select(&s, (const char *[]){ "--pid", "0", "--max-callers", "15", NULL });

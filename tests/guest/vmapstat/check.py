@@ -47,7 +47,7 @@ EXPECTED = {
 IOREMAP_CALLER = {"x86_64": "vswl_ioremap", "arm64": "__ioremap_prot"}
 
 def sections(text):
-    return checklib.sections(text, r"^@@(VS[2-5D]?-[A-Z-]+)\s?(.*)$")
+    return checklib.sections(text, r"^@@(VS[2-5DL]?-[A-Z-]+)\s?(.*)$")
 
 
 def func(sym):
@@ -129,6 +129,31 @@ def check_unloaded(s, tag, loops, caller_re):
               f"of {r['chunk_pages']} pages == {loops} x 2 MiB ({gran})")
     raw = [r["caller"] for r in rows if r["caller"].startswith("0x")]
     check(not raw, f"{tag}: no caller left as a raw address {raw}")
+
+
+def check_lifetime(s, expected):
+    """--lifetime around a load and an unload of the workload: each
+    vmalloc/vmap/ioremap mapping it made is unmapped once, with its time;
+    vm_map_ram's share vmap blocks and are not tracked."""
+    if "VSL-RC" not in s:
+        check(False, "guest output lacks the --lifetime run (VSL)")
+        return
+    check(s["VSL-RC"][0].strip() == "0", f"--lifetime run exited {s['VSL-RC'][0].strip()}")
+    obj = json.loads([l for l in s["VSL-JSON"] if l.startswith("{")][0])
+    f = obj["features"]["lifetime"]
+    check(f["available"] and f["how"] == "vmap_mapped+free_vmap_area_noflush", f"--lifetime attached ({f})")
+    rows = json_view(obj)
+    for caller, (api, _, chunks) in sorted(expected.items()):
+        r = rows.get(caller)
+        if r is None:
+            check(False, f"--lifetime: {caller} row present")
+            continue
+        want = 0 if api == "vm_map_ram" else len(chunks)
+        n = sum(h["count"] for h in r["lifetime_hist_ns"])
+        check(r["unmaps"] == want == n and (r["lifetime_sum_ns"] > 0) == (want > 0),
+              f"--lifetime: {caller}: {r['unmaps']} unmapped ({n} in the histogram, "
+              f"{r['lifetime_sum_ns']} ns) == {want} mappings")
+    check(obj["counters"]["lifetime_map_full"] == 0, "--lifetime: the map of live mappings never full")
 
 
 def check_default(s, arch, expected, runs_view):
@@ -248,6 +273,7 @@ def main():
 
     # the default attach set: the same numbers, one program on the mapping paths
     check_default(s, arch, expected, jv)
+    check_lifetime(s, expected)
 
     vi = [l for l in s.get("VS-VMALLOCINFO", []) if "vswl_" in l]
     vi_callers = {func(l.split()[2]) for l in vi if len(l.split()) > 2}

@@ -59,6 +59,15 @@ echo "@@VSD-LINKS"
 cat /tmp/links
 rmmod vmapstat_workload || rc=1
 
+# --lifetime: every mapping of the workload from its load to its unload.
+vmapstat -p -j --lifetime -- sh -c "kload $KO $params >/dev/null && rmmod vmapstat_workload" \
+	>/tmp/vsl.json 2>/tmp/vsl.err
+echo "@@VSL-RC $?"
+echo "@@VSL-JSON"
+cat /tmp/vsl.json
+echo "@@VSL-ERR"
+cat /tmp/vsl.err
+
 # filtered_run TAG CALLER: vmapstat -c CALLER around one load of the
 # workload; its status, JSON and stderr under @@TAG-* markers.
 filtered_run() {
