@@ -644,6 +644,11 @@ int main(int argc, char **argv)
 		if (start.feat[VMAPSTAT_FEAT_CALLERS].available)
 			fprintf(stderr, "vmapstat: callers named by %s\n",
 				start.feat[VMAPSTAT_FEAT_CALLERS].how);
+		/* what each column comes from: the attach set, as JSON "features" has it */
+		for (k = 0; k < VMAPSTAT_FEAT_MAX; k++)
+			fprintf(stderr, "vmapstat: feature %-12s %s\n", feature_name(k),
+				start.feat[k].available ? start.feat[k].how :
+				start.feat[k].how[0] ? start.feat[k].how : "missing");
 	}
 
 	stop_signals_handle(sig_handler);
