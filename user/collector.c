@@ -312,7 +312,9 @@ static int open_and_load(struct collector *c, const struct plan *p,
 	for (i = 0; i < NR_TPS; i++)
 		bpf_program__set_autoload(tp_prog(s, i), p->tp[i] && (i != TP_MODULE || p->module_prog));
 	bpf_program__set_autoload(s->progs.on_area_exit, p->area_prog && p->area_fentry);
-	bpf_program__set_autoload(s->progs.on_area_ret, p->area_prog && p->area_kprobe);
+	/* the kretprobe only where fexit cannot be: one area program loaded */
+	bpf_program__set_autoload(s->progs.on_area_ret,
+				  p->area_prog && p->area_kprobe && !p->area_fentry);
 	for (i = 0; i < VMAPSCOPE_NR_LAT_SLOTS; i++) {
 		bool fe = p->latency && p->func[i] && p->fentry[i];
 		bool kp = p->latency && p->func[i] && p->kprobe[i];
@@ -387,7 +389,7 @@ static void attach_area_caller(struct collector *c, const struct plan *p)
 	if (p->area_fentry && !try_attach(c, c->skel->progs.on_area_exit, NULL, false, &l)) {
 		add_link(c, l);
 		snprintf(c->area_how, sizeof(c->area_how), "fexit");
-	} else if (p->area_kprobe &&
+	} else if (p->area_kprobe && !p->area_fentry &&
 		   !try_attach(c, c->skel->progs.on_area_ret, "alloc_vmap_area", true, &l)) {
 		add_link(c, l);
 		snprintf(c->area_how, sizeof(c->area_how), "kretprobe");

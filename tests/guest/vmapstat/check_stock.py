@@ -162,11 +162,18 @@ def check_default(s, vi):
     check(f["call_latency"]["how"] == "off (--call-latency)" and f["callers"]["how"] == "vm_struct",
           f"default: no call latency, callers from the areas' vm_struct ({f['call_latency']}, {f['callers']})")
     progs = [l.split() for l in s.get("VSD-LINKS", []) if l.startswith("prog ")]
-    print("default attach set:", [" ".join(p[2:]) for p in progs],
-          [" ".join(l.split()[2:]) for l in s.get("VSD-LINKS", []) if l.startswith("link ")])
-    names = sorted(p[3] for p in progs)
-    check(names in (["on_area_exit", "on_module_load"], ["on_area_ret", "on_module_load"]),
-          f"default: the area program and module_load only, no entry-point probe ({names})")
+    links = [l.split() for l in s.get("VSD-LINKS", []) if l.startswith("link ")]
+    print("default attach set:", [" ".join(p[2:]) for p in progs], [" ".join(l[2:]) for l in links])
+    names = [p[3] for p in progs]
+    # loaded: one area program (and the tracepoint's, kept in case it cannot attach)
+    check(len([n for n in names if n in ("on_area_exit", "on_area_ret")]) == 1 and
+          not any(n.startswith("lat_") for n in names),
+          f"default: one area program loaded, no entry-point probe ({names})")
+    # attached: the area program at alloc_vmap_area()'s exit and module_load
+    raw = sorted(l[4] for l in links if l[2] == "raw_tracepoint")
+    other = [l[2] for l in links if l[2] != "raw_tracepoint"]
+    check(raw == ["module_load"] and other in (["tracing"], ["perf_event"]),
+          f"default: links: module_load and one area program ({[l[2:] for l in links]})")
     rows = {func(r["caller"]): r for r in o["rows"]}
     for c in VMALLOC_CALLERS:
         r = rows.get(c)
