@@ -60,6 +60,8 @@ cat /tmp/links
 rmmod vmapstat_workload || rc=1
 
 # --lifetime: every mapping of the workload from its load to its unload.
+# The module is gone when vmapstat names its callers: from its .ko there.
+mkdir -p /lib/modules/$(uname -r)/extra && cp $KO /lib/modules/$(uname -r)/extra/
 vmapstat -p -j --lifetime -- sh -c "kload $KO $params >/dev/null && rmmod vmapstat_workload" \
 	>/tmp/vsl.json 2>/tmp/vsl.err
 echo "@@VSL-RC $?"
@@ -67,6 +69,7 @@ echo "@@VSL-JSON"
 cat /tmp/vsl.json
 echo "@@VSL-ERR"
 cat /tmp/vsl.err
+rm /lib/modules/$(uname -r)/extra/vmapstat_workload.ko
 
 # filtered_run TAG CALLER: vmapstat -c CALLER around one load of the
 # workload; its status, JSON and stderr under @@TAG-* markers.
