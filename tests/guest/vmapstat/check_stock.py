@@ -106,9 +106,9 @@ def check_join(s):
     check(f["areas"]["available"] and f["areas"]["how"] == "fexit",
           f"join: areas counted at alloc_vmap_area's exit by fexit ({f['areas']})")
     err = s["VS3-ERR"]
-    chunk = [l for l in err if l.startswith("vmapstat: chunk: kernel lacks vmalloc:vmap_chunk")]
-    check(len(chunk) == 1 and "vm_struct" in chunk[0] and "entry-point probes only" not in chunk[0],
-          f"join: stderr names the method that ran: {chunk}")
+    gran = [l for l in err if l.startswith("vmapstat: granule: kernel lacks vmalloc:vmap_mapped")]
+    check(len(gran) == 1 and "vm_struct" in gran[0] and "entry-point probes" not in gran[0],
+          f"join: stderr names the method that ran: {gran}")
     check("vmapstat: callers named by vm_struct" in err, "join: -v says callers named by vm_struct")
     check(o["counters"]["stack_unnamed_areas"] == 0 and o["counters"]["alloc_vmap_area_events"] > 0,
           f"join: {o['counters']['alloc_vmap_area_events']} areas, none left to the stack method")
