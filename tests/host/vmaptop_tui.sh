@@ -167,15 +167,15 @@ tm kill-session -t vt
 
 # In a UTF-8 locale the n/a lines' em dash is one character on the screen,
 # not ncurses' escape of its three bytes (~@~T): vmaptop sets the locale
-# before ncurses starts.  Only a kernel without the series' granule
-# tracepoints has such a line.
+# before ncurses starts.  Only a kernel without the series'
+# tracepoint vmap_mapped has such a line.
 if bpftool btf dump file /sys/kernel/btf/vmlinux format raw 2>/dev/null |
-	grep -q "TYPEDEF 'btf_trace_vmap_set_ptes'"; then
-	echo "skip: em dash check (this kernel has vmap_set_ptes: no 'kernel lacks' line)"
+	grep -q "TYPEDEF 'btf_trace_vmap_mapped'"; then
+	echo "skip: em dash check (this kernel has vmap_mapped: no 'kernel lacks' line)"
 else
 	start 160 30 "-d 0.3" "LC_ALL=C.UTF-8"
 	wait_for '^n/a granule: kernel lacks'
-	grep -q '^n/a granule: kernel lacks vmalloc:vmap_set_ptes — apply kernel-patches' \
+	grep -q '^n/a granule: kernel lacks vmalloc:vmap_mapped — apply kernel-patches' \
 		"$tmp/screen" || fail "the em dash is not shown as one: $(grep '^n/a granule' "$tmp/screen")"
 	grep -q '~@~T' "$tmp/screen" && fail "ncurses escaped the em dash's bytes"
 	tm send-keys -t vt q
