@@ -237,7 +237,7 @@ static int pmu_cli_run_start(struct vmapstat_run *run, int idx, pid_t pid)
 /* vmap figures of one run that a stock-vs-patched comparison wants. */
 static void record_vmap_metrics(int idx, const struct vmapstat_sample *d)
 {
-	uint64_t bytes = 0, large = 0, chunks = 0, lat = 0, calls = 0, call_lat = 0;
+	uint64_t bytes = 0, large = 0, chunks = 0, lat = 0, timed = 0, calls = 0, call_lat = 0;
 
 	for (size_t i = 0; i < d->nr_rows; i++) {
 		const struct vmapstat_row *r = &d->rows[i];
@@ -249,6 +249,8 @@ static void record_vmap_metrics(int idx, const struct vmapstat_sample *d)
 		}
 		chunks += r->st.chunks;
 		lat += r->st.lat_sum_ns;
+		for (unsigned h = 0; h < VMAPSCOPE_HIST_SLOTS; h++)
+			timed += r->st.lat_hist[h];	/* calls with a mapping time */
 		calls += r->st.calls;
 		call_lat += r->st.call_lat_sum_ns;
 	}
@@ -258,9 +260,9 @@ static void record_vmap_metrics(int idx, const struct vmapstat_sample *d)
 	}
 	if (d->feat[VMAPSTAT_FEAT_CHUNK].available)
 		pmu_runs_set(&pmu.runs, idx, "vmap chunks", "", chunks, 0);
-	if (d->feat[VMAPSTAT_FEAT_LATENCY].available && chunks)
+	if (d->feat[VMAPSTAT_FEAT_LATENCY].available && timed)
 		pmu_runs_set(&pmu.runs, idx, "vmap mapping latency avg", "ns",
-			     (double)lat / chunks, 0);
+			     (double)lat / timed, 0);
 	if (d->feat[VMAPSTAT_FEAT_CALL_LATENCY].available) {
 		pmu_runs_set(&pmu.runs, idx, "vmap calls", "", calls, 0);
 		if (calls)

@@ -668,7 +668,7 @@ int prom_render(const struct prom_state *st, struct prom_buf *b)
 	prom_sample_u64(b, "vmapscope_build_info", l, 4, 1);
 
 	prom_family(b, "vmapscope_feature_available", PROM_GAUGE,
-		    "1 when this kernel provides the column (granule, chunk, latency, areas), else 0; vmapstat says why on stderr.");
+		    "1 when the column is collected (granule, chunk, latency, runs, call_latency, areas, lifetime, callers), else 0: the kernel lacks its source (vmapstat says why on stderr) or its option was not given.");
 	for (f = 0; st->have_info && f < VMAPSTAT_FEAT_MAX; f++) {
 		l[0] = (struct prom_label){ "feature", feature_name(f) };
 		prom_sample_u64(b, "vmapscope_feature_available", l, 1,
@@ -689,7 +689,7 @@ int prom_render(const struct prom_state *st, struct prom_buf *b)
 		    "Callers that can get their own caller label (--top-callers); the rest are caller=\"other\".");
 	prom_sample_u64(b, "vmapscope_top_callers", NULL, 0, st->top);
 	prom_family(b, "vmapscope_stats_map_capacity", PROM_GAUGE,
-		    "Entries of the per-(caller, api) BPF map; a full map is counted in vmapscope_dropped_events_total.");
+		    "Entries of the per-(caller, api) BPF map; events that found it full are counted in vmapscope_stats_map_full_total.");
 	prom_sample_u64(b, "vmapscope_stats_map_capacity", NULL, 0,
 			st->info.stats_max_entries);
 

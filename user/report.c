@@ -87,10 +87,25 @@ static void text_granules(FILE *f, const struct vmapstat_sample *s, const struct
 	}
 }
 
+/* The number of values histogram fields with @sum_off as their sum counted; 0: none. */
+static uint64_t hist_count_of(const struct vmapstat_row *r, size_t sum_off)
+{
+	uint64_t n = 0;
+	size_t k;
+	int i;
+
+	for (k = 0; k < nr_row_fields; k++)
+		if (row_fields[k].kind == ROW_HIST && row_fields[k].sum_off == sum_off)
+			for (i = 0; i < VMAPSCOPE_HIST_SLOTS; i++)
+				n += row_field_values(&r->st, &row_fields[k])[i];
+	return n;
+}
+
 /*
- * Text line @line of a row: its scalar fields, when the first is nonzero.
- * A byte count follows its line's count in parentheses, a time sum is
- * shown as the mean per that count.
+ * Text line @line of a row: its scalar fields, when the first is nonzero,
+ * and of the others those that are.  A byte count follows its line's
+ * count in parentheses, a time sum is shown as the mean per value its
+ * histogram counted (calls timed), else per the line's count.
  */
 static void text_line(FILE *f, const struct vmapstat_row *r, int line,
 		      const struct report_opts *o)
@@ -113,11 +128,15 @@ static void text_line(FILE *f, const struct vmapstat_row *r, int line,
 			first = v;
 			started = true;
 			fprintf(f, "    %s %llu", rf->label, (unsigned long long)v);
+		} else if (!v) {
+			continue;
 		} else if (rf->unit == ROW_UNIT_BYTES) {
 			human_bytes(v, hb, sizeof(hb));
 			fprintf(f, " (%s)", hb);
 		} else if (rf->unit == ROW_UNIT_NS) {
-			fprintf(f, ", %s %.3f %s", rf->label, (double)v / first / o->lat_div,
+			uint64_t n = hist_count_of(r, rf->off);
+
+			fprintf(f, ", %s %.3f %s", rf->label, (double)v / (n ? n : first) / o->lat_div,
 				o->lat_unit);
 		} else {
 			fprintf(f, ", %s %llu", rf->label, (unsigned long long)v);

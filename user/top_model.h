@@ -92,7 +92,7 @@ struct top_row {
 	double bytes_rate;
 	uint64_t gran_bytes;		/* all mapped bytes (every shift) */
 	double share[TOP_G_NR];		/* of gran_bytes, 0..1; NAN: nothing mapped */
-	double chunk_mean;		/* pages per vmap_chunk; NAN: no chunk */
+	double chunk_mean;		/* pages per mapping call; NAN: no call */
 	double p50_ns, p99_ns;		/* mapping latency; NAN: no timed call */
 	bool p50_open, p99_open;	/* estimate fell in the open-ended last slot */
 	double cp50_ns, cp99_ns;	/* call latency (--call-latency); NAN: none */

@@ -49,7 +49,9 @@ static const char doc[] =
 "vmaptop: live per-caller view of vmalloc/vmap/ioremap mappings.\n"
 "\n"
 "One row per caller and API: mappings/s, bytes/s, share of bytes per mapping\n"
-"granule, mean chunk length (pages), latency p50/p99, live areas and bytes.\n"
+"granule, mean pages per mapping call, mapping latency p50/p99 (with\n"
+"--call-latency call latency, with --lifetime the median lifetime), live\n"
+"areas and bytes.\n"
 "Columns the running kernel cannot provide show n/a, with the reason above\n"
 "the table.  Keys: m b c a l L k 1-4 v V < > sort, r reverse, / filter,\n"
 "z totals, p pause, h help, q quit.\n"
@@ -73,7 +75,7 @@ static const struct argp_option opts[] = {
 	{ "no-clear", OPT_NO_CLEAR, NULL, 0, "Never clear: batch frames follow each other even on a "
 	  "terminal; the full-screen view leaves its last frame printed on exit" },
 	{ "sort", 's', "COL", 0, "Sort by COL: caller api maps bytes pte cont pmd pud chunk "
-	  "p50 p99 areas live (default bytes)" },
+	  "p50 p99 cp50 cp99 life areas live (default bytes)" },
 	{ "reverse", 'R', NULL, 0, "Reverse the sort order" },
 	{ "filter", 'f', "PATTERN", 0, "Show only rows whose caller or API contains PATTERN "
 	  "(case-insensitive; the / key's filter)" },

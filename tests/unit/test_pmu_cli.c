@@ -126,6 +126,7 @@ static void mk_delta(struct vmapstat_sample *d, struct vmapstat_row *row,
 	row->st.chunks = chunks;
 	row->st.calls = calls;
 	row->st.lat_sum_ns = lat_sum;
+	row->st.lat_hist[10] = chunks;		/* every mapping call timed */
 	row->st.call_lat_sum_ns = lat_sum;
 	d->rows = row;
 	d->nr_rows = 1;
