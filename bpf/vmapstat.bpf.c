@@ -53,6 +53,8 @@ const volatile __u32 page_shift = 12;
 const volatile __u32 cont_shift = 0;
 const volatile __u32 pmd_shift = 21;
 const volatile __u32 pud_shift = 30;
+/* --by (enum vmapscope_by): 0, and the label is never read. */
+const volatile __u32 by_label = 0;
 /* Entries of "callers" and "stats" (--max-callers). */
 const volatile __u32 max_slots = 2048;
 /* vmap_mapped's ns into the mapping-latency histogram (not --no-latency). */
@@ -217,13 +219,34 @@ static __always_inline bool pass_key(struct vmapscope_cpu_state *cs, __u64 calle
 	return false;
 }
 
-/* The (caller, api)'s slot of "stats", entered on first sight. */
-static __noinline __u32 slot_insert(__u64 caller, __u32 api)
+/*
+ * --by: the event's label, read once per event into @lab (left zero
+ * without --by: by_label is a load-time constant, the branch is gone).
+ */
+static __always_inline void label_of(__u64 lab[2])
+{
+	if (by_label == VMAPSCOPE_BY_CGROUP) {
+		lab[0] = bpf_get_current_cgroup_id();
+	} else if (by_label == VMAPSCOPE_BY_COMM) {
+		union { char c[VMAPSCOPE_COMM_LEN]; __u64 w[2]; } u = {};
+
+		bpf_get_current_comm(u.c, sizeof(u.c));
+		lab[0] = u.w[0];
+		lab[1] = u.w[1];
+	}
+}
+
+/* The (caller, api, label)'s slot of "stats", entered on first sight. */
+static __noinline __u32 slot_insert(__u64 caller, __u32 api, __u64 lab0, __u64 lab1)
 {
 	struct vmapscope_key k = { .caller = caller, .api = api };
 	__u32 *v, slot;
 	__u64 n;
 
+	if (by_label) {
+		k.label[0] = lab0;
+		k.label[1] = lab1;
+	}
 	v = bpf_map_lookup_elem(&callers, &k);
 	if (v)
 		return *v;
@@ -241,20 +264,31 @@ static __noinline __u32 slot_insert(__u64 caller, __u32 api)
 	return v ? *v : SLOT_NONE;
 }
 
-static __always_inline __u32 slot_of(struct vmapscope_cpu_state *cs, __u64 caller, __u32 api)
+static __always_inline __u32 slot_of(struct vmapscope_cpu_state *cs, __u64 caller, __u32 api,
+				     const __u64 lab[2])
 {
-	__u32 h = ((caller ^ api) * 0x9E3779B97F4A7C15ULL) >> (64 - VMAPSCOPE_SLOT_CACHE_BITS);
-	struct vmapscope_slot_cache_ent *e = &cs->cache[h & ((1 << VMAPSCOPE_SLOT_CACHE_BITS) - 1)];
-	__u32 slot;
+	__u64 hk = caller ^ api;
+	__u32 h, i, slot;
+	struct vmapscope_slot_cache_ent *e;
 
-	if (e->slot1 && e->caller == caller && e->api == api)
+	if (by_label)
+		hk ^= lab[0] ^ (lab[1] * 0x9E3779B97F4A7C15ULL);
+	h = (hk * 0x9E3779B97F4A7C15ULL) >> (64 - VMAPSCOPE_SLOT_CACHE_BITS);
+	i = h & ((1 << VMAPSCOPE_SLOT_CACHE_BITS) - 1);
+	e = &cs->cache[i];
+	if (e->slot1 && e->caller == caller && e->api == api &&
+	    (!by_label || (cs->cache_label[i][0] == lab[0] && cs->cache_label[i][1] == lab[1])))
 		return e->slot1 - 1;
-	slot = slot_insert(caller, api);
+	slot = slot_insert(caller, api, lab[0], lab[1]);
 	if (slot == SLOT_NONE)
 		return slot;
 	e->caller = caller;
 	e->api = api;
 	e->slot1 = slot + 1;
+	if (by_label) {
+		cs->cache_label[i][0] = lab[0];
+		cs->cache_label[i][1] = lab[1];
+	}
 	return slot;
 }
 
@@ -423,7 +457,7 @@ int BPF_PROG(on_vmap_mapped, unsigned long addr, unsigned long size, const void 
 	struct vmapscope_stats *s = NULL;
 	struct task_ctx *tc = NULL;
 	__u32 slot = SLOT_FILTERED;
-	__u64 pages;
+	__u64 pages, lab[2] = {};
 
 	if (!cs)
 		return 0;
@@ -433,7 +467,8 @@ int BPF_PROG(on_vmap_mapped, unsigned long addr, unsigned long size, const void 
 	if (!pass_tgid(cs))
 		return 0;
 	if (pass_key(cs, (__u64)caller, api)) {
-		slot = slot_of(cs, (__u64)caller, api);
+		label_of(lab);
+		slot = slot_of(cs, (__u64)caller, api, lab);
 		s = row(cs, slot);
 	}
 	if (want_runs || want_call_latency)
@@ -594,12 +629,13 @@ static __always_inline int on_area(void *ctx, __u64 addr, __u64 size, int failed
 		}
 	}
 	if (stack_callers) {
-		__u64 caller;
+		__u64 caller, lab[2] = {};
 
 		if (stack_caller(ctx, cs, &caller, &api)) {
 			if (!pass_key(cs, caller, api))
 				return 0;
-			slot = slot_of(cs, caller, api);
+			label_of(lab);
+			slot = slot_of(cs, caller, api, lab);
 		} else {
 			count(cs, VMAPSCOPE_CNT_STACK_UNNAMED, 1);
 		}
@@ -682,13 +718,17 @@ static __always_inline int on_area_named(struct vmapscope_cpu_state *cs, __u64 s
 {
 	struct vmapscope_stats *s;
 	struct task_ctx *tc;
-	__u32 slot;
+	__u64 lab[2] = {};
+	__u32 slot = SLOT_FILTERED;
 
 	if (track_areas)
 		area_add_as(start, size, true, caller, api);
 	if (!pass_tgid(cs))
 		return 0;
-	slot = pass_key(cs, caller, api) ? slot_of(cs, caller, api) : SLOT_FILTERED;
+	if (pass_key(cs, caller, api)) {
+		label_of(lab);
+		slot = slot_of(cs, caller, api, lab);
+	}
 	if (want_call_latency) {
 		tc = task_ctx(cs, false);
 		/* the first area of the call is its own (a nested one follows it) */
@@ -844,10 +884,12 @@ static __always_inline int lat_exit(__u32 lslot, __u64 ret)
 	} else {
 		__u32 api = lslot < VMAPSCOPE_NR_LAT_SLOTS ?
 			    lat_api[lslot & (VMAPSCOPE_NR_LAT_SLOTS - 1)] : 0;
+		__u64 lab[2] = {};
 
 		if (!pass_key(cs, tc->call_caller, api))
 			return 0;
-		slot = slot_of(cs, tc->call_caller, api);
+		label_of(lab);
+		slot = slot_of(cs, tc->call_caller, api, lab);
 	}
 	s = row(cs, slot);
 	if (!s)

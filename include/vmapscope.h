@@ -91,11 +91,24 @@ enum vmapscope_api {
 /* "api" of mappings no vmap_mapped event explains (see bpf/). */
 #define VMAPSCOPE_API_UNATTRIBUTED 15
 
-/* Key of the (caller, api) -> statistics slot hash map ("callers"). */
+/*
+ * --by: the label that splits each (caller, api) row, read once per event
+ * by the BPF program (const volatile by_label); 0 without --by, and then
+ * the key's label is zero and never read.
+ */
+enum vmapscope_by {
+	VMAPSCOPE_BY_NONE   = 0,
+	VMAPSCOPE_BY_CGROUP = 1,	/* label[0] = bpf_get_current_cgroup_id() */
+	VMAPSCOPE_BY_COMM   = 2,	/* label = bpf_get_current_comm(), 16 bytes */
+};
+#define VMAPSCOPE_COMM_LEN	16
+
+/* Key of the (caller, api, label) -> statistics slot hash map ("callers"). */
 struct vmapscope_key {
 	__u64 caller;		/* return address as /proc/vmallocinfo shows; 0 = unknown */
 	__u32 api;		/* enum vmapscope_api or VMAPSCOPE_API_UNATTRIBUTED */
 	__u32 pad;
+	__u64 label[2];		/* --by: cgroup id, or comm; zero without --by */
 };
 
 /*
@@ -277,6 +290,8 @@ struct vmapscope_internal {
 struct vmapscope_cpu_state {
 	__u64 cnt[VMAPSCOPE_CNT_MAX];
 	struct vmapscope_slot_cache_ent cache[1 << VMAPSCOPE_SLOT_CACHE_BITS];
+	/* --by: the label of each cache entry, apart so that without it the entries stay 16 bytes */
+	__u64 cache_label[1 << VMAPSCOPE_SLOT_CACHE_BITS][2];
 	__u64 stack[VMAPSCOPE_STACK_DEPTH];	/* scratch for the stack method */
 };
 

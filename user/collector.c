@@ -295,6 +295,7 @@ static int open_and_load(struct collector *c, const struct plan *p,
 	bpf_map__set_max_entries(s->maps.stats, c->opts.max_callers);
 	bpf_map__set_max_entries(s->maps.callers, c->opts.max_callers);
 	s->rodata->max_slots = c->opts.max_callers;
+	s->rodata->by_label = c->opts.by;
 	s->rodata->want_call_latency = false;
 	for (i = 0; i < VMAPSCOPE_NR_LAT_SLOTS; i++)
 		s->rodata->want_call_latency |= p->latency && p->func[i];
@@ -768,7 +769,9 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 	libbpf_messages(opts->verbose);
 
 	c->names = caller_names_new(c->release);
-	if (!c->names) {
+	if (opts->by == VMAPSCOPE_BY_CGROUP)
+		c->labels = row_labels_new(NULL);
+	if (!c->names || (opts->by == VMAPSCOPE_BY_CGROUP && !c->labels)) {
 		snprintf(errbuf, errlen, "out of memory");
 		err = -ENOMEM;
 		goto fail;
@@ -851,6 +854,7 @@ void collector_close(struct collector *c)
 		bpf_link__destroy(c->links[i]);
 	vmapstat_bpf__destroy(c->skel);
 	caller_names_free(c->names);
+	row_labels_free(c->labels);
 	free(c->caller_filter);
 	pthread_mutex_destroy(&c->lock);
 	free(c);

@@ -57,6 +57,7 @@ struct collector_opts {
 	bool lifetime;			/* time from each mapping to its unmapping */
 	bool verbose;			/* libbpf debug output on stderr */
 	uint32_t max_callers;		/* stats map size; 0 = default (2048) */
+	int by;				/* --by: enum vmapscope_by, 0 = no label */
 	/*
 	 * Name the callers of areas by kernel stack (stack_callers.h) even
 	 * where vmap_mapped or the area's vm_struct could; without it the

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "caller_names.h"
+#include "row_labels.h"
 #include "collector.h"
 
 /* The tracepoints the collector attaches, in tp_names[] (collector.c) order. */
@@ -33,6 +34,7 @@ struct collector {
 	char area_how[16];		/* alloc_vmap_area()'s exit: "fexit", "kretprobe", "" */
 
 	struct caller_names *names;	/* also the kallsyms table */
+	struct row_labels *labels;	/* --by: label texts; NULL without */
 
 	char arch[16];
 	unsigned int page_shift;

@@ -60,6 +60,7 @@ static void fill_meta(const struct collector *c, struct vmapstat_sample *s)
 	if (!s->symbols_ok)
 		symbols_why(c, s->ksyms_reason, sizeof(s->ksyms_reason));
 	s->stats_max_entries = c->opts.max_callers;
+	s->by = c->opts.by;
 }
 
 static bool row_matches_filter(const struct collector *c, const struct vmapstat_row *r)
@@ -143,6 +144,8 @@ int collector_read(struct collector *c, struct vmapstat_sample *snap)
 	}
 
 	caller_names_refresh(c->names);
+	if (c->labels)
+		row_labels_new_read(c->labels);
 
 	snap->rows = calloc(nkeys ? nkeys : 1, sizeof(*snap->rows));
 	if (!snap->rows) {
@@ -160,6 +163,12 @@ int collector_read(struct collector *c, struct vmapstat_sample *snap)
 			continue;
 		r->caller = keys[i].caller;
 		r->api = keys[i].api;
+		if (c->opts.by) {
+			r->label[0] = keys[i].label[0];
+			r->label[1] = keys[i].label[1];
+			row_labels_text(c->labels, c->opts.by, r->label, r->label_str,
+					sizeof(r->label_str));
+		}
 		if (r->api == VMAPSCOPE_API_UNATTRIBUTED)
 			snprintf(r->sym, sizeof(r->sym), "[unattributed]");
 		else if (!r->caller)

@@ -16,9 +16,21 @@
 #endif
 
 #define SYM_LEN sizeof(((struct vmapstat_row *)0)->sym)
+#define LABEL_LEN sizeof(((struct vmapstat_row *)0)->label_str)
+
+/*
+ * What --top-callers bounds: a caller, or with --by a (caller, label)
+ * pair (label "" without --by).  Rows of pairs not admitted fold into
+ * caller="other" (and label "other"), so the series stay bounded by
+ * (top + 1) x APIs and every total stays exact.
+ */
+struct named_key {
+	char sym[SYM_LEN];
+	char label[LABEL_LEN];
+};
 
 struct acc_row {
-	char sym[SYM_LEN];
+	struct named_key k;
 	int api;
 	struct vmapscope_stats st;
 };
@@ -42,7 +54,8 @@ struct prom_state {
 	unsigned int top;
 	struct acc_row *rows;		/* sorted by (sym, api) */
 	size_t nr, cap;
-	char (*named)[SYM_LEN];		/* sorted; at most top entries */
+	int by;				/* enum vmapscope_by of the rows added */
+	struct named_key *named;	/* sorted; at most top entries */
 	size_t nr_named;
 	uint64_t counters[VMAPSCOPE_CNT_MAX];
 	uint64_t intervals;
@@ -61,17 +74,20 @@ struct prom_state {
 	size_t nr_pmu;
 };
 
+static int cmp_name(const void *a, const void *b)
+{
+	const struct named_key *x = a, *y = b;
+	int c = strcmp(x->sym, y->sym);
+
+	return c ? c : strcmp(x->label, y->label);
+}
+
 static int cmp_row(const void *a, const void *b)
 {
 	const struct acc_row *x = a, *y = b;
-	int c = strcmp(x->sym, y->sym);
+	int c = cmp_name(&x->k, &y->k);
 
 	return c ? c : (x->api > y->api) - (x->api < y->api);
-}
-
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(a, b);
 }
 
 void prom_log2_bounds(double *le, double div)
@@ -95,7 +111,7 @@ struct prom_state *prom_state_new(unsigned int top_callers)
 		return NULL;
 	st->top = top_callers;
 	if (top_callers) {
-		st->named = calloc(top_callers, SYM_LEN);
+		st->named = calloc(top_callers, sizeof(*st->named));
 		if (!st->named) {
 			free(st);
 			return NULL;
@@ -128,14 +144,14 @@ void prom_state_set_info(struct prom_state *st, const struct vmapstat_sample *s)
 	st->have_info = true;
 }
 
-static bool is_named(const struct prom_state *st, const char *sym)
+static bool is_named(const struct prom_state *st, const struct named_key *k)
 {
 	return st->nr_named &&
-	       bsearch(sym, st->named, st->nr_named, SYM_LEN, cmp_name);
+	       bsearch(k, st->named, st->nr_named, sizeof(*st->named), cmp_name);
 }
 
 struct caller_rank {
-	const char *sym;
+	const struct named_key *k;
 	uint64_t bytes, area_bytes, calls;	/* calls: mapping calls, then probed calls */
 };
 
@@ -149,7 +165,7 @@ static int cmp_rank(const void *a, const void *b)
 		return x->area_bytes > y->area_bytes ? -1 : 1;
 	if (x->calls != y->calls)
 		return x->calls > y->calls ? -1 : 1;
-	return strcmp(x->sym, y->sym);
+	return cmp_name(x->k, y->k);
 }
 
 /* Fill free slots of the named set with the biggest unnamed callers. */
@@ -168,11 +184,11 @@ static int admit_callers(struct prom_state *st)
 		struct caller_rank *c;
 		unsigned int sh;
 
-		if (is_named(st, r->sym))
+		if (is_named(st, &r->k))
 			continue;
-		/* rows are sorted by sym: one caller's rows are adjacent */
-		if (!n || strcmp(cand[n - 1].sym, r->sym))
-			cand[n++].sym = r->sym;
+		/* rows are sorted by (sym, label): one pair's rows are adjacent */
+		if (!n || cmp_name(cand[n - 1].k, &r->k))
+			cand[n++].k = &r->k;
 		c = &cand[n - 1];
 		for (sh = 0; sh < VMAPSCOPE_NR_SHIFTS; sh++)
 			c->bytes += r->st.bytes[sh];
@@ -184,9 +200,9 @@ static int admit_callers(struct prom_state *st)
 	if (take > n)
 		take = n;
 	for (i = 0; i < take; i++)
-		snprintf(st->named[st->nr_named + i], SYM_LEN, "%s", cand[i].sym);
+		st->named[st->nr_named + i] = *cand[i].k;
 	st->nr_named += take;
-	qsort(st->named, st->nr_named, SYM_LEN, cmp_name);
+	qsort(st->named, st->nr_named, sizeof(*st->named), cmp_name);
 	free(cand);
 	return 0;
 }
@@ -212,7 +228,10 @@ int prom_state_add(struct prom_state *st, const struct vmapstat_sample *delta)
 		const struct vmapstat_row *d = &delta->rows[i];
 		struct acc_row key, *r;
 
-		snprintf(key.sym, sizeof(key.sym), "%s", d->sym);
+		memset(&key.k, 0, sizeof(key.k));
+		snprintf(key.k.sym, sizeof(key.k.sym), "%s", d->sym);
+		if (delta->by)
+			snprintf(key.k.label, sizeof(key.k.label), "%s", d->label_str);
 		key.api = d->api;
 		r = bsearch(&key, st->rows, nr_old, sizeof(*r), cmp_row);
 		if (!r) {
@@ -236,6 +255,8 @@ int prom_state_add(struct prom_state *st, const struct vmapstat_sample *delta)
 		qsort(st->rows, st->nr, sizeof(*st->rows), cmp_row);
 	for (i = 0; i < VMAPSCOPE_CNT_MAX; i++)
 		st->counters[i] += delta->counters[i];
+	if (delta->by)
+		st->by = delta->by;
 	st->intervals++;
 	st->last_wall = (double)delta->wall.tv_sec + delta->wall.tv_nsec / 1e9;
 	st->last_interval_s = delta->interval_s;
@@ -470,9 +491,10 @@ static void pmu_metrics(struct prom_buf *b, const struct prom_state *st)
 
 /* ---- rendering ------------------------------------------------------- */
 
-/* Rows folded to (caller label, api): named callers keep their symbol. */
+/* Rows folded to (caller label, [by label,] api): named callers keep their symbol. */
 struct out_row {
 	const char *caller;
+	const char *label;	/* --by: the label, "other" with caller "other" */
 	int api;
 	struct vmapscope_stats st;
 };
@@ -482,6 +504,8 @@ static int cmp_out(const void *a, const void *b)
 	const struct out_row *x = a, *y = b;
 	int c = strcmp(x->caller, y->caller);
 
+	if (!c)
+		c = strcmp(x->label, y->label);
 	return c ? c : (x->api > y->api) - (x->api < y->api);
 }
 
@@ -494,8 +518,10 @@ static struct out_row *fold_rows(const struct prom_state *st, size_t *nr)
 	if (!out)
 		return NULL;
 	for (i = 0; i < st->nr; i++) {
-		out[i].caller = is_named(st, st->rows[i].sym) ?
-				st->rows[i].sym : PROM_OTHER_CALLER;
+		bool named = is_named(st, &st->rows[i].k);
+
+		out[i].caller = named ? st->rows[i].k.sym : PROM_OTHER_CALLER;
+		out[i].label = named || !st->by ? st->rows[i].k.label : PROM_OTHER_CALLER;
 		out[i].api = st->rows[i].api;
 		out[i].st = st->rows[i].st;
 	}
@@ -510,17 +536,24 @@ static struct out_row *fold_rows(const struct prom_state *st, size_t *nr)
 	return out;
 }
 
-static void row_labels(const struct out_row *r, struct prom_label *l)
+/* The row's labels: caller, the --by label if any, api; returns how many. */
+static size_t row_labels(const struct prom_state *st, const struct out_row *r,
+			 struct prom_label *l)
 {
-	l[0] = (struct prom_label){ "caller", r->caller };
-	l[1] = (struct prom_label){ "api", api_name(r->api) };
+	size_t n = 0;
+
+	l[n++] = (struct prom_label){ "caller", r->caller };
+	if (by_name(st->by))
+		l[n++] = (struct prom_label){ by_name(st->by), r->label };
+	l[n++] = (struct prom_label){ "api", api_name(r->api) };
+	return n;
 }
 
 /* A counter family with one series per (caller, api) row where nonzero. */
-static void per_row_counter(struct prom_buf *b, const struct out_row *rows, size_t n,
-			    const struct row_field *rf)
+static void per_row_counter(struct prom_buf *b, const struct prom_state *st,
+			    const struct out_row *rows, size_t n, const struct row_field *rf)
 {
-	struct prom_label l[2];
+	struct prom_label l[3];
 	size_t i;
 
 	prom_family(b, rf->prom, PROM_COUNTER, rf->help);
@@ -529,8 +562,7 @@ static void per_row_counter(struct prom_buf *b, const struct out_row *rows, size
 
 		if (!v)
 			continue;
-		row_labels(&rows[i], l);
-		prom_sample_u64(b, rf->prom, l, 2, v);
+		prom_sample_u64(b, rf->prom, l, row_labels(st, &rows[i], l), v);
 	}
 }
 
@@ -548,11 +580,12 @@ static bool granule_used(const struct vmapscope_stats *s, unsigned int shift)
  * A counter family per (caller, api, granule) where any granule field
  * counts something; @entries: the page-table entries of a byte count.
  */
-static void per_granule(struct prom_buf *b, const struct out_row *rows, size_t n,
-			const struct row_field *rf, bool entries)
+static void per_granule(struct prom_buf *b, const struct prom_state *st,
+			const struct out_row *rows, size_t n, const struct row_field *rf, bool entries)
 {
 	const char *name = entries ? row_granule_entries.prom : rf->prom;
-	struct prom_label l[3];
+	struct prom_label l[4];
+	size_t nl;
 	char gran[16];
 	size_t i;
 	unsigned int sh;
@@ -564,10 +597,10 @@ static void per_granule(struct prom_buf *b, const struct out_row *rows, size_t n
 		for (sh = 0; sh < VMAPSCOPE_NR_SHIFTS; sh++) {
 			if (!granule_used(&rows[i].st, sh))
 				continue;
-			row_labels(&rows[i], l);
+			nl = row_labels(st, &rows[i], l);
 			size_label(sh, gran, sizeof(gran));
-			l[2] = (struct prom_label){ "granule", gran };
-			prom_sample_u64(b, name, l, 3, entries ? v[sh] >> sh : v[sh]);
+			l[nl] = (struct prom_label){ "granule", gran };
+			prom_sample_u64(b, name, l, nl + 1, entries ? v[sh] >> sh : v[sh]);
 		}
 	}
 }
@@ -578,11 +611,11 @@ static double base_unit_div(const struct row_field *rf)
 	return rf->unit == ROW_UNIT_NS ? 1e9 : 1.0;
 }
 
-static void histogram(struct prom_buf *b, const struct out_row *rows, size_t n,
-		      const struct row_field *rf)
+static void histogram(struct prom_buf *b, const struct prom_state *st,
+		      const struct out_row *rows, size_t n, const struct row_field *rf)
 {
 	double le[PROM_HIST_BOUNDS], div = base_unit_div(rf);
-	struct prom_label l[2];
+	struct prom_label l[3];
 	size_t i;
 
 	prom_log2_bounds(le, div);
@@ -602,8 +635,7 @@ static void histogram(struct prom_buf *b, const struct out_row *rows, size_t n,
 			total += slots[k];
 		if (!total)
 			continue;
-		row_labels(&rows[i], l);
-		prom_histogram(b, rf->prom, l, 2, &h);
+		prom_histogram(b, rf->prom, l, row_labels(st, &rows[i], l), &h);
 	}
 }
 
@@ -611,7 +643,8 @@ static void histogram(struct prom_buf *b, const struct out_row *rows, size_t n,
  * The per-row families: per granule, then histograms, then counters,
  * each in the order of the row field table.
  */
-static void per_row_families(struct prom_buf *b, const struct out_row *rows, size_t n)
+static void per_row_families(struct prom_buf *b, const struct prom_state *st,
+			     const struct out_row *rows, size_t n)
 {
 	size_t k;
 
@@ -620,16 +653,16 @@ static void per_row_families(struct prom_buf *b, const struct out_row *rows, siz
 
 		if (rf->kind != ROW_GRANULE || !rf->prom)
 			continue;
-		per_granule(b, rows, n, rf, false);
+		per_granule(b, st, rows, n, rf, false);
 		if (rf->unit == ROW_UNIT_BYTES)
-			per_granule(b, rows, n, rf, true);
+			per_granule(b, st, rows, n, rf, true);
 	}
 	for (k = 0; k < nr_row_fields; k++)
 		if (row_fields[k].kind == ROW_HIST && row_fields[k].prom)
-			histogram(b, rows, n, &row_fields[k]);
+			histogram(b, st, rows, n, &row_fields[k]);
 	for (k = 0; k < nr_row_fields; k++)
 		if (row_fields[k].kind == ROW_SCALAR && row_fields[k].prom)
-			per_row_counter(b, rows, n, &row_fields[k]);
+			per_row_counter(b, st, rows, n, &row_fields[k]);
 }
 
 /* Every global counter: vmapscope_<name>_total, help from the one table. */
@@ -693,7 +726,7 @@ int prom_render(const struct prom_state *st, struct prom_buf *b)
 	prom_sample_u64(b, "vmapscope_stats_map_capacity", NULL, 0,
 			st->info.stats_max_entries);
 
-	per_row_families(b, rows, nr);
+	per_row_families(b, st, rows, nr);
 
 	global_counters(b, st);
 

@@ -155,9 +155,13 @@ static void text_row(FILE *f, const struct vmapstat_sample *s,
 	size_t k;
 
 	if (o->per_caller && r->api != VMAPSCOPE_API_UNATTRIBUTED)
-		fprintf(f, "\n%s  [%s]\n", r->sym, api_name(r->api));
+		fprintf(f, "\n%s  [%s]", r->sym, api_name(r->api));
 	else
-		fprintf(f, "\n[%s]\n", api_name(r->api));
+		fprintf(f, "\n[%s]", api_name(r->api));
+	/* --by: the label after the caller */
+	if (by_name(s->by))
+		fprintf(f, "  %s=%s", by_name(s->by), r->label_str);
+	fprintf(f, "\n");
 
 	if (s->feat[VMAPSTAT_FEAT_GRANULE].available || s->feat[VMAPSTAT_FEAT_RUNS].available)
 		for (k = 0; k < nr_row_fields; k++)
@@ -276,6 +280,9 @@ static struct json_object *j_row(const struct vmapstat_sample *s,
 		snprintf(addr, sizeof(addr), "0x%016" PRIx64, r->caller);
 		json_object_object_add(o, "caller_addr", json_object_new_string(addr));
 	}
+	/* --by only: "cgroup" (v2 path, or the id when unresolved) or "comm" */
+	if (by_name(s->by))
+		json_object_object_add(o, by_name(s->by), json_object_new_string(r->label_str));
 	g = json_object_new_array();
 	for (sh = 0; sh < VMAPSCOPE_NR_SHIFTS; sh++) {
 		struct json_object *e;

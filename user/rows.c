@@ -29,13 +29,24 @@ const struct row_entries row_granule_entries = {
 
 #define NR_STATS_WORDS (sizeof(struct vmapscope_stats) / sizeof(uint64_t))
 
+const char *by_name(int by)
+{
+	return by == VMAPSCOPE_BY_CGROUP ? "cgroup" : by == VMAPSCOPE_BY_COMM ? "comm" : NULL;
+}
+
 int row_cmp(const void *a, const void *b)
 {
 	const struct vmapstat_row *x = a, *y = b;
+	int i;
 
 	if (x->caller != y->caller)
 		return x->caller < y->caller ? -1 : 1;
-	return (x->api > y->api) - (x->api < y->api);
+	if (x->api != y->api)
+		return (x->api > y->api) - (x->api < y->api);
+	for (i = 0; i < 2; i++)
+		if (x->label[i] != y->label[i])
+			return x->label[i] < y->label[i] ? -1 : 1;
+	return 0;
 }
 
 uint64_t row_total_bytes(const struct vmapstat_row *r)
@@ -132,28 +143,32 @@ int sample_delta(const struct vmapstat_sample *cur, const struct vmapstat_sample
 
 int rows_by_api(const struct vmapstat_sample *in, struct vmapstat_sample *out)
 {
-	struct vmapstat_row rows[16] = {};
-	bool used[16] = {};
-	size_t i;
+	size_t i, n = 0;
 
 	memset(out, 0, sizeof(*out));
-	out->rows = calloc(16, sizeof(*out->rows));
+	out->rows = calloc(in->nr_rows ? in->nr_rows : 1, sizeof(*out->rows));
 	if (!out->rows)
 		return -ENOMEM;
 	copy_meta(out, in);
-	out->nr_rows = 0;
+	/* caller 0, then (api, label) order: row_cmp sorts them, equal ones fold */
 	for (i = 0; i < in->nr_rows; i++) {
-		int a = in->rows[i].api & 15;
+		struct vmapstat_row *r = &out->rows[i];
 
-		stats_add(&rows[a].st, &in->rows[i].st);
-		used[a] = true;
+		*r = in->rows[i];
+		r->caller = 0;
+		r->api &= 15;
 	}
-	for (i = 0; i < 16; i++) {
-		if (!used[i])
+	qsort(out->rows, in->nr_rows, sizeof(*out->rows), row_cmp);
+	for (i = 0; i < in->nr_rows; i++) {
+		if (n && !row_cmp(&out->rows[n - 1], &out->rows[i])) {
+			stats_add(&out->rows[n - 1].st, &out->rows[i].st);
 			continue;
-		rows[i].api = i;
-		snprintf(rows[i].sym, sizeof(rows[i].sym), "%s", api_name(i));
-		out->rows[out->nr_rows++] = rows[i];
+		}
+		out->rows[n] = out->rows[i];
+		snprintf(out->rows[n].sym, sizeof(out->rows[n].sym), "%s",
+			 api_name(out->rows[n].api));
+		n++;
 	}
+	out->nr_rows = n;
 	return 0;
 }

@@ -40,11 +40,20 @@ struct vmapstat_row {
 	 * "[unattributed]" for the unattributed bucket.
 	 */
 	char sym[128];
+	/*
+	 * --by (sample.by): the raw label of the BPF key (cgroup id, or
+	 * comm bytes), part of the row's identity, and its text: the cgroup
+	 * v2 path (the id in decimal when unresolved) or the comm.  Zero and
+	 * "" without --by.
+	 */
+	uint64_t label[2];
+	char label_str[128];
 	struct vmapscope_stats st;
 };
 
 struct vmapstat_sample {
 	struct timespec mono;		/* CLOCK_MONOTONIC when read */
+	int by;				/* enum vmapscope_by: the rows' label, 0 none */
 	struct timespec wall;		/* CLOCK_REALTIME when read */
 	double interval_s;		/* 0 for cumulative, else delta length */
 	size_t nr_rows;
@@ -112,7 +121,10 @@ static inline unsigned int row_field_len(const struct row_field *f)
 	       f->kind == ROW_HIST ? VMAPSCOPE_HIST_SLOTS : 1;
 }
 
-/* The order of a sample's rows: by caller address, then api (qsort/bsearch). */
+/* The --by dimension's name: "cgroup", "comm", NULL for VMAPSCOPE_BY_NONE. */
+const char *by_name(int by);
+
+/* The order of a sample's rows: by caller address, then api, then label (qsort/bsearch). */
 int row_cmp(const void *a, const void *b);
 
 /*
@@ -126,7 +138,8 @@ int sample_delta(const struct vmapstat_sample *cur,
 
 /*
  * Fold rows into one row per api (caller = 0, sym = API name): the
- * default "totals per API" view.  Returns 0 or -ENOMEM.
+ * default "totals per API" view.  With --by the label stays: one row per
+ * (api, label), the label's totals per API.  Returns 0 or -ENOMEM.
  */
 int rows_by_api(const struct vmapstat_sample *in, struct vmapstat_sample *out);
 

@@ -18,6 +18,7 @@ enum {
 	OPT_AREAS,
 	OPT_LIFETIME,
 	OPT_STACK_CALLERS,
+	OPT_BY,
 };
 
 #define MAX_CALLERS_MIN	16
@@ -47,6 +48,9 @@ static const struct argp_option select_options[] = {
 	  "(first frame outside the vmalloc/vmap/ioremap functions), as on kernels where nothing else "
 	  "names them", 0 },
 	{ "max-callers", OPT_MAX_CALLERS, "N", 0, "Size of the (caller, api) map (default 2048)", 0 },
+	{ "by", OPT_BY, "LABEL", 0, "Split each caller's rows by the cgroup (v2 path) or the "
+	  "command name (comm) of the task that mapped: LABEL is cgroup or comm (one more helper "
+	  "call per event, one map entry per caller, API and label)", 0 },
 	{ "verbose", 'v', NULL, 0, "Verbose libbpf and attach output", 0 },
 	{ 0 },
 };
@@ -106,6 +110,14 @@ static error_t select_parse(int key, char *arg, struct argp_state *state)
 		else
 			s->max_callers = v;
 		break;
+	case OPT_BY:
+		if (!strcmp(arg, "cgroup"))
+			s->by = VMAPSCOPE_BY_CGROUP;
+		else if (!strcmp(arg, "comm"))
+			s->by = VMAPSCOPE_BY_COMM;
+		else
+			argp_error(state, "invalid --by '%s' (cgroup or comm)", arg);
+		break;
 	case 'v':
 		s->verbose = true;
 		break;
@@ -141,4 +153,5 @@ void select_opts_collector(const struct select_opts *s, struct collector_opts *o
 	o->stack_callers = s->stack_callers;
 	o->verbose = s->verbose;
 	o->max_callers = s->max_callers;
+	o->by = s->by;
 }

@@ -17,6 +17,7 @@
  *   --lifetime             time from each mapping to its unmapping
  *   --stack-callers        callers of areas by kernel stack
  *   --max-callers N        size of the (caller, api) map
+ *   --by cgroup|comm       split each caller's rows by cgroup or command
  *   -v, --verbose          libbpf and attach output
  *
  * The parent passes a struct select_opts * as this child's input
@@ -46,6 +47,7 @@ struct select_opts {
 	bool stack_callers;
 	bool verbose;
 	uint32_t max_callers;		/* 0 = the collector's default */
+	int by;				/* enum vmapscope_by; 0 = no label */
 };
 
 extern const struct argp select_argp;

@@ -2,6 +2,7 @@
 /* vmaptop row model: rates, shares, percentiles, sort, filter (top_model.h). */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -225,6 +226,10 @@ int top_table_build(struct top_table *tab, const struct vmapstat_sample *cum,
 		r->api = c->api;
 		memcpy(r->sym, c->sym, sizeof(r->sym));
 		r->sym[sizeof(r->sym) - 1] = 0;
+		/* --by: the label as a suffix of the caller column */
+		if (by_name(cum->by) && c->label_str[0])
+			snprintf(r->sym + strlen(r->sym), sizeof(r->sym) - strlen(r->sym),
+				 " @%s", c->label_str);
 		r->active = !stats_zero(&d->st);
 
 		r->maps = row_maps(&d->st, tab->maps_src);
