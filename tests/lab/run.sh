@@ -106,7 +106,7 @@ for arch in x86_64 arm64; do
 done
 expect_rc 0 "the stock guest has the stock vmalloc events and none of the series'" \
 	"$LAB" run --arch x86_64 --variant stock --timeout 300 -- sh -c \
-	'test -d /sys/kernel/tracing/events/vmalloc/alloc_vmap_area && ! test -e /sys/kernel/tracing/events/vmalloc/vmap_chunk'
+	'test -d /sys/kernel/tracing/events/vmalloc/alloc_vmap_area && ! test -e /sys/kernel/tracing/events/vmalloc/vmap_mapped'
 expect_rc 125 "a patch that does not apply fails the build" \
 	env VMAPSCOPE_PATCHDIR="$tmp/patches" "$LAB" build --arch x86_64 --variant patched
 expect_err "9999-lab-selftest.patch does not apply" "the error names the broken patch"

@@ -7,12 +7,13 @@
 #   off            no event enabled
 #   mapped-nocons  vmap_mapped enabled, tracing off (the event fires and
 #                  finds no buffer: the tracepoint, its arguments and, on
-#                  v8, the read-back of the page tables)
+#                  v8 and later, the read-back of the page tables)
 #   mapped-trace   vmap_mapped recorded in the ring buffer
-#   perrun-nocons  vmap_chunk + vmap_set_ptes + vmap_huge_block, tracing off
-#                  (what the tools attach today to attribute runs to callers)
+#   perrun-nocons  the per-call event + vmap_set_ptes + vmap_huge_block,
+#                  tracing off (what the tools attach to see each run: the
+#                  per-call event is vmap_mapped, on v7 vmap_chunk)
 #   perrun-trace   the same, recorded
-# The vmap_mapped rows are skipped on kernels without the event (v7).
+# The mapped-* rows are skipped on kernels without vmap_mapped (v7).
 # Prints "@@COST cfg=C median_ns=N per_call=I events_per_call=E" per
 # configuration: per_call = (median - median of off) / (2 * ROUNDS).
 KO=/opt/vmapscope/kmod/overhead_workload.ko
@@ -25,14 +26,15 @@ VMAP_PAGES=${VMAP_PAGES:-16} VMALLOC_SIZE=${VMALLOC_SIZE:-65536}
 [ -f $KO ] || { echo "no $KO"; exit 1; }
 kload $KO vmap_pages=$VMAP_PAGES vmalloc_size=$VMALLOC_SIZE >/dev/null || { echo "cannot load $KO"; exit 1; }
 CFGS="off perrun-nocons perrun-trace"
-[ -d $E/vmap_mapped ] && CFGS="$CFGS mapped-nocons mapped-trace"
-echo "@@INFO kernel=$(uname -r) arch=$(uname -m) rounds=$ROUNDS runs=$RUNS vmap_pages=$VMAP_PAGES vmalloc_size=$VMALLOC_SIZE cfgs=$CFGS"
+CALL_EV=vmap_chunk
+[ -d $E/vmap_mapped ] && CFGS="$CFGS mapped-nocons mapped-trace" CALL_EV=vmap_mapped
+echo "@@INFO kernel=$(uname -r) arch=$(uname -m) rounds=$ROUNDS runs=$RUNS vmap_pages=$VMAP_PAGES vmalloc_size=$VMALLOC_SIZE cfgs=$CFGS per_call_event=$CALL_EV"
 echo 8192 >$T/buffer_size_kb
 
 evs() {	# evs CFG: the events of a configuration
 	case $1 in
 	mapped-*) echo vmap_mapped ;;
-	perrun-*) echo vmap_chunk vmap_set_ptes vmap_huge_block ;;
+	perrun-*) echo $CALL_EV vmap_set_ptes vmap_huge_block ;;
 	esac
 }
 one() {	# one CFG: print the workload's time with CFG

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 echo 0 >$T/tracing_on
 echo >$T/trace
-echo 1 >$T/events/vmalloc/vmap_chunk/enable
+echo 1 >$T/events/vmalloc/vmap_mapped/enable
 echo 1 >$T/events/vmalloc/vmap_huge_block/enable
 echo 1 >$T/events/vmalloc/vmap_set_ptes/enable
 echo 1 >$T/tracing_on
@@ -12,10 +12,14 @@ run_vmap_test ioremap stay=1
 echo 0 >$T/tracing_on
 cat $T/trace >/tmp/trace.txt
 rmmod vmap_test
-grep -E 'vmap_chunk: .* api=ioremap ' /tmp/trace.txt | head -n 3
+grep -E 'vmap_mapped: .* api=ioremap ' /tmp/trace.txt | head -n 3
 grep -m3 -E 'vmap_(set_ptes|huge_block): ' /tmp/trace.txt
 n=$(grep -c 'vmap_huge_block: .* size=2097152 shift=21' /tmp/trace.txt)
 # 64 MiB BAR: 32 PMD blocks.
 [ "$n" -ge 32 ] && pass "tracefs shows $n PMD blocks for the BAR" ||
 	fail "tracefs shows $n PMD blocks for the BAR, want >= 32"
+# One vmap_mapped per ioremap() call; the BAR's says 64 MiB of PMD blocks.
+n=$(grep -c 'vmap_mapped: .* size=67108864 api=ioremap pte=0 cont=0 pmd=67108864 pud=0 nr_runs=32 ret=0 ' /tmp/trace.txt)
+[ "$n" -ge 1 ] && pass "tracefs shows the BAR's vmap_mapped: 64 MiB in 32 PMD blocks" ||
+	fail "no vmap_mapped of the 64 MiB BAR with 32 PMD blocks in tracefs"
 finish

@@ -12,15 +12,11 @@ field() {
 	grep -q "field:$2;" $E/$1/format && pass "$1 has field '$2'" ||
 		fail "$1 lacks field '$2': $(grep field: $E/$1/format | tr '\n' ' ')"
 }
-for ev in vmap_chunk vmap_set_ptes vmap_huge_block vmap_mapped; do
+for ev in vmap_set_ptes vmap_huge_block vmap_mapped; do
 	[ -f $E/$ev/format ] && pass "event vmalloc:$ev exists" || fail "no event vmalloc:$ev"
 done
-field vmap_chunk	"unsigned long addr"
-field vmap_chunk	"unsigned long pfn"
-field vmap_chunk	"unsigned long nr_pages"
-field vmap_chunk	"const void \* caller"
-field vmap_chunk	"unsigned int shift"
-field vmap_chunk	"unsigned int api"
+# v8's patch 12 added vmap_chunk; v9 dropped it (docs/tracepoints.md).
+[ ! -e $E/vmap_chunk ] && pass "no event vmalloc:vmap_chunk" || fail "vmalloc:vmap_chunk exists (v8's patch 12)"
 field vmap_set_ptes	"unsigned long addr"
 field vmap_set_ptes	"unsigned long pfn"
 field vmap_set_ptes	"unsigned long size"
@@ -30,8 +26,6 @@ field vmap_huge_block	"unsigned long addr"
 field vmap_huge_block	"unsigned long pfn"
 field vmap_huge_block	"unsigned long size"
 field vmap_huge_block	"unsigned int shift"
-grep -q 'print fmt: "addr=0x%lx pfn=0x%lx nr_pages=%lu shift=%u api=%s caller=%pS"' $E/vmap_chunk/format &&
-	pass "vmap_chunk print format" || fail "vmap_chunk print format: $(grep 'print fmt' $E/vmap_chunk/format)"
 for f in "unsigned long addr" "unsigned long size" "const void \* caller" "unsigned long pte" \
 	"unsigned long cont" "unsigned long pmd" "unsigned long pud" "u64 ns" "unsigned int nr_runs" \
 	"unsigned int api" "int ret"; do
@@ -44,42 +38,45 @@ grep -q 'print fmt: "addr=0x%lx size=%lu api=%s pte=%lu cont=%lu pmd=%lu pud=%lu
 AWKV='function v(k) { return match($0, " " k "=[^ ]+") ? substr($0, RSTART + length(k) + 2, RLENGTH - length(k) - 2) : "" }'
 
 # Trace a run of the test module; it prints how many events its own
-# probes recorded ("vmap_test: recorded chunk=A set_ptes=B huge=C mapped=D"),
+# probes recorded ("vmap_test: recorded set_ptes=A huge=B mapped=C"),
 # and for each vmap_mapped event it checked, the bytes per granule a walk
 # of the page tables found in its range ("vmap_test: walk addr= ns= pte=
 # cont= pmd= pud=").
 echo 0 >$T/tracing_on
 echo 4096 >$T/buffer_size_kb
 echo >$T/trace
-for ev in vmap_chunk vmap_set_ptes vmap_huge_block vmap_mapped; do echo 1 >$E/$ev/enable; done
+for ev in vmap_set_ptes vmap_huge_block vmap_mapped; do echo 1 >$E/$ev/enable; done
 echo 1 >$T/tracing_on
 # stay=1: the module stays loaded while the trace is read, so that %pS
 # still resolves callers inside it; it is removed afterwards.
 run_vmap_test map stay=1
 echo 0 >$T/tracing_on
-for ev in vmap_chunk vmap_set_ptes vmap_huge_block vmap_mapped; do echo 0 >$E/$ev/enable; done
+for ev in vmap_set_ptes vmap_huge_block vmap_mapped; do echo 0 >$E/$ev/enable; done
 
 cat $T/trace >/tmp/trace.txt
 rmmod vmap_test
 rec=$(grep 'vmap_test: recorded' /tmp/vmap_test.map.log)
 echo "module: $rec"
-# The module's events are those of the loading task from its first
-# vmap_chunk whose caller is in the module on (module loading itself maps
-# memory first, through execmem).
-pid=$(grep -m1 'vmap_chunk: .*\[vmap_test\]' /tmp/trace.txt | sed -n 's/^ *kload-\([0-9]*\) .*/\1/p')
+# The module's events are those of the loading task from the first call
+# whose vmap_mapped names a caller in the module on: that call's runs and
+# blocks come before its vmap_mapped, after the vmap_mapped of the task's
+# previous call (module loading itself maps memory first, through execmem).
+pid=$(grep -m1 'vmap_mapped: .*\[vmap_test\]' /tmp/trace.txt | sed -n 's/^ *kload-\([0-9]*\) .*/\1/p')
 if [ -z "$pid" ]; then
-	fail "no vmap_chunk from the test module in the trace"
+	fail "no vmap_mapped from the test module in the trace"
 else
-	awk -v pid="$pid" '$1 == "kload-" pid && /vmap_chunk: .*\[vmap_test\]/ {on = 1} on && $1 == "kload-" pid' \
-		/tmp/trace.txt >/tmp/trace.mod
-	c=$(grep -c ' vmap_chunk: ' /tmp/trace.mod)
+	awk -v pid="$pid" '$1 != "kload-" pid { next }
+		on { print; next }
+		{ held = held $0 "\n" }
+		/ vmap_mapped: .*\[vmap_test\]/ { on = 1; printf "%s", held; next }
+		/ vmap_mapped: / { held = "" }' /tmp/trace.txt >/tmp/trace.mod
 	s=$(grep -c ' vmap_set_ptes: ' /tmp/trace.mod)
 	h=$(grep -c ' vmap_huge_block: ' /tmp/trace.mod)
 	m=$(grep -c ' vmap_mapped: ' /tmp/trace.mod)
-	echo "trace: chunk=$c set_ptes=$s huge=$h mapped=$m"
+	echo "trace: set_ptes=$s huge=$h mapped=$m"
 	case "$rec" in
-	*"recorded chunk=$c set_ptes=$s huge=$h mapped=$m") pass "trace holds exactly the events the module recorded" ;;
-	*) fail "trace (chunk=$c set_ptes=$s huge=$h mapped=$m) differs from the module's '$rec'" ;;
+	*"recorded set_ptes=$s huge=$h mapped=$m") pass "trace holds exactly the events the module recorded" ;;
+	*) fail "trace (set_ptes=$s huge=$h mapped=$m) differs from the module's '$rec'" ;;
 	esac
 	# Each vmap_mapped carries the bytes per granule and the number of the
 	# vmap_set_ptes / vmap_huge_block events of its call, which come just
@@ -141,13 +138,12 @@ else
 	lost=$(grep -c 'LOST' /tmp/trace.txt)
 	[ "$lost" = 0 ] || fail "trace buffer overflowed ($lost LOST lines)"
 	echo "example lines:"
-	for ev in vmap_chunk vmap_set_ptes vmap_huge_block; do
+	for ev in vmap_set_ptes vmap_huge_block vmap_mapped; do
 		grep -m2 " $ev: " /tmp/trace.mod
 	done
 	grep -m1 ' vmap_set_ptes: .*shift=16' /tmp/trace.mod
-	grep -m1 ' vmap_chunk: .*api=vmalloc' /tmp/trace.mod
-	grep -m1 ' vmap_chunk: .*api=vm_map_ram' /tmp/trace.mod
-	grep -m2 ' vmap_mapped: ' /tmp/trace.mod
+	grep -m1 ' vmap_mapped: .*api=vmalloc' /tmp/trace.mod
+	grep -m1 ' vmap_mapped: .*api=vm_map_ram' /tmp/trace.mod
 	grep -m1 ' vmap_mapped: .*cont=[1-9]' /tmp/trace.mod
 	grep -m1 ' vmap_mapped: .*pmd=[1-9]' /tmp/trace.mod
 fi
@@ -164,7 +160,7 @@ echo 0 >$E/vmap_mapped/enable
 cat $T/trace >/tmp/trace2.txt
 rmmod vmap_test
 r=$(awk "$AWKV"'
-	/ vmap_set_ptes: | vmap_huge_block: | vmap_chunk: / { other++ }
+	/ vmap_set_ptes: | vmap_huge_block: / { other++ }
 	/ vmap_mapped: .*\[vmap_test\]/ {
 		calls++
 		if (v("ret") != 0 || v("nr_runs") == 0 || v("ns") == 0 ||
@@ -183,19 +179,19 @@ n1=$(grep -c ' vmap_mapped: .*\[vmap_test\]' /tmp/trace.mod 2>/dev/null)
 	fail "vmap_mapped alone: $1 module calls, $n1 with every event on"
 
 # perf, when the guest carries it: the same module run through perf
-# record/script must show as many vmap() calls (one vmap_chunk each) and PMD blocks.
+# record/script must show as many vmap() calls (one vmap_mapped each) and PMD blocks.
 if command -v perf >/dev/null 2>&1 && [ -f /tmp/trace.mod ]; then
-	want_c=$(grep -c ' vmap_chunk: .*api=vmap ' /tmp/trace.mod)
+	want_c=$(grep -c ' vmap_mapped: .*api=vmap ' /tmp/trace.mod)
 	want_h=$(grep -c ' vmap_huge_block: ' /tmp/trace.mod)
-	perf record -q -a -o /tmp/perf.data -e vmalloc:vmap_chunk -e vmalloc:vmap_set_ptes \
+	perf record -q -a -o /tmp/perf.data -e vmalloc:vmap_mapped -e vmalloc:vmap_set_ptes \
 		-e vmalloc:vmap_huge_block -- kload -e 11 "$KMOD" mode=map events=0 >/dev/null 2>&1
 	perf script -i /tmp/perf.data 2>/dev/null | grep '^ *kload ' >/tmp/perf.txt
-	got_c=$(grep -c 'vmap_chunk: .*api=vmap ' /tmp/perf.txt)
+	got_c=$(grep -c 'vmap_mapped: .*api=vmap ' /tmp/perf.txt)
 	got_h=$(grep -c 'vmap_huge_block: ' /tmp/perf.txt)
 	grep -m1 'vmap_huge_block: ' /tmp/perf.txt
 	[ "$got_c" = "$want_c" ] && [ "$got_h" = "$want_h" ] &&
-		pass "perf script: $got_c vmap() chunks and $got_h PMD blocks, as in tracefs" ||
-		fail "perf script: $got_c vmap() chunks / $got_h PMD blocks, tracefs had $want_c / $want_h"
+		pass "perf script: $got_c vmap() calls and $got_h PMD blocks, as in tracefs" ||
+		fail "perf script: $got_c vmap() calls / $got_h PMD blocks, tracefs had $want_c / $want_h"
 else
 	echo "SKIP: perf not in the guest (scripts/build-perf)"
 fi

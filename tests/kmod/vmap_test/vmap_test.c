@@ -12,16 +12,15 @@
  *	  arm64 contiguous PTE, PMD) is the one the case expects, and the area
  *	  is aligned for it;
  *	- after vunmap() every page is unmapped;
- *	- with events=1 (default), the vmalloc:vmap_chunk, vmap_set_ptes,
- *	  vmap_huge_block and vmap_mapped events the call produced in this
- *	  task are exactly the expected ones (count, order, addresses, PFNs,
- *	  sizes, shifts, api, caller inside this module; vmap_mapped: the
- *	  bytes per granule and runs of the expected granules, result 0;
- *	  its time is not checked here: the x86_64 debug kernel's sched
- *	  clock ticks in jiffies, tracefs.sh checks it on the patched ones):
- *	  one vmap_chunk and one vmap_mapped per vmap(); and
- *	  vmap_mapped's bytes per granule are those a walk of the page tables
- *	  finds in its range;
+ *	- with events=1 (default), the vmalloc:vmap_set_ptes, vmap_huge_block
+ *	  and vmap_mapped events the call produced in this task are exactly
+ *	  the expected ones (count, order, addresses, PFNs, sizes, shifts;
+ *	  vmap_mapped, one per call and after the runs and blocks: the call's
+ *	  range, api, caller inside this module, the bytes per granule and
+ *	  runs of the expected granules, result 0; its time is not checked
+ *	  here: the x86_64 debug kernel's sched clock ticks in jiffies,
+ *	  tracefs.sh checks it on the patched ones); and vmap_mapped's bytes
+ *	  per granule are those a walk of the page tables finds in its range;
  *	- a vmap() is one page-table walk whatever the mix of granules (an
  *	  array of a PMD block then 16 contiguous and 16 scattered pages in
  *	  turn included): a kprobe counts the walker's calls.
@@ -139,13 +138,18 @@ static void *ksym(const char *name)
 
 /* ---- event recording ---------------------------------------------- */
 
-enum ev_type { EV_CHUNK, EV_SET_PTES, EV_HUGE, EV_MAPPED };
-static const char * const ev_name[] = { "vmap_chunk", "vmap_set_ptes", "vmap_huge_block",
+/*
+ * EV_CALL is no event: it opens a mapping call in the expected list (its
+ * range, caller and API), and want_mapped() replaces it with the call's
+ * vmap_mapped after the runs and blocks that follow it.
+ */
+enum ev_type { EV_CALL, EV_SET_PTES, EV_HUGE, EV_MAPPED };
+static const char * const ev_name[] = { "call", "vmap_set_ptes", "vmap_huge_block",
 					"vmap_mapped" };
 
 struct ev {
 	enum ev_type type;
-	unsigned long addr, pfn, n, size;	/* n: nr_pages, nr_ptes, or the range's bytes */
+	unsigned long addr, pfn, n, size;	/* n: nr_ptes, or the range's bytes (EV_CALL: pages) */
 	unsigned int shift, api;
 	const void *caller;
 	/* vmap_mapped: bytes per granule (4K, PTE-level block, PMD, PUD), runs, result, time */
@@ -160,7 +164,7 @@ static struct ev got[MAX_EV], want[MAX_EV];
 static unsigned int nr_got, nr_want;
 static bool got_overflow, want_overflow;
 static struct task_struct *rec_task;
-static struct tracepoint *tp_chunk, *tp_set_ptes, *tp_huge, *tp_mapped;
+static struct tracepoint *tp_set_ptes, *tp_huge, *tp_mapped;
 /* Events recorded over the whole run, for the tracefs cross-check. */
 static unsigned int nr_total[4];
 
@@ -174,15 +178,6 @@ static void rec(const struct ev *e)
 	}
 	got[nr_got++] = *e;
 	nr_total[e->type]++;
-}
-
-static void probe_chunk(void *data, unsigned long addr, unsigned long pfn,
-			unsigned long nr_pages, unsigned int shift,
-			const void *caller, unsigned int api)
-{
-	struct ev e = { EV_CHUNK, addr, pfn, nr_pages, 0, shift, api, caller };
-
-	rec(&e);
 }
 
 static void probe_set_ptes(void *data, unsigned long addr, unsigned long pfn,
@@ -215,9 +210,7 @@ static void probe_mapped(void *data, unsigned long addr, unsigned long size,
 
 static void find_tp(struct tracepoint *tp, void *priv)
 {
-	if (!strcmp(tp->name, "vmap_chunk"))
-		tp_chunk = tp;
-	else if (!strcmp(tp->name, "vmap_set_ptes"))
+	if (!strcmp(tp->name, "vmap_set_ptes"))
 		tp_set_ptes = tp;
 	else if (!strcmp(tp->name, "vmap_huge_block"))
 		tp_huge = tp;
@@ -228,13 +221,11 @@ static void find_tp(struct tracepoint *tp, void *priv)
 static int events_attach(void)
 {
 	for_each_kernel_tracepoint(find_tp, NULL);
-	if (!check(tp_chunk && tp_set_ptes && tp_huge && tp_mapped,
-		   "tracepoints vmap_chunk/vmap_set_ptes/vmap_huge_block/vmap_mapped exist"))
+	if (!check(tp_set_ptes && tp_huge && tp_mapped,
+		   "tracepoints vmap_set_ptes/vmap_huge_block/vmap_mapped exist"))
 		return -ENOENT;
-	if (tracepoint_probe_register(tp_chunk, probe_chunk, NULL))
-		return -EINVAL;
 	if (tracepoint_probe_register(tp_set_ptes, probe_set_ptes, NULL))
-		goto out_chunk;
+		return -EINVAL;
 	if (tracepoint_probe_register(tp_huge, probe_huge, NULL))
 		goto out_set_ptes;
 	if (tracepoint_probe_register(tp_mapped, probe_mapped, NULL))
@@ -244,8 +235,6 @@ out_huge:
 	tracepoint_probe_unregister(tp_huge, probe_huge, NULL);
 out_set_ptes:
 	tracepoint_probe_unregister(tp_set_ptes, probe_set_ptes, NULL);
-out_chunk:
-	tracepoint_probe_unregister(tp_chunk, probe_chunk, NULL);
 	return -EINVAL;
 }
 
@@ -254,7 +243,6 @@ static void events_detach(void)
 	tracepoint_probe_unregister(tp_mapped, probe_mapped, NULL);
 	tracepoint_probe_unregister(tp_huge, probe_huge, NULL);
 	tracepoint_probe_unregister(tp_set_ptes, probe_set_ptes, NULL);
-	tracepoint_probe_unregister(tp_chunk, probe_chunk, NULL);
 	tracepoint_synchronize_unregister();
 }
 
@@ -300,11 +288,11 @@ static unsigned int gran_index(unsigned int shift)
 }
 
 /*
- * Add to the expected events, after the runs and blocks of each
- * vmap_chunk, the vmap_mapped event of that call: the chunk's range,
- * caller and API, the bytes its runs and blocks map per granule (those
- * the case expects per page, which check_mapping() and friends compare
- * with a walk of the page tables), their number, result 0.
+ * Replace each EV_CALL of the expected list with the vmap_mapped event of
+ * that call, after its runs and blocks: the call's range, caller and API,
+ * the bytes its runs and blocks map per granule (those the case expects
+ * per page, which check_mapping() and friends compare with a walk of the
+ * page tables), their number, result 0.
  */
 static void want_mapped(void)
 {
@@ -316,7 +304,7 @@ static void want_mapped(void)
 	for (i = 0; i <= nr_want; i++) {
 		const struct ev *w = i < nr_want ? &want[i] : NULL;
 
-		if (open && (!w || w->type == EV_CHUNK)) {
+		if (open && (!w || w->type == EV_CALL)) {
 			if (n == MAX_EV)
 				goto overflow;
 			out[n++] = m;
@@ -324,14 +312,16 @@ static void want_mapped(void)
 		}
 		if (!w)
 			break;
-		if (n == MAX_EV)
-			goto overflow;
-		out[n++] = *w;
-		if (w->type == EV_CHUNK) {
+		if (w->type == EV_CALL) {
 			m = (struct ev){ EV_MAPPED, w->addr, 0, w->n << PAGE_SHIFT, 0, 0,
 					 w->api, w->caller };
 			open = true;
-		} else if (open) {
+			continue;
+		}
+		if (n == MAX_EV)
+			goto overflow;
+		out[n++] = *w;
+		if (open) {
 			m.bytes[gran_index(w->shift)] += w->size;
 			m.nr_runs++;
 		}
@@ -344,7 +334,7 @@ overflow:
 }
 
 /*
- * The caller a vmap_chunk event must carry: what /proc/vmallocinfo shows,
+ * The caller a vmap_mapped event must carry: what /proc/vmallocinfo shows,
  * which is this module for vmap(), vmalloc(), vm_map_ram() and x86
  * ioremap(); arm64's ioremap() records its own __ioremap_prot().
  */
@@ -388,11 +378,9 @@ static void check_events(const char *name)
 		bad = g->type != w->type || g->addr != w->addr ||
 		      g->pfn != w->pfn || g->n != w->n || g->size != w->size ||
 		      g->shift != w->shift;
-		if (g->type == EV_CHUNK || g->type == EV_MAPPED)
-			bad |= g->api != w->api ||
-			       !caller_matches(g->caller);
 		if (g->type == EV_MAPPED)
-			bad |= memcmp(g->bytes, w->bytes, sizeof(g->bytes)) ||
+			bad |= g->api != w->api || !caller_matches(g->caller) ||
+			       memcmp(g->bytes, w->bytes, sizeof(g->bytes)) ||
 			       g->nr_runs != w->nr_runs || g->ret;
 	}
 	for (i = 0; i < nr_got; i++) {
@@ -671,20 +659,15 @@ static void check_unmapped(const char *name, unsigned long va,
 }
 
 /*
- * Expected events of a vmap(): one page-table walk for the whole array,
- * whatever the mix of granules, so one vmap_chunk with the largest shift
- * the walk may use (the one the area is aligned for, which the cases make
- * the largest granule they expect), then the runs and blocks.
+ * Expected events of a vmap(): the runs and blocks of the whole array,
+ * whatever the mix of granules, then one vmap_mapped.
  */
 static void want_vmap_events(unsigned long va, struct pagevec_case *c)
 {
-	struct ev e = { EV_CHUNK, va, page_to_pfn(c->pages[0]), c->nr, 0,
-			G4K, 2 /* vmap */ };
+	struct ev e = { EV_CALL, va, 0, c->nr, 0, 0, 2 /* vmap */ };
 	struct run r = { 0 };
 	unsigned int i;
 
-	for (i = 0; i < c->nr; i++)
-		e.shift = max_t(unsigned int, e.shift, c->gran[i]);
 	want_ev(&e);
 	for (i = 0; i < c->nr; i++)
 		want_page(&r, va + i * PAGE_SIZE, page_to_pfn(c->pages[i]),
@@ -775,8 +758,7 @@ static void run_vmalloc_case(const char *name, unsigned long size, bool huge,
 	      name, gran, nr, bad);
 	check(IS_ALIGNED(va, 1UL << gran), "%s: aligned for shift %d", name, gran);
 	if (events) {
-		struct ev e = { EV_CHUNK, va, page_to_pfn(vmalloc_to_page(p)), nr,
-				0, gran == G2M ? G2M : gran, 1 /* vmalloc */ };
+		struct ev e = { EV_CALL, va, 0, nr, 0, 0, 1 /* vmalloc */ };
 
 		want_ev(&e);
 		for (i = 0; i < nr; i++)
@@ -810,8 +792,7 @@ static void run_vm_map_ram_case(void)
 		goto out;
 	check_mapping("vm_map_ram", addr, &c, false);
 	if (events) {
-		struct ev e = { EV_CHUNK, (unsigned long)addr,
-				page_to_pfn(c.pages[0]), c.nr, 0, PAGE_SHIFT,
+		struct ev e = { EV_CALL, (unsigned long)addr, 0, c.nr, 0, 0,
 				4 /* vm_map_ram */ };
 
 		want_ev(&e);
@@ -1273,10 +1254,7 @@ static void run_ioremap_case(const char *name, resource_size_t phys,
 	}
 	check(!bad_data, "%s: MMIO writes read back (%u wrong)", name, bad_data);
 	if (events) {
-		unsigned int shift = min_t(unsigned int, __ffs(va | phys),
-					   ilog2(size));
-		struct ev e = { EV_CHUNK, va, PHYS_PFN(phys), nr, 0, shift,
-				3 /* ioremap */ };
+		struct ev e = { EV_CALL, va, 0, nr, 0, 0, 3 /* ioremap */ };
 
 		want_ev(&e);
 		for (off = 0; off < size; off += PAGE_SIZE)
@@ -1669,9 +1647,8 @@ static int __init vmap_test_init(void)
 		events_detach();
 
 	if (strcmp(mode, "fault") && events)
-		pr_info("recorded chunk=%u set_ptes=%u huge=%u mapped=%u\n",
-			nr_total[EV_CHUNK], nr_total[EV_SET_PTES], nr_total[EV_HUGE],
-			nr_total[EV_MAPPED]);
+		pr_info("recorded set_ptes=%u huge=%u mapped=%u\n",
+			nr_total[EV_SET_PTES], nr_total[EV_HUGE], nr_total[EV_MAPPED]);
 	pr_info("summary mode=%s pass=%u fail=%u\n", mode, nr_pass, nr_fail);
 	if (nr_fail || ret)
 		return -EINVAL;
