@@ -8,18 +8,27 @@
 #                         (mk/snapshot.mk), bench-overhead (below), then
 #                         bench-results
 #   make bench-overhead   the tools' overhead in the patched guests: the
-#                         workload of tests/kmod/overhead_workload with the
-#                         series' tracepoints off, on without a consumer,
-#                         counted by "perf stat -e 'vmalloc:*'", with the
-#                         floor (bench/floor: vmapstat's attach points,
-#                         each program only counting) and with vmapstat
-#                         attached; vmapstat's time to
-#                         attach; vmapstat/vmaptop peak RSS.  Each arch
-#                         twice: TCG -icount (virtual time = instructions,
-#                         independent of the host's load) and plain TCG;
-#                         then, under -icount, the "large" profile (2 MiB
-#                         vmap + 1 MiB vmalloc per round: more mapping work
-#                         per event).
+#                         workload of tests/kmod/overhead_workload with no
+#                         tool, vmalloc:vmap_mapped on without a consumer,
+#                         recorded, counted by "perf stat", and for each
+#                         of vmapstat's default (one program run per
+#                         mapping call, on vmap_mapped), --runs and
+#                         --call-latency its floor (bench/floor: the same
+#                         attach points, each program only counting) and
+#                         vmapstat itself; vmapstat's time to attach;
+#                         vmapstat/vmaptop peak RSS.  Each arch in every
+#                         BENCH_OVH_MODES: TCG -icount (virtual time =
+#                         instructions, independent of the host's load)
+#                         and plain TCG; then, under -icount, the "large"
+#                         profile (2 MiB vmap + 1 MiB vmalloc per round:
+#                         more mapping work per event) and the observer
+#                         row (tests/guest/overhead/observer.sh: the
+#                         mapping latency vmapstat reports for
+#                         vmap_bench's ioremap_1M, vmalloc_huge_1M,
+#                         vmap_o9_100M against vmap_bench's own timing).
+#   make bench-overhead-stock  the same workload on the stock kernels: no
+#                         tool, the floor of vmapstat's area program,
+#                         vmapstat's default, --stack-callers (-icount).
 #   make bench-results    raw outputs -> bench/results/ (committed), with
 #                         the overhead tables (overhead-table.md, -summary.csv)
 #                         made from them, plots -> docs/img/ (gnuplot)
@@ -34,8 +43,12 @@ BENCH_OVH_MODES	?= icount tcg
 BENCH_OVH_RUNS	?= 11
 BENCH_OVH_ROUNDS ?= 2000
 BENCH_OVH_ROUNDS_LARGE ?= 500
+# observer row: repetitions, and vmap_bench's iters per case and repetition
+BENCH_OBS_RUNS	?= 3
+BENCH_OBS_ITERS	?= 30
 BENCH_OVH_RAW	 = $(foreach a,$(BENCH_OVH_ARCHES),$(BENCH_OVH_MODES:%=$(BENCH_DIR)/overhead/$(a)-%.txt) \
-		   $(BENCH_DIR)/overhead/$(a)-icount-large.txt)
+		   $(BENCH_DIR)/overhead/$(a)-icount-large.txt $(BENCH_DIR)/overhead/$(a)-icount-observer.txt \
+		   $(BENCH_DIR)/overhead/$(a)-icount-stock.txt)
 BENCH_SUITES	:= bench-kernel bench-vmaptop bench-snapshot bench-overhead
 
 .PHONY: bench bench-overhead bench-results floor-tools
@@ -74,16 +87,21 @@ bench-overhead: deps floor-tools perf-tools
 	done; \
 	echo "== tool overhead: $$a (icount, large mappings)"; \
 	OUTDIR=$(OUTDIR) tests/guest/overhead/run.sh $$a icount $(BENCH_OVH_RUNS) $(BENCH_OVH_ROUNDS_LARGE) large; \
+	echo "== observer effect: $$a (icount, vmap_bench's calls)"; \
+	OUTDIR=$(OUTDIR) tests/guest/overhead/run.sh $$a icount $(BENCH_OBS_RUNS) $(BENCH_OBS_ITERS) observer; \
 	done
 	scripts/overhead-report --csv $(BENCH_DIR)/overhead/summary.csv \
 		$$(ls -U $(BENCH_OVH_RAW) 2>/dev/null) | tee $(BENCH_DIR)/overhead/table.md
 
-# Stock kernels (docs/benchmarks.md, "Stock kernels"): no tool, vmapstat's
-# stock default, --no-latency, --stack-callers; TCG -icount, small profile.
+# Stock kernels (docs/benchmarks.md, "Stock kernels"): no tool, the floor
+# of vmapstat's area program, vmapstat's stock default, --stack-callers;
+# TCG -icount, small profile.
 .PHONY: bench-overhead-stock
-bench-overhead-stock: deps
+bench-overhead-stock: deps floor-tools
 	@set -e; for a in $(BENCH_OVH_ARCHES); do OUTDIR=$(OUTDIR) tests/guest/overhead/run.sh \
 		$$a icount $(BENCH_OVH_RUNS) $(BENCH_OVH_ROUNDS) small stock; done
+	scripts/overhead-report $$(ls -U $(BENCH_OVH_ARCHES:%=$(BENCH_DIR)/overhead/%-icount-stock.txt) \
+		2>/dev/null) | tee $(BENCH_DIR)/overhead/table-stock.md
 
 # Copy what exists (a benchmark that did not run leaves the older committed
 # files in place), stamped with the date (kernel-DATE: when the kernel table

@@ -2,10 +2,15 @@
 /*
  * The floor of the tool-overhead benchmark: what attaching at all costs.
  * Every program only increments one per-CPU counter, so the benchmark's
- * "floor" row is the price of the attach points themselves (tracepoint
+ * "floor" rows are the price of the attach points themselves (tracepoint
  * dispatch, trampolines, kprobes), against which vmapstat's own per-event
  * work is measured.  The loader (floor.c) enables exactly the programs
- * for the attach points vmapstat reports attached.
+ * for the attach points vmapstat reports attached: on a series kernel by
+ * default the one raw tracepoint vmalloc:vmap_mapped (one program run per
+ * mapping call), on a stock kernel the one program at alloc_vmap_area()'s
+ * exit (fexit, else kretprobe; -x / -r of floor.c, exit only).
+ * Tracepoints attach as raw_tp, as vmapstat's do (same dispatch as tp_btf,
+ * docs/benchmarks.md "raw_tp instead of tp_btf").
  */
 #include <linux/bpf.h>
 #include <linux/ptrace.h>
@@ -32,18 +37,19 @@ static __always_inline int hit(void)
 }
 
 #define FLOOR_TP(name)							\
-SEC("tp_btf/" #name)							\
+SEC("raw_tp/" #name)							\
 int BPF_PROG(tp_##name)							\
 {									\
 	return hit();							\
 }
 
-FLOOR_TP(vmap_chunk)
+FLOOR_TP(vmap_mapped)
 FLOOR_TP(vmap_set_ptes)
 FLOOR_TP(vmap_huge_block)
 FLOOR_TP(alloc_vmap_area)
 FLOOR_TP(purge_vmap_area_lazy)
 FLOOR_TP(free_vmap_area_noflush)
+FLOOR_TP(module_load)
 
 /* One fentry/fexit pair per function (the target is bound at load). */
 #define FLOOR_FENTRY(n)							\

@@ -3,11 +3,14 @@
  * vmapscope-floor: attach floor.bpf.c's counting programs to the given
  * tracepoints and functions, run a command, print how many events fired.
  * The overhead benchmark runs it with the attach points vmapstat reports
- * (vmapstat -v), so that "floor" and "vmapstat" differ only in the work
- * done per event.
+ * (vmapstat -v: its feature and latency lines), so that "floor" and
+ * "vmapstat" differ only in the work done per event.  -x and -r attach the
+ * exit program alone, as vmapstat's area program (alloc_vmap_area()'s
+ * exit on a stock kernel) is.
  */
 #include <argp.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,19 +24,23 @@
 #define MAX_KPROBE 16
 
 static struct {
-	const char *tp[6];
+	const char *tp[8];
 	int nr_tp;
 	const char *fentry[MAX_FENTRY];
+	bool fexit_only[MAX_FENTRY];
 	int nr_fentry;
 	const char *kprobe[MAX_KPROBE];
+	bool kretprobe_only[MAX_KPROBE];
 	int nr_kprobe;
 	char **command;
 } env;
 
 static const struct argp_option options[] = {
-	{ "tracepoint", 't', "NAME", 0, "vmalloc tracepoint (tp_btf)", 0 },
+	{ "tracepoint", 't', "NAME", 0, "vmalloc (or module_load) tracepoint (raw_tp)", 0 },
 	{ "fentry", 'f', "FUNC", 0, "fentry+fexit on FUNC", 0 },
+	{ "fexit", 'x', "FUNC", 0, "fexit only on FUNC (vmapstat's area program)", 0 },
 	{ "kprobe", 'k', "FUNC", 0, "kprobe+kretprobe on FUNC", 0 },
+	{ "kretprobe", 'r', "FUNC", 0, "kretprobe only on FUNC", 0 },
 	{ 0 }
 };
 
@@ -46,13 +53,17 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.tp[env.nr_tp++] = arg;
 		break;
 	case 'f':
+	case 'x':
 		if (env.nr_fentry == MAX_FENTRY)
 			argp_error(state, "at most %d fentry functions", MAX_FENTRY);
+		env.fexit_only[env.nr_fentry] = key == 'x';
 		env.fentry[env.nr_fentry++] = arg;
 		break;
 	case 'k':
+	case 'r':
 		if (env.nr_kprobe == MAX_KPROBE)
 			argp_error(state, "at most %d kprobe functions", MAX_KPROBE);
+		env.kretprobe_only[env.nr_kprobe] = key == 'r';
 		env.kprobe[env.nr_kprobe++] = arg;
 		break;
 	case ARGP_KEY_ARGS:
@@ -107,6 +118,7 @@ int main(int argc, char **argv)
 		"Count the events of the given attach points while CMD runs." };
 	struct bpf_program *p;
 	struct floor_bpf *s;
+	bool want_kprobe = false;
 	int i, err, rc, ncpu;
 	unsigned long long total = 0, *vals;
 	__u32 zero = 0;
@@ -130,14 +142,16 @@ int main(int argc, char **argv)
 		bpf_program__set_autoload(p, true);
 	}
 	for (i = 0; i < env.nr_fentry; i++) {
-		for (int x = 0; x < 2; x++) {
+		for (int x = env.fexit_only[i]; x < 2; x++) {
 			p = fentry_prog(s, i, x);
 			bpf_program__set_autoload(p, true);
 			bpf_program__set_attach_target(p, 0, env.fentry[i]);
 		}
 	}
+	for (i = 0; i < env.nr_kprobe; i++)
+		want_kprobe |= !env.kretprobe_only[i];
 	if (env.nr_kprobe) {
-		bpf_program__set_autoload(s->progs.kprobe_any, true);
+		bpf_program__set_autoload(s->progs.kprobe_any, want_kprobe);
 		bpf_program__set_autoload(s->progs.kretprobe_any, true);
 	}
 	err = floor_bpf__load(s);
@@ -156,7 +170,8 @@ int main(int argc, char **argv)
 		}
 	}
 	for (i = 0; i < env.nr_kprobe; i++) {
-		if (!bpf_program__attach_kprobe(s->progs.kprobe_any, false, env.kprobe[i]) ||
+		if ((!env.kretprobe_only[i] &&
+		     !bpf_program__attach_kprobe(s->progs.kprobe_any, false, env.kprobe[i])) ||
 		    !bpf_program__attach_kprobe(s->progs.kretprobe_any, true, env.kprobe[i])) {
 			fprintf(stderr, "vmapscope-floor: cannot attach a kprobe to %s: %s\n",
 				env.kprobe[i], strerror(errno));

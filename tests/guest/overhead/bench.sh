@@ -1,47 +1,49 @@
 #!/bin/sh
-# Tool-overhead benchmark, inside a patched lab guest (make bench-overhead;
-# docs/benchmarks.md "Tool overhead").  Not a test: it fails only if the
-# workload cannot run.
+# Tool-overhead benchmark, inside a lab guest (make bench-overhead,
+# make bench-overhead-stock; docs/benchmarks.md "Tool overhead").  Not a
+# test: it fails only if the workload cannot run.
 #
 # The workload module (tests/kmod/overhead_workload) times ROUNDS rounds of
 # vmap/vunmap(VMAP_PAGES pages, default 16) + vmalloc/vfree(VMALLOC_SIZE,
-# default 64K) in the kernel.  Each repetition
+# default 64K) in the kernel: two mapping calls per round.  Each repetition
 # runs the configurations in turn (interleaved, so that drift of the
-# emulator hits all of them alike):
-#   off       the series' three events disabled (static branches off)
-#   discard   events enabled in tracefs, tracing_on=0: every event calls
-#             its tracefs probe, which finds the ring buffer off and drops it
-#   record    events enabled, tracing_on=1: recorded into the ring buffer
+# emulator hits all of them alike).  On a series kernel:
+#   off       no tool; the series' events disabled (static branches off)
+#   discard   vmalloc:vmap_mapped enabled in tracefs, tracing_on=0: the
+#             event's probe runs (and the kernel reads its clock) and the
+#             ring buffer, off, drops the record
+#   record    the same, tracing_on=1: recorded into the ring buffer
 #             (overwrite mode, 4 MiB per CPU), which nobody reads
-#   perfstat  "perf stat -a -e 'vmalloc:*'": the kernel's own counting of
-#             the same events, what a user would run instead (when the
-#             guest has perf: make perf-tools)
-#   floor     vmapscope-floor (bench/floor) on the attach points vmapstat
-#             reports with -v, each program one per-CPU increment: the
-#             price of attaching at all
-#   vmapstat  "vmapstat -j -- sh -c 'echo ROUNDS > run'": the BPF
-#             collector with its default probes (series events, stock
-#             vmalloc events, latency probe) attached
-#   floor-nolat, vmapstat-nolat
-#             the same two with vmapstat --no-latency: the tracepoints
-#             only, no entry-point probe
-#   vmapstat-stack
-#             vmapstat --stack-callers: no entry-point probe, each
-#             alloc_vmap_area names its caller from the kernel stack
-# With VARIANT=stock (a kernel without the series) only off (no tool),
-# vmapstat (its stock default: callers by the areas' vm_struct at
-# alloc_vmap_area's exit, latency probes), vmapstat-nolat and
-# vmapstat-stack run, and neither time to attach nor RSS is measured.
+#   perfstat  "perf stat -a -e vmalloc:vmap_mapped": the kernel's own
+#             counting of the one event per call (when the guest has perf:
+#             make perf-tools)
+#   floor     vmapscope-floor (bench/floor) on the attach points vmapstat's
+#             default reports (-v: its feature and latency lines), each
+#             program one per-CPU increment: one empty program on
+#             vmap_mapped, one run per mapping call (and module_load)
+#   vmapstat  "vmapstat -j -- sh -c 'echo ROUNDS > run'": the default
+#   floor-runs, vmapstat-runs
+#             the same two for vmapstat --runs (vmap_set_ptes and
+#             vmap_huge_block too: per-run detail)
+#   floor-calllat, vmapstat-calllat
+#             the same two for vmapstat --call-latency (the entry-point
+#             probes: whole-call latency)
 # then, once per repetition, vmapstat's time to attach (see below).
 # Afterwards vmapstat and vmaptop run in the background for a while and
 # their peak RSS (VmHWM) is read from /proc/PID/status.
+# With VARIANT=stock (a kernel without the series): off, floor (the area
+# program at alloc_vmap_area()'s exit, fexit or kretprobe, as vmapstat
+# attaches it), vmapstat (its stock default: callers by the areas'
+# vm_struct) and vmapstat-stack (--stack-callers: callers by kernel stack);
+# neither time to attach nor RSS is measured.
 #
 # Output (host side: scripts/overhead-report):
-#   @@OVH cfg=CFG rep=R rounds=N ns=NS [events=E series_events=S]
-#   @@FLOOR ARGS (the floor's attach points)
+#   @@OVH cfg=CFG rep=R rounds=N ns=NS [events=E calls=C series_events=S area_events=A]
+#         (calls: vmap_mapped events, i.e. mapping calls, that vmapstat saw)
+#   @@FLOOR CFG ARGS (the floor's attach points for that configuration)
 #   @@ATTACH rep=R ns=NS base_ns=B
 #   @@RSS tool=T vmhwm_kb=K vmrss_kb=K
-#   @@VSJSON {vmapstat -p -j of one run}   @@FEATURE {vmapstat's latency probe}
+#   @@VSJSON {vmapstat -p -j of one run}   @@FEATURE NAME HOW (vmapstat's default)
 RUNS=${RUNS:-11}
 VARIANT=${VARIANT:-patched}
 ROUNDS=${ROUNDS:-2000}
@@ -50,14 +52,14 @@ VMALLOC_SIZE=${VMALLOC_SIZE:-65536}
 KO=/opt/vmapscope/kmod/overhead_workload.ko
 P=/sys/module/overhead_workload/parameters
 T=/sys/kernel/tracing
-EVENTS="vmap_chunk vmap_set_ptes vmap_huge_block"
+EVENTS=vmap_mapped
 
 [ -f $KO ] || { echo "no $KO (lab kmod not run?)"; exit 1; }
 kload $KO vmap_pages=$VMAP_PAGES vmalloc_size=$VMALLOC_SIZE >/dev/null ||
 	{ echo "cannot load $KO"; exit 1; }
 if [ "$VARIANT" = stock ]; then
 	EVENTS=
-	[ ! -d $T/events/vmalloc/vmap_chunk ] || { echo "VARIANT=stock on a patched kernel"; exit 1; }
+	[ ! -d $T/events/vmalloc/vmap_mapped ] || { echo "VARIANT=stock on a patched kernel"; exit 1; }
 fi
 for e in $EVENTS; do
 	[ -d $T/events/vmalloc/$e ] || { echo "kernel lacks vmalloc:$e (not patched?)"; exit 1; }
@@ -67,63 +69,116 @@ echo 4096 >$T/buffer_size_kb
 echo 1 >$T/tracing_on
 
 events() { for e in $EVENTS; do echo "$1" >$T/events/vmalloc/$e/enable; done; }
-# jfeat NAME FILE: "how" of JSON feature NAME
-jfeat() { grep -o "\"$1\":{[^}]*}" "$2" | grep -o '"how":"[^"]*"' | head -n 1; }
-run() { echo "$ROUNDS" >$P/run || exit 1; cat $P/last_ns; }
+# feat NAME FILE: "how" of JSON feature NAME when available
+feat() {
+	grep -o "\"$1\":{[^}]*}" "$2" | grep '"available":true' | grep -o '"how":"[^"]*"' |
+		head -n 1 | cut -d'"' -f4
+}
+# Under -icount virtual time advances with the instructions of every vCPU,
+# so work that a configuration leaves behind (a tool's exit: links,
+# trampolines and maps freed after RCU grace periods, from workqueues) would
+# land in the next configuration's run.  settle lets it finish first (an
+# idle guest costs no instructions: QEMU skips to the next timer), and the
+# tools start the workload only after SETTLE seconds of being attached.
+# SETTLE=0 (run.sh's default on x86_64): no settling.
+SETTLE=${SETTLE:-1}
+settle() { [ "$SETTLE" = 0 ] || sleep "$SETTLE"; }
+WORK="echo $ROUNDS >$P/run"
+[ "$SETTLE" = 0 ] || WORK="sleep $SETTLE; $WORK"
+run() { settle; echo "$ROUNDS" >$P/run || exit 1; cat $P/last_ns; }
 # jnum KEY FILE: sum of every "KEY": N in the JSON of FILE
 jnum() { grep -o "\"$1\": *[0-9]*" "$2" | awk -F: '{ s += $2 } END { print s + 0 }'; }
 
+# vfeat NAME: what vmapstat -v (in /tmp/fa.err) says feature NAME comes from
+vfeat() { awk -v f="$1" '$1 == "vmapstat:" && $2 == "feature" && $3 == f { print $4 }' /tmp/fa.err; }
+
+# floor_args VMAPSTAT-ARGS...: the floor's options for what vmapstat attaches
+# with these arguments, from what its -v says ("feature" lines: vmap_mapped,
+# the per-run events, the area program or tracepoint; "latency" lines: each
+# entry-point probe and its method).
+floor_args() {
+	vmapstat -v -j "$@" -- true >/tmp/fa.json 2>/tmp/fa.err ||
+		{ echo "vmapstat -v $* failed:"; cat /tmp/fa.err; exit 1; } >&2
+	grep -q '^vmapstat: feature ' /tmp/fa.err ||
+		{ echo "vmapstat -v names no features:"; cat /tmp/fa.err; exit 1; } >&2
+	a=
+	[ "$(vfeat granule)" != vmap_mapped ] || a="$a -t vmap_mapped"
+	[ "$(vfeat runs)" != raw_tp ] || a="$a -t vmap_set_ptes -t vmap_huge_block"
+	case $(vfeat areas) in
+	fexit) a="$a -x alloc_vmap_area" ;;
+	kretprobe) a="$a -r alloc_vmap_area" ;;
+	raw_tp) a="$a -t alloc_vmap_area" ;;
+	esac
+	case " $* " in *" --areas "*) a="$a -t purge_vmap_area_lazy -t free_vmap_area_noflush" ;; esac
+	a="$a$(awk '$1 == "vmapstat:" && $2 == "latency" {
+		if ($5 == "fentry") printf " -f %s", $4; else if ($5 == "kprobe") printf " -k %s", $4 }' /tmp/fa.err)"
+	[ ! -d $T/events/module/module_load ] || a="$a -t module_load"
+	echo "$a"
+}
+
+# floor_row CFG ARGS...: the workload under vmapscope-floor ARGS
+floor_row() {
+	cfg=$1
+	shift
+	settle
+	vmapscope-floor "$@" -- sh -c "$WORK" >/tmp/fl.out 2>/tmp/fl.err ||
+		{ echo "vmapscope-floor $* failed:"; cat /tmp/fl.err; exit 1; }
+	echo "@@OVH cfg=$cfg rep=$r rounds=$ROUNDS ns=$(cat $P/last_ns) $(cat /tmp/fl.out)"
+}
+
 # One vmapstat configuration: the workload under "vmapstat -j ARGS", and
 # every event its programs counted (series events, the stock vmalloc
-# events, timed calls; the area events apart for the stack method's cost).
+# events, timed calls; the mapping calls and the area events apart).
 vmapstat_row() {
 	cfg=$1
 	shift
-	vmapstat -j "$@" -- sh -c "echo $ROUNDS >$P/run" >/tmp/vs.json 2>/tmp/vs.err ||
+	settle
+	vmapstat -j "$@" -- sh -c "$WORK" >/tmp/vs.json 2>/tmp/vs.err ||
 		{ echo "vmapstat $* failed:"; cat /tmp/vs.err; exit 1; }
 	ns=$(cat $P/last_ns)
-	s=$(( $(jnum chunk_events /tmp/vs.json) + $(jnum set_ptes_events /tmp/vs.json) + \
-		$(jnum huge_block_events /tmp/vs.json) ))
+	m=$(jnum mapped_events /tmp/vs.json)
+	s=$(( m + $(jnum set_ptes_events /tmp/vs.json) + $(jnum huge_block_events /tmp/vs.json) ))
 	a=$(jnum alloc_vmap_area_events /tmp/vs.json)
 	o=$(( a + $(jnum purge_events /tmp/vs.json) + $(jnum lazy_free_events /tmp/vs.json) + \
 		$(jnum calls /tmp/vs.json) ))
-	echo "@@OVH cfg=$cfg rep=$r rounds=$ROUNDS ns=$ns events=$((s + o)) series_events=$s area_events=$a"
+	echo "@@OVH cfg=$cfg rep=$r rounds=$ROUNDS ns=$ns events=$((s + o)) calls=$m series_events=$s area_events=$a"
+}
+
+features() {
+	for f in granule latency runs call_latency areas callers; do
+		echo "@@FEATURE $f $(feat $f "$1")"
+	done
 }
 
 events 0
 run >/dev/null			# warm-up: first-touch costs, lazy purge state
 
 if [ "$VARIANT" = stock ]; then
+	FLOOR=$(floor_args) || exit 1
+	echo "@@FLOOR floor$FLOOR"
 	r=1
 	while [ $r -le "$RUNS" ]; do
 		echo "@@OVH cfg=off rep=$r rounds=$ROUNDS ns=$(run)"
+		# shellcheck disable=SC2086
+		floor_row floor $FLOOR
 		vmapstat_row vmapstat
 		cp /tmp/vs.json /tmp/vs-default.json
-		vmapstat_row vmapstat-nolat --no-latency
 		vmapstat_row vmapstat-stack --stack-callers
 		r=$((r + 1))
 	done
-	for f in latency areas callers; do
-		echo "@@FEATURE $f $(jfeat $f /tmp/vs-default.json)"
-	done
+	features /tmp/vs-default.json
 	rmmod overhead_workload
 	echo "@@DONE"
 	exit 0
 fi
 
-# The floor attaches what vmapstat attaches by default: every vmalloc
-# tracepoint it finds, and each latency probe by the method vmapstat chose
-# ("vmapstat: latency API FUNC fentry|kprobe" lines of -v).
-vmapstat -v -j -- true >/dev/null 2>/tmp/vsv.err ||
-	{ echo "vmapstat -v failed:"; cat /tmp/vsv.err; exit 1; }
-FLOOR_ARGS=$(awk '$1 == "vmapstat:" && $2 == "latency" {
-	if ($5 == "fentry") printf "-f %s ", $4; else if ($5 == "kprobe") printf "-k %s ", $4 }' /tmp/vsv.err)
-FLOOR_TP_ARGS=
-for e in $EVENTS alloc_vmap_area purge_vmap_area_lazy free_vmap_area_noflush; do
-	[ ! -d $T/events/vmalloc/$e ] || FLOOR_TP_ARGS="$FLOOR_TP_ARGS -t $e"
-done
-FLOOR_ARGS="$FLOOR_ARGS$FLOOR_TP_ARGS"
-echo "@@FLOOR $FLOOR_ARGS"
+# The floors attach what vmapstat attaches with the same options.
+FLOOR=$(floor_args) || exit 1
+FLOOR_RUNS=$(floor_args --runs) || exit 1
+FLOOR_CALLLAT=$(floor_args --call-latency) || exit 1
+echo "@@FLOOR floor$FLOOR"
+echo "@@FLOOR floor-runs$FLOOR_RUNS"
+echo "@@FLOOR floor-calllat$FLOOR_CALLLAT"
 HAVE_PERF=0
 command -v perf >/dev/null && HAVE_PERF=1
 
@@ -143,37 +198,34 @@ while [ $r -le "$RUNS" ]; do
 	events 1
 	ns=$(run)
 	events 0
-	n=$(grep -cE ' (vmap_chunk|vmap_set_ptes|vmap_huge_block): ' $T/trace)
+	n=$(grep -c ' vmap_mapped: ' $T/trace)
 	echo >$T/trace
 	echo "@@OVH cfg=record rep=$r rounds=$ROUNDS ns=$ns events=$n"
 
 	if [ $HAVE_PERF = 1 ]; then
-		perf stat -a -x, -o /tmp/ps.txt -e 'vmalloc:*' -- sh -c "echo $ROUNDS >$P/run" ||
+		settle
+		perf stat -a -x, -o /tmp/ps.txt -e vmalloc:vmap_mapped -- sh -c "$WORK" ||
 			{ echo "perf stat failed"; exit 1; }
 		n=$(awk -F, '$3 ~ /^vmalloc:/ { s += $1 } END { print s + 0 }' /tmp/ps.txt)
 		echo "@@OVH cfg=perfstat rep=$r rounds=$ROUNDS ns=$(cat $P/last_ns) events=$n"
 	fi
 
 	# shellcheck disable=SC2086
-	vmapscope-floor $FLOOR_ARGS -- sh -c "echo $ROUNDS >$P/run" >/tmp/fl.out 2>/tmp/fl.err ||
-		{ echo "vmapscope-floor failed:"; cat /tmp/fl.err; exit 1; }
-	echo "@@OVH cfg=floor rep=$r rounds=$ROUNDS ns=$(cat $P/last_ns) $(cat /tmp/fl.out)"
-
+	floor_row floor $FLOOR
 	vmapstat_row vmapstat
 	cp /tmp/vs.json /tmp/vs-default.json
-
 	# shellcheck disable=SC2086
-	vmapscope-floor $FLOOR_TP_ARGS -- sh -c "echo $ROUNDS >$P/run" >/tmp/fl.out 2>/tmp/fl.err ||
-		{ echo "vmapscope-floor failed:"; cat /tmp/fl.err; exit 1; }
-	echo "@@OVH cfg=floor-nolat rep=$r rounds=$ROUNDS ns=$(cat $P/last_ns) $(cat /tmp/fl.out)"
-
-	vmapstat_row vmapstat-nolat --no-latency
-	vmapstat_row vmapstat-stack --stack-callers
+	floor_row floor-runs $FLOOR_RUNS
+	vmapstat_row vmapstat-runs --runs
+	# shellcheck disable=SC2086
+	floor_row floor-calllat $FLOOR_CALLLAT
+	vmapstat_row vmapstat-calllat --call-latency
 
 	# Time to attach: from a clock read just before the shell starts
 	# vmapstat to the clock read by the command vmapstat starts, which it
 	# does once every probe is attached.  base_ns is the same sequence
 	# without vmapstat (the shell starting sh + cat), to subtract.
+	settle
 	t0=$(cat $P/now_ns)
 	vmapstat -j -- cat $P/now_ns >/tmp/att.out 2>/tmp/vs.err ||
 		{ echo "vmapstat failed:"; cat /tmp/vs.err; exit 1; }
@@ -183,7 +235,7 @@ while [ $r -le "$RUNS" ]; do
 	echo "@@ATTACH rep=$r ns=$((t1 - t0)) base_ns=$((b1 - b0))"
 	r=$((r + 1))
 done
-grep -o '"latency":{[^}]*}' /tmp/vs-default.json | sed "s/^/@@FEATURE /"
+features /tmp/vs-default.json
 # One per-caller record of the workload, for the latency histogram plot.
 vmapstat -p -j -- sh -c "echo $ROUNDS >$P/run" >/tmp/vsp.json 2>/tmp/vs.err &&
 	echo "@@VSJSON $(cat /tmp/vsp.json)"

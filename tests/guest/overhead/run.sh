@@ -8,12 +8,18 @@
 # PROFILE: small  vmap of 16 pages + vmalloc(64K) per round (default): many
 #                 events for little mapping work, the worst case
 #          large  vmap of 512 pages (2 MiB) + vmalloc(1 MiB) per round
+#          observer  not the workload: the mapping latency vmapstat reports
+#                 for vmap_bench's ioremap_1M, vmalloc_huge_1M and
+#                 vmap_o9_100M against vmap_bench's own timing of the same
+#                 calls (observer.sh; RUNS interleaved repetitions, ROUNDS
+#                 is vmap_bench's iters; patched only)
 # VARIANT: patched (default) or stock: the kernel without the series, where
-#          the configurations are no tool, vmapstat's default (callers by
-#          the areas' vm_struct), --no-latency and --stack-callers
-# Writes out/bench/overhead/ARCH-MODE[-large].txt: a header (date, host, QEMU,
-# kernel artifact) and the guest's @@ lines; scripts/overhead-report turns
-# them into tables.
+#          the configurations are no tool, the floor of vmapstat's area
+#          program, vmapstat's default (callers by the areas' vm_struct)
+#          and --stack-callers
+# Writes out/bench/overhead/ARCH-MODE[-large|-observer][-stock].txt: a
+# header (date, host, QEMU, kernel artifact) and the guest's @@ lines;
+# scripts/overhead-report turns them into tables.
 set -euo pipefail
 ARCH=${1:?usage: run.sh ARCH icount|tcg [RUNS [ROUNDS [PROFILE]]]}
 MODE=${2:?usage: run.sh ARCH icount|tcg [RUNS [ROUNDS [PROFILE]]]}
@@ -21,10 +27,14 @@ RUNS=${3:-11}
 ROUNDS=${4:-2000}
 PROFILE=${5:-small}
 VARIANT=${6:-patched}
+script=bench.sh kmod=tests/kmod/overhead_workload ivshmem=
 case $PROFILE in
 small) params="VMAP_PAGES=16 VMALLOC_SIZE=65536"; suffix= ;;
 large) params="VMAP_PAGES=512 VMALLOC_SIZE=1048576"; suffix=-large ;;
-*) echo "run.sh: profile must be small or large" >&2; exit 2 ;;
+observer) params="OBS_RUNS=$RUNS ITERS=$ROUNDS"; suffix=-observer
+	script=observer.sh kmod=tests/kmod/vmap_bench ivshmem="--ivshmem 64"
+	[ "$VARIANT" = patched ] || { echo "run.sh: the observer profile needs the series" >&2; exit 2; } ;;
+*) echo "run.sh: profile must be small, large or observer" >&2; exit 2 ;;
 esac
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$TOP"
@@ -32,17 +42,21 @@ LAB=scripts/lab
 OUTDIR=${OUTDIR:-$TOP/out}
 case $VARIANT in patched) ;; stock) suffix=$suffix-stock ;; *) echo "run.sh: variant must be patched or stock" >&2; exit 2 ;; esac
 out=$OUTDIR/bench/overhead/$ARCH-$MODE$suffix.txt
+# bench.sh's settle time, s, before each configuration (it lets the work a
+# tool leaves behind finish outside the next measured run).  0 on x86_64:
+# there an idle guest under -icount barely advances (a 21-repetition run
+# with "sleep 1" settles used 10 s of QEMU CPU in 16 minutes, 2026-12-03),
+# so its configurations run back to back as before.
+if [ "$ARCH" = x86_64 ]; then SETTLE=${SETTLE:-0}; else SETTLE=${SETTLE:-1}; fi
 case $MODE in icount) icount=--icount ;; tcg) icount= ;; *) echo "run.sh: mode must be icount or tcg" >&2; exit 2 ;; esac
 
 $LAB build --arch "$ARCH" --variant "$VARIANT" >/dev/null
-if [ "$VARIANT" = stock ]; then
-	make --no-print-directory OUTDIR="$OUTDIR" "tools-$ARCH" >/dev/null
-else
-	make --no-print-directory OUTDIR="$OUTDIR" "tools-$ARCH" "$OUTDIR/$ARCH/bin/vmapscope-floor" >/dev/null
+make --no-print-directory OUTDIR="$OUTDIR" "tools-$ARCH" "$OUTDIR/$ARCH/bin/vmapscope-floor" >/dev/null
+if [ "$VARIANT" = patched ] && [ "$PROFILE" != observer ]; then
 	# perf for the perf-stat row (cached after the first build).
 	OUTDIR="$OUTDIR" scripts/build-perf "$ARCH" >/dev/null
 fi
-[ -n "${SKIP_KMOD:-}" ] || $LAB kmod --arch "$ARCH" --variant "$VARIANT" tests/kmod/overhead_workload >/dev/null
+[ -n "${SKIP_KMOD:-}" ] || $LAB kmod --arch "$ARCH" --variant "$VARIANT" $kmod >/dev/null
 mkdir -p "$(dirname "$out")"
 qemu=qemu-system-$ARCH; [ "$ARCH" = arm64 ] && qemu=qemu-system-aarch64
 {
@@ -51,12 +65,14 @@ qemu=qemu-system-$ARCH; [ "$ARCH" = arm64 ] && qemu=qemu-system-aarch64
 	echo "# host: $(nproc) CPUs, $(uname -r), $($qemu --version | head -n 1)"
 	echo "# host load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "# kernel artifact: $($LAB path --arch "$ARCH" --variant "$VARIANT")"
+	echo "# settle: $SETTLE s before each configuration (bench.sh)"
 	echo "# vmapscope: $(git describe --always --dirty 2>/dev/null)"
 } >"$out.tmp"
 set +e
-$LAB run --arch "$ARCH" --variant "$VARIANT" $icount --timeout 3600 \
-	--add tests/guest/overhead/bench.sh:/opt/overhead.sh \
-	-- env RUNS="$RUNS" ROUNDS="$ROUNDS" VARIANT="$VARIANT" $params sh /opt/overhead.sh >>"$out.tmp" 2>&1
+# shellcheck disable=SC2086
+$LAB run --arch "$ARCH" --variant "$VARIANT" $icount $ivshmem --timeout 3600 \
+	--add tests/guest/overhead/$script:/opt/overhead.sh \
+	-- env RUNS="$RUNS" ROUNDS="$ROUNDS" VARIANT="$VARIANT" SETTLE="$SETTLE" $params sh /opt/overhead.sh >>"$out.tmp" 2>&1
 rc=$?
 set -e
 echo "# host load at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out.tmp"

@@ -21,7 +21,7 @@
  *                                4K only)
  *
  * Output: one line per case and metric,
- *   vmap_bench: RESULT case=NAME metric=ns|inst median=N p10=N p90=N iters=N
+ *   vmap_bench: RESULT case=NAME metric=ns|inst median=N p10=N p90=N iters=N mean=N
  * "inst" (kernel instructions retired) is reported when the CPU has a PMU
  * instruction counter; under QEMU TCG that is arm64 with -icount.
  * Every timed call starts from the same page tables on both kernels (see
@@ -63,6 +63,39 @@ module_param(vmap_first, bool, 0444);
  */
 static bool fresh = true;
 module_param(fresh, bool, 0444);
+
+/*
+ * Only the cases named here (comma-separated, e.g. "ioremap_1M,vmap_o9_100M";
+ * empty: every case), and without the second, probed pass of the vmalloc
+ * cases with map_pass=0: the tool-overhead benchmark's observer row
+ * (tests/guest/overhead/observer.sh) times single cases with and without
+ * vmapstat attached, whose mapping time must not include this module's
+ * own kprobe; ioremap_map=1 adds that pass (map_ns) to the ioremap cases.
+ */
+static char *cases = "";
+module_param(cases, charp, 0444);
+MODULE_PARM_DESC(cases, "comma-separated case names to run (default: all)");
+static bool map_pass = true;
+module_param(map_pass, bool, 0444);
+MODULE_PARM_DESC(map_pass, "vmalloc cases: second pass with the mapping-start probe (map_ns)");
+static bool ioremap_map;
+module_param(ioremap_map, bool, 0444);
+MODULE_PARM_DESC(ioremap_map, "ioremap cases: the same second pass (default off)");
+
+static bool want(const char *name)
+{
+	const char *p = cases;
+	size_t n = strlen(name);
+
+	if (!p || !*p)
+		return true;
+	while ((p = strstr(p, name))) {
+		if ((p == cases || p[-1] == ',') && (p[n] == ',' || !p[n]))
+			return true;
+		p += n;
+	}
+	return false;
+}
 
 static void bench_purge(void)
 {
@@ -117,7 +150,10 @@ static u64 inst_read(void)
 static const char * const map_syms[] = {
 	"vmap_pages_range_noflush_walk",
 	"vmap_pages_range_noflush",
+	NULL
 };
+/* ioremap() maps through ioremap_page_range() on both kernels and arches. */
+static const char * const ioremap_map_syms[] = { "ioremap_page_range", NULL };
 static struct kprobe kp;
 static bool kp_on;
 static struct task_struct *probe_task;
@@ -130,17 +166,17 @@ static int map_pre(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
-static int probes_on(void)
+static int probes_on(const char * const *syms)
 {
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(map_syms); i++) {
+	for (i = 0; syms[i]; i++) {
 		memset(&kp, 0, sizeof(kp));
-		kp.symbol_name = map_syms[i];
+		kp.symbol_name = syms[i];
 		kp.pre_handler = map_pre;
 		if (!register_kprobe(&kp)) {
 			kp_on = true;
-			pr_info("mapping start probe on %s\n", map_syms[i]);
+			pr_info("mapping start probe on %s\n", syms[i]);
 			return 1;
 		}
 	}
@@ -165,11 +201,16 @@ static int cmp_u64(const void *a, const void *b)
 
 static void report(const char *name, const char *metric, u64 *v, unsigned int n)
 {
+	u64 sum = 0;
+	unsigned int i;
+
 	if (!n)
 		return;
+	for (i = 0; i < n; i++)
+		sum += v[i];
 	sort(v, n, sizeof(*v), cmp_u64, NULL);
-	pr_info("RESULT case=%s metric=%s median=%llu p10=%llu p90=%llu iters=%u\n",
-		name, metric, v[n / 2], v[n / 10], v[n * 9 / 10], n);
+	pr_info("RESULT case=%s metric=%s median=%llu p10=%llu p90=%llu iters=%u mean=%llu\n",
+		name, metric, v[n / 2], v[n / 10], v[n * 9 / 10], n, div_u64(sum, n));
 }
 
 /* ---- cases ----------------------------------------------------------------------- */
@@ -269,7 +310,9 @@ static void bench_vmalloc(const char *name, unsigned long size, unsigned int n)
 		report(name, "inst", t_inst, i);
 
 	/* The mapping part alone, in calls of their own, with the probe. */
-	if (!probes_on()) {
+	if (!map_pass)
+		return;
+	if (!probes_on(map_syms)) {
 		pr_info("%s: no mapping-start probe could be placed: map_ns not reported\n",
 			name);
 		return;
@@ -299,9 +342,9 @@ static void bench_vmalloc(const char *name, unsigned long size, unsigned int n)
 static void bench_ioremap(const char *name, resource_size_t phys,
 			  unsigned long size, unsigned int n)
 {
-	unsigned int i;
+	unsigned int i, nmap;
 	void __iomem *p;
-	u64 t0, i0;
+	u64 t0, t1, i0;
 
 	for (i = 0; i < n; i++) {
 		bench_purge();
@@ -320,6 +363,39 @@ static void bench_ioremap(const char *name, resource_size_t phys,
 	report(name, "ns", t_ns, n);
 	if (inst_ev)
 		report(name, "inst", t_inst, n);
+
+	/*
+	 * The mapping part alone (ioremap_map, which the observer row sets):
+	 * from the entry of ioremap_page_range(), after the area was
+	 * allocated, to ioremap()'s return, in calls of their own.
+	 */
+	if (!ioremap_map)
+		return;
+	if (!probes_on(ioremap_map_syms)) {
+		pr_info("%s: no mapping-start probe could be placed: map_ns not reported\n",
+			name);
+		return;
+	}
+	WRITE_ONCE(probe_task, current);
+	for (i = 0, nmap = 0; i < n; i++) {
+		bench_purge();
+		t_map_start = 0;
+		p = ioremap(phys, size);
+		t1 = ktime_get_ns();
+		if (!p)
+			break;
+		if (t_map_start)
+			t_map_ns[nmap++] = t1 - t_map_start;
+		iounmap(p);
+		cond_resched();
+	}
+	WRITE_ONCE(probe_task, NULL);
+	probes_off();
+	if (nmap && nmap == i)
+		report(name, "map_ns", t_map_ns, nmap);
+	else
+		pr_info("%s: mapping start seen in %u of %u calls, map_ns not reported\n",
+			name, nmap, i);
 }
 
 /*
@@ -368,9 +444,12 @@ out:
 
 static void bench_vmap_cases(unsigned int n)
 {
-	bench_vmap("vmap_o8_100M", 8, max(n / 3, 5U));
-	bench_vmap("vmap_o9_100M", 9, max(n / 3, 5U));
-	bench_vmap_alt16("vmap_alt16_100M", max(n / 3, 5U));
+	if (want("vmap_o8_100M"))
+		bench_vmap("vmap_o8_100M", 8, max(n / 3, 5U));
+	if (want("vmap_o9_100M"))
+		bench_vmap("vmap_o9_100M", 9, max(n / 3, 5U));
+	if (want("vmap_alt16_100M"))
+		bench_vmap_alt16("vmap_alt16_100M", max(n / 3, 5U));
 }
 
 /* ioremap() of the BAR2 of a QEMU ivshmem-plain device (lab run --ivshmem 64). */
@@ -382,8 +461,10 @@ static void bench_ioremap_cases(unsigned int n)
 		resource_size_t bar = pci_resource_start(pdev, 2);
 
 		if (pci_resource_len(pdev, 2) >= SZ_64M) {
-			bench_ioremap("ioremap_1M", bar, SZ_1M, n);
-			bench_ioremap("ioremap_64M", bar, SZ_64M, n);
+			if (want("ioremap_1M"))
+				bench_ioremap("ioremap_1M", bar, SZ_1M, n);
+			if (want("ioremap_64M"))
+				bench_ioremap("ioremap_64M", bar, SZ_64M, n);
 		}
 		pci_disable_device(pdev);
 	} else {
@@ -399,9 +480,12 @@ static int __init vmap_bench_init(void)
 	inst_open();
 	if (vmap_first)
 		bench_vmap_cases(n);
-	bench_ioremap_cases(n);
-	bench_vmalloc("vmalloc_huge_1M", SZ_1M, n);
-	bench_vmalloc("vmalloc_huge_2M", SZ_2M, n);
+	if (want("ioremap_1M") || want("ioremap_64M"))
+		bench_ioremap_cases(n);
+	if (want("vmalloc_huge_1M"))
+		bench_vmalloc("vmalloc_huge_1M", SZ_1M, n);
+	if (want("vmalloc_huge_2M"))
+		bench_vmalloc("vmalloc_huge_2M", SZ_2M, n);
 	if (!vmap_first)
 		bench_vmap_cases(n);
 
