@@ -23,7 +23,6 @@
 #include <errno.h>
 #include <linux/capability.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +39,6 @@
 #include "collector_int.h"
 #include "ksyms.h"
 #include "libbpf_log.h"
-#include "stack_callers.h"
 #include "vmapstat.skel.h"
 
 #define DEFAULT_MAX_CALLERS 2048
@@ -175,22 +173,6 @@ static bool have_caps(char *missing, size_t len)
 	return !off;
 }
 
-static void set_feat(struct collector *c, enum vmapstat_feature f, bool ok,
-		     const char *how, const char *fmt, ...)
-{
-	struct vmapstat_feature_state *s = &c->feat[f];
-	va_list ap;
-
-	s->available = ok;
-	snprintf(s->how, sizeof(s->how), "%s", how ? how : "");
-	s->why[0] = 0;
-	if (fmt) {
-		va_start(ap, fmt);
-		vsnprintf(s->why, sizeof(s->why), fmt, ap);
-		va_end(ap);
-	}
-}
-
 /* ---- deciding and loading ------------------------------------------- */
 
 static bool btf_has(const struct btf *btf, const char *name, int kind)
@@ -237,20 +219,6 @@ static bool ksyms_has_func(const struct ksyms *ks, const char *name)
 	return false;
 }
 
-struct plan {
-	bool module_prog;		/* names callers in unloaded modules */
-	bool series;			/* the kernel has vmalloc:vmap_mapped */
-	bool tp[NR_TPS];		/* tracepoints to attach */
-	bool latency;			/* the entry-point probes of func[] */
-	const char *func[VMAPSCOPE_NR_LAT_SLOTS];
-	bool fentry[VMAPSCOPE_NR_LAT_SLOTS];	/* load fentry/fexit */
-	bool kprobe[VMAPSCOPE_NR_LAT_SLOTS];	/* load kprobe/kretprobe */
-	int fentry_load_err;			/* why fentry was dropped, 0 = it loads */
-	/* stock kernels: areas named by their vm_struct at alloc_vmap_area()'s exit */
-	bool area_prog;
-	bool area_fentry;			/* load the fexit program */
-	bool area_kprobe;			/* load the kretprobe program */
-};
 
 static int open_and_load(struct collector *c, const struct plan *p,
 			 char *errbuf, size_t errlen)
@@ -519,65 +487,6 @@ static void attach_latency(struct collector *c, const struct plan *p, bool kprob
 			 "no entry point of the selected APIs is timed");
 }
 
-/*
- * What names the callers: vmap_mapped (the series), else each area's
- * vm_struct at alloc_vmap_area()'s exit (kernels with fentry or kprobes:
- * the caller /proc/vmallocinfo prints), else the entry-point probes
- * (--call-latency), else the kernel stack at alloc_vmap_area (or when
- * asked for).
- */
-static void decide_callers(struct collector *c)
-{
-	char why[200];
-	int n;
-
-	if (!c->opts.stack_callers && c->tp_attached[TP_MAPPED]) {
-		set_feat(c, VMAPSTAT_FEAT_CALLERS, true, "vmap_mapped", NULL);
-		return;
-	}
-	if (!c->opts.stack_callers && c->area_how[0]) {
-		set_feat(c, VMAPSTAT_FEAT_CALLERS, true, "vm_struct", NULL);
-		return;
-	}
-	if (!c->opts.stack_callers && c->feat[VMAPSTAT_FEAT_CALL_LATENCY].available) {
-		set_feat(c, VMAPSTAT_FEAT_CALLERS, true, "entry probes", NULL);
-		return;
-	}
-	if (!c->tp_attached[TP_AREA]) {
-		set_feat(c, VMAPSTAT_FEAT_CALLERS, false, NULL,
-			 "callers: no vmap_mapped, no area program, no entry-point probe, and no "
-			 "vmalloc:alloc_vmap_area for the stack method");
-		return;
-	}
-	n = stack_internals(caller_names_ksyms(c->names), c->skel->bss->internals, VMAPSCOPE_MAX_INTERNALS,
-			    why, sizeof(why));
-	if (n < 0) {
-		set_feat(c, VMAPSTAT_FEAT_CALLERS, false, NULL,
-			 "callers: no vmap_mapped, no area program, no entry-point probe, no stack method (%s): "
-			 "every area is counted as [unattributed]", why);
-		return;
-	}
-	c->skel->bss->nr_internals = n;
-	__atomic_store_n(&c->skel->bss->stack_callers, true, __ATOMIC_RELEASE);
-	set_feat(c, VMAPSTAT_FEAT_CALLERS, true, "stack", NULL);
-}
-
-/* The method decide_callers() chose, in words, for the granule column's line. */
-static const char *callers_method(const struct collector *c)
-{
-	const struct vmapstat_feature_state *f = &c->feat[VMAPSTAT_FEAT_CALLERS];
-
-	if (!f->available)
-		return "cannot be named: every area is [unattributed]";
-	if (!strcmp(f->how, "vm_struct"))
-		return "named by each area's vm_struct at alloc_vmap_area, as /proc/vmallocinfo names them";
-	if (!strcmp(f->how, "entry probes"))
-		return "named by the entry-point probes (--call-latency) only";
-	if (!strcmp(f->how, "stack"))
-		return "named by kernel stack at alloc_vmap_area";
-	return f->how;
-}
-
 /* The shifts of vmap_mapped's byte counts on this architecture and page size. */
 static void granule_shifts(struct collector *c)
 {
@@ -612,68 +521,6 @@ static void plan_events(struct collector *c, struct plan *p, const struct btf *v
 		p->area_kprobe = ksyms_has_func(caller_names_ksyms(c->names), "alloc_vmap_area");
 		p->area_prog = p->area_fentry || p->area_kprobe;
 	}
-}
-
-/* A column the options did not ask for: unavailable, and quiet about it. */
-static void feat_off(struct collector *c, enum vmapstat_feature f, const char *option)
-{
-	set_feat(c, f, false, NULL, NULL);
-	snprintf(c->feat[f].how, sizeof(c->feat[f].how), "off (%s)", option);
-}
-
-/* The feature table: what each column comes from here, or why it is missing. */
-static void decide_features(struct collector *c, const struct plan *p)
-{
-	const struct collector_opts *o = &c->opts;
-	const char *apply = "apply kernel-patches/linux-6.12";
-	bool mapped = c->tp_attached[TP_MAPPED];
-
-	if (!o->load_only)
-		decide_callers(c);
-	if (mapped) {
-		set_feat(c, VMAPSTAT_FEAT_GRANULE, true, VMAPSCOPE_TP_MAPPED, NULL);
-		set_feat(c, VMAPSTAT_FEAT_CHUNK, true, VMAPSCOPE_TP_MAPPED, NULL);
-	} else {
-		set_feat(c, VMAPSTAT_FEAT_GRANULE, false, NULL,
-			 "granule: kernel lacks vmalloc:%s — %s%s%s%s", VMAPSCOPE_TP_MAPPED, apply,
-			 o->load_only ? "" : " (callers ", o->load_only ? "" : callers_method(c),
-			 o->load_only ? "" : ")");
-		set_feat(c, VMAPSTAT_FEAT_CHUNK, false, NULL, NULL);
-	}
-	if (o->no_map_latency)
-		feat_off(c, VMAPSTAT_FEAT_LATENCY, "--no-latency");
-	else if (mapped)
-		set_feat(c, VMAPSTAT_FEAT_LATENCY, true, VMAPSCOPE_TP_MAPPED, NULL);
-	else
-		set_feat(c, VMAPSTAT_FEAT_LATENCY, false, NULL, "latency: the mapping time "
-			 "comes from vmalloc:%s (the series)%s", VMAPSCOPE_TP_MAPPED,
-			 c->feat[VMAPSTAT_FEAT_CALL_LATENCY].available ? "" :
-			 "; --call-latency times whole calls instead");
-	if (!o->runs)
-		feat_off(c, VMAPSTAT_FEAT_RUNS, "--runs");
-	else if (c->tp_attached[TP_SET_PTES] && c->tp_attached[TP_HUGE])
-		set_feat(c, VMAPSTAT_FEAT_RUNS, true, "raw_tp", NULL);
-	else
-		set_feat(c, VMAPSTAT_FEAT_RUNS, false, NULL, "runs: kernel lacks vmalloc:%s — %s",
-			 !p->series ? VMAPSCOPE_TP_MAPPED : c->tp_attached[TP_SET_PTES] ?
-			 VMAPSCOPE_TP_HUGE_BLOCK : VMAPSCOPE_TP_SET_PTES, apply);
-	if (!o->call_latency && !c->feat[VMAPSTAT_FEAT_CALL_LATENCY].why[0])
-		feat_off(c, VMAPSTAT_FEAT_CALL_LATENCY, "--call-latency");
-	if (!o->lifetime)
-		feat_off(c, VMAPSTAT_FEAT_LIFETIME, "--lifetime");
-	else if (c->tp_attached[TP_LAZY_FREE] && (mapped || c->tp_attached[TP_AREA]))
-		set_feat(c, VMAPSTAT_FEAT_LIFETIME, true, mapped ? "vmap_mapped+free_vmap_area_noflush" :
-			 "alloc_vmap_area+free_vmap_area_noflush", NULL);
-	else
-		set_feat(c, VMAPSTAT_FEAT_LIFETIME, false, NULL, "lifetime: kernel lacks "
-			 "vmalloc:free_vmap_area_noflush");
-	if (!p->tp[TP_AREA])
-		feat_off(c, VMAPSTAT_FEAT_AREAS, "--areas");
-	else if (c->tp_attached[TP_AREA])
-		set_feat(c, VMAPSTAT_FEAT_AREAS, true, c->area_how[0] ? c->area_how : "raw_tp", NULL);
-	else
-		set_feat(c, VMAPSTAT_FEAT_AREAS, false, NULL,
-			 "areas: kernel lacks vmalloc:alloc_vmap_area");
 }
 
 /*

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The collector's state, shared by its two halves only: collector.c
- * decides, loads and attaches; collector_read.c reads the maps into
- * samples.  Nothing outside them includes this.
+ * The collector's state, shared by its parts only: collector.c plans,
+ * loads and attaches; collector_features.c says what each column comes
+ * from; collector_read.c reads the maps into samples.  Nothing outside
+ * them includes this.
  */
 #ifndef VMAPSCOPE_COLLECTOR_INT_H
 #define VMAPSCOPE_COLLECTOR_INT_H
@@ -17,6 +18,22 @@
 
 /* The tracepoints the collector attaches, in tp_names[] (collector.c) order. */
 enum tp_id { TP_MAPPED, TP_SET_PTES, TP_HUGE, TP_AREA, TP_PURGE, TP_LAZY_FREE, TP_MODULE, NR_TPS };
+
+/* What collector_open() decided to load and attach (collector.c). */
+struct plan {
+	bool module_prog;		/* names callers in unloaded modules */
+	bool series;			/* the kernel has vmalloc:vmap_mapped */
+	bool tp[NR_TPS];		/* tracepoints to attach */
+	bool latency;			/* the entry-point probes of func[] */
+	const char *func[VMAPSCOPE_NR_LAT_SLOTS];
+	bool fentry[VMAPSCOPE_NR_LAT_SLOTS];	/* load fentry/fexit */
+	bool kprobe[VMAPSCOPE_NR_LAT_SLOTS];	/* load kprobe/kretprobe */
+	int fentry_load_err;			/* why fentry was dropped, 0 = it loads */
+	/* stock kernels: areas named by their vm_struct at alloc_vmap_area()'s exit */
+	bool area_prog;
+	bool area_fentry;			/* load the fexit program */
+	bool area_kprobe;			/* load the kretprobe program */
+};
 
 struct collector {
 	struct vmapstat_bpf *skel;
@@ -43,5 +60,11 @@ struct collector {
 	size_t ncpus;			/* possible CPUs: per-CPU value count */
 	char release[65];
 };
+
+/* One column's state: @how it is attached, or (@fmt) why it is missing. */
+void set_feat(struct collector *c, enum vmapstat_feature f, bool ok, const char *how,
+	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The feature table and the caller method, once everything is attached (collector_features.c). */
+void decide_features(struct collector *c, const struct plan *p);
 
 #endif /* VMAPSCOPE_COLLECTOR_INT_H */
