@@ -1,6 +1,6 @@
 #!/bin/sh
-# Observer row of the tool-overhead benchmark (make bench-overhead; issue
-# 26, "observer effect"), inside a patched lab guest started with
+# Observer row of the tool-overhead benchmark (make bench-overhead: does
+# the tool change the latency it reports?), inside a patched lab guest started with
 # --ivshmem 64.  Not a test: it fails only if a case cannot run.
 #
 # For each case of tests/kmod/vmap_bench (ioremap_1M, vmalloc_huge_1M,
