@@ -14,6 +14,7 @@
 #                      Prometheus scraping vmapstat --listen compared with
 #                      vmapstat -j of the same intervals, node_exporter's
 #                      textfile collector, bad requests and slow clients,
+#                      --by comm / cgroup labels under --top-callers,
 #                      and (with the dynamic build) TLS and basic auth from
 #                      a web configuration file, scraped by Prometheus.
 #   make check-prom-guest   on the patched x86_64 and arm64 lab kernels (the

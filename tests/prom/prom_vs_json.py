@@ -35,6 +35,8 @@ COMPARED = ("vmapscope_mapped_bytes_total", "vmapscope_mappings_total",
 # every JSON counter is a family of its own name (vocab.h), but the map size
 COUNTER_FAMILY = "vmapscope_%s_total"
 NOT_COUNTERS = ("stats_map_max_entries",)
+# the JSON row keys that --by adds, each exported as a label of its name
+BY_LABELS = ("cgroup", "comm")
 
 
 def size_label(shift):
@@ -83,6 +85,8 @@ def expected_from_json(objs):
     for o in objs:
         for r in o["rows"]:
             lab = {"caller": r["caller"], "api": r["api"]}
+            # --by: the row's label, as the exporter's label of that name
+            lab.update({b: r[b] for b in BY_LABELS if b in r})
             for g in r["granules"]:
                 glab = dict(lab, granule=size_label(g["shift"]))
                 add(exp, "vmapscope_mapped_bytes_total", glab, g["bytes"])
@@ -95,17 +99,17 @@ def expected_from_json(objs):
                 add(exp, name, lab, r[field])
             for hname, ent, s in (("chunk", r["chunk_hist"], r["chunk_pages"]),
                                   ("lat", r["latency_hist_ns"], r["latency_sum_ns"])):
-                h = hists.setdefault((hname, r["caller"], r["api"]), [[], 0])
+                h = hists.setdefault((hname, tuple(sorted(lab.items()))), [[], 0])
                 h[0].extend(ent)
                 h[1] += s
         c = o["counters"]
         for name, v in c.items():
             if name not in NOT_COUNTERS:
                 add(exp, COUNTER_FAMILY % name, {}, v)
-    for (hname, caller, api), (ent, s) in hists.items():
+    for (hname, labels), (ent, s) in hists.items():
         if not ent:
             continue
-        lab = {"caller": caller, "api": api}
+        lab = dict(labels)
         if hname == "chunk":
             hist_expected(exp, "vmapscope_chunk_length_pages", lab, ent, s, 1)
         else:
