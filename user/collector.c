@@ -100,6 +100,16 @@ static const char *const tp_names[NR_TPS] = {
 	[TP_MODULE] = "module_load",
 };
 
+enum tp_id tp_by_name(const char *name)
+{
+	int t;
+
+	for (t = 0; t < NR_TPS; t++)
+		if (name && !strcmp(tp_names[t], name))
+			return t;
+	return NR_TPS;
+}
+
 void collector_describe_bpf(FILE *f)
 {
 	/* sections without a target ("fentry", "kprobe", ...): counted */
@@ -219,6 +229,63 @@ static bool ksyms_has_func(const struct ksyms *ks, const char *name)
 	return false;
 }
 
+/*
+ * The const volatile bool @name of the BPF object's .rodata, found by
+ * its BTF: the opt-in features name their switches (feature_table.h), so
+ * that the collector has no code per feature.
+ */
+static int rodata_set_bool(struct vmapstat_bpf *s, const char *name, bool v)
+{
+	const struct btf *btf = bpf_object__btf(s->obj);
+	const struct btf_var_secinfo *vsi;
+	const struct btf_type *sec;
+	size_t sz;
+	/* the skeleton's s->rodata: writable until the object is loaded */
+	char *data = (char *)bpf_map__initial_value(s->maps.rodata, &sz);
+	int id, i;
+
+	id = btf ? btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC) : -ENOENT;
+	if (id <= 0 || !data)
+		return -ENOENT;
+	sec = btf__type_by_id(btf, id);
+	for (i = 0, vsi = btf_var_secinfos(sec); i < btf_vlen(sec); i++, vsi++) {
+		const struct btf_type *var = btf__type_by_id(btf, vsi->type);
+
+		if (strcmp(btf__name_by_offset(btf, var->name_off), name))
+			continue;
+		if (vsi->size != sizeof(bool) || vsi->offset + vsi->size > sz)
+			return -EINVAL;
+		data[vsi->offset] = v;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* What each opt-in feature of feature_table.h asks of the BPF object: its switches and map. */
+static int set_optins(struct collector *c, struct vmapstat_bpf *s, const struct plan *p,
+		      char *errbuf, size_t errlen)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_feature_optins; i++) {
+		const struct feature_optin *f = &feature_optins[i];
+		bool want = c->opts.optin & VMAPSTAT_FEAT_BIT(f->feat);
+		struct bpf_map *map = f->map ? bpf_object__find_map_by_name(s->obj, f->map) : NULL;
+		const char *bad = rodata_set_bool(s, f->want, want) ? f->want :
+				  rodata_set_bool(s, f->stock_want, !p->series) ? f->stock_want :
+				  f->map && !map ? f->map :
+				  tp_by_name(f->tp) == NR_TPS ? f->tp : NULL;
+
+		if (bad) {
+			snprintf(errbuf, errlen, "BPF object: --%s needs %s, which it lacks",
+				 f->option, bad);
+			return -ENOENT;
+		}
+		if (map && !want)
+			bpf_map__set_max_entries(map, 1);
+	}
+	return 0;
+}
 
 static int open_and_load(struct collector *c, const struct plan *p,
 			 char *errbuf, size_t errlen)
@@ -241,10 +308,11 @@ static int open_and_load(struct collector *c, const struct plan *p,
 	s->rodata->pud_shift = c->pud_shift;
 	s->rodata->want_runs = p->tp[TP_SET_PTES];
 	s->rodata->want_map_latency = !c->opts.no_map_latency;
-	s->rodata->want_lifetime = c->opts.lifetime;
-	s->rodata->lifetime_from_areas = !p->series;
-	if (!c->opts.lifetime)
-		bpf_map__set_max_entries(s->maps.births, 1);
+	err = set_optins(c, s, p, errbuf, errlen);
+	if (err) {
+		vmapstat_bpf__destroy(s);
+		return err;
+	}
 	if (c->caller_filter_in_bpf) {
 		uint64_t lo[VMAPSCOPE_MAX_CALLER_RANGES], hi[VMAPSCOPE_MAX_CALLER_RANGES];
 		size_t n = ksyms_match(caller_names_ksyms(c->names), c->caller_filter, lo, hi,
@@ -508,13 +576,18 @@ static void plan_events(struct collector *c, struct plan *p, const struct btf *v
 	const struct collector_opts *o = &c->opts;
 	/* areas are the rows on a kernel without the series */
 	bool areas = !p->series || o->areas || o->track_areas || o->stack_callers;
+	unsigned int i;
 
 	p->tp[TP_MAPPED] = p->series;
 	p->tp[TP_SET_PTES] = p->tp[TP_HUGE] = p->series && o->runs;
 	p->tp[TP_AREA] = areas;
 	/* global counters only; the lazy free also ends a tracked area */
 	p->tp[TP_PURGE] = o->areas;
-	p->tp[TP_LAZY_FREE] = o->areas || o->track_areas || o->lifetime;
+	p->tp[TP_LAZY_FREE] = o->areas || o->track_areas;
+	for (i = 0; i < nr_feature_optins; i++)
+		if ((o->optin & VMAPSTAT_FEAT_BIT(feature_optins[i].feat)) &&
+		    tp_by_name(feature_optins[i].tp) < NR_TPS)
+			p->tp[tp_by_name(feature_optins[i].tp)] = true;
 	p->tp[TP_MODULE] = true;
 	if (areas && !o->stack_callers && !o->load_only) {
 		p->area_fentry = btf_has(vmlinux_btf, "alloc_vmap_area", BTF_KIND_FUNC);

@@ -54,7 +54,8 @@ struct collector_opts {
 	bool latency_all;
 	bool runs;			/* per-run events: runs per granule */
 	bool areas;			/* areas allocated, lazy frees, purges */
-	bool lifetime;			/* time from each mapping to its unmapping */
+	/* opt-in features asked for (feature_table.h): VMAPSTAT_FEAT_BIT(f) */
+	unsigned int optin;
 	bool verbose;			/* libbpf debug output on stderr */
 	uint32_t max_callers;		/* stats map size; 0 = default (2048) */
 	int by;				/* --by: enum vmapscope_by, 0 = no label */

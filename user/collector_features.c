@@ -96,12 +96,37 @@ static void feat_off(struct collector *c, enum vmapstat_feature f, const char *o
 	snprintf(c->feat[f].how, sizeof(c->feat[f].how), "off (%s)", option);
 }
 
+/*
+ * An opt-in feature (feature_table.h): there when asked for and its
+ * tracepoint attached, counted into the rows of vmap_mapped or, on a
+ * kernel without the series, of the areas.
+ */
+static void decide_optin(struct collector *c, const struct feature_optin *f)
+{
+	enum tp_id tp = tp_by_name(f->tp);
+	bool mapped = c->tp_attached[TP_MAPPED];
+	char buf[64], option[48];
+
+	if (!(c->opts.optin & VMAPSTAT_FEAT_BIT(f->feat))) {
+		snprintf(option, sizeof(option), "--%s", f->option);
+		feat_off(c, f->feat, option);
+	} else if (tp < NR_TPS && c->tp_attached[tp] && (mapped || c->tp_attached[TP_AREA])) {
+		snprintf(buf, sizeof(buf), "%s+%s", mapped ? VMAPSCOPE_TP_MAPPED : "alloc_vmap_area",
+			 f->tp);
+		set_feat(c, f->feat, true, buf, NULL);
+	} else {
+		set_feat(c, f->feat, false, NULL, "%s: kernel lacks vmalloc:%s",
+			 feature_name(f->feat), f->tp);
+	}
+}
+
 /* The feature table: what each column comes from here, or why it is missing. */
 void decide_features(struct collector *c, const struct plan *p)
 {
 	const struct collector_opts *o = &c->opts;
 	const char *apply = "apply kernel-patches/linux-6.12";
 	bool mapped = c->tp_attached[TP_MAPPED];
+	unsigned int i;
 
 	if (!o->load_only)
 		decide_callers(c);
@@ -134,14 +159,8 @@ void decide_features(struct collector *c, const struct plan *p)
 			 VMAPSCOPE_TP_HUGE_BLOCK : VMAPSCOPE_TP_SET_PTES, apply);
 	if (!o->call_latency && !c->feat[VMAPSTAT_FEAT_CALL_LATENCY].why[0])
 		feat_off(c, VMAPSTAT_FEAT_CALL_LATENCY, "--call-latency");
-	if (!o->lifetime)
-		feat_off(c, VMAPSTAT_FEAT_LIFETIME, "--lifetime");
-	else if (c->tp_attached[TP_LAZY_FREE] && (mapped || c->tp_attached[TP_AREA]))
-		set_feat(c, VMAPSTAT_FEAT_LIFETIME, true, mapped ? "vmap_mapped+free_vmap_area_noflush" :
-			 "alloc_vmap_area+free_vmap_area_noflush", NULL);
-	else
-		set_feat(c, VMAPSTAT_FEAT_LIFETIME, false, NULL, "lifetime: kernel lacks "
-			 "vmalloc:free_vmap_area_noflush");
+	for (i = 0; i < nr_feature_optins; i++)
+		decide_optin(c, &feature_optins[i]);
 	if (!p->tp[TP_AREA])
 		feat_off(c, VMAPSTAT_FEAT_AREAS, "--areas");
 	else if (c->tp_attached[TP_AREA])

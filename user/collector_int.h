@@ -18,6 +18,8 @@
 
 /* The tracepoints the collector attaches, in tp_names[] (collector.c) order. */
 enum tp_id { TP_MAPPED, TP_SET_PTES, TP_HUGE, TP_AREA, TP_PURGE, TP_LAZY_FREE, TP_MODULE, NR_TPS };
+/* The tracepoint called @name (without "vmalloc:"), NR_TPS if none. */
+enum tp_id tp_by_name(const char *name);
 
 /* What collector_open() decided to load and attach (collector.c). */
 struct plan {

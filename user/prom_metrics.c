@@ -678,10 +678,25 @@ static void global_counters(struct prom_buf *b, const struct prom_state *st)
 	}
 }
 
+/* The feature gauge's help names every feature of the table. */
+static const char *feature_help(char *help, size_t len)
+{
+	size_t off;
+	int f;
+
+	off = snprintf(help, len, "1 when the column is collected (");
+	for (f = 0; f < VMAPSTAT_FEAT_MAX && off < len; f++)
+		off += snprintf(help + off, len - off, "%s%s", f ? ", " : "", feature_name(f));
+	if (off < len)
+		snprintf(help + off, len - off, "), else 0: the kernel lacks its source (vmapstat "
+			 "says why on stderr) or its option was not given.");
+	return help;
+}
+
 int prom_render(const struct prom_state *st, struct prom_buf *b)
 {
 	struct prom_label l[4];
-	char page_size[24];
+	char page_size[24], help[512];
 	struct out_row *rows;
 	size_t nr = 0;
 	int f;
@@ -701,7 +716,7 @@ int prom_render(const struct prom_state *st, struct prom_buf *b)
 	prom_sample_u64(b, "vmapscope_build_info", l, 4, 1);
 
 	prom_family(b, "vmapscope_feature_available", PROM_GAUGE,
-		    "1 when the column is collected (granule, chunk, latency, runs, call_latency, areas, lifetime, callers), else 0: the kernel lacks its source (vmapstat says why on stderr) or its option was not given.");
+		    feature_help(help, sizeof(help)));
 	for (f = 0; st->have_info && f < VMAPSTAT_FEAT_MAX; f++) {
 		l[0] = (struct prom_label){ "feature", feature_name(f) };
 		prom_sample_u64(b, "vmapscope_feature_available", l, 1,

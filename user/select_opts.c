@@ -16,9 +16,10 @@ enum {
 	OPT_CALL_LATENCY,
 	OPT_RUNS,
 	OPT_AREAS,
-	OPT_LIFETIME,
 	OPT_STACK_CALLERS,
 	OPT_BY,
+	/* an opt-in feature's option: OPT_FEATURE + enum vmapstat_feature */
+	OPT_FEATURE = 0x500,
 };
 
 #define MAX_CALLERS_MIN	16
@@ -42,8 +43,12 @@ static const struct argp_option select_options[] = {
 	  "vmap_huge_block, one event per run)", 0 },
 	{ "areas", OPT_AREAS, NULL, 0, "Also count the virtual areas allocated, lazy frees and "
 	  "purges (on a kernel without the series the areas are the rows anyway)", 0 },
-	{ "lifetime", OPT_LIFETIME, NULL, 0, "Also time each vmalloc/vmap/ioremap mapping from its "
-	  "mapping to its unmapping (one more event per unmapping, one map entry per live mapping)", 0 },
+#define FEAT_PLAIN(id, name)
+#define FEAT_OPTION(id, name, option, help, ...)				\
+	{ option, OPT_FEATURE + VMAPSTAT_FEAT_##id, NULL, 0, help, 0 },
+	VMAPSTAT_FEATURES(FEAT_PLAIN, FEAT_OPTION)
+#undef FEAT_PLAIN
+#undef FEAT_OPTION
 	{ "stack-callers", OPT_STACK_CALLERS, NULL, 0, "Name the callers of areas by kernel stack "
 	  "(first frame outside the vmalloc/vmap/ioremap functions), as on kernels where nothing else "
 	  "names them", 0 },
@@ -97,9 +102,6 @@ static error_t select_parse(int key, char *arg, struct argp_state *state)
 	case OPT_AREAS:
 		s->areas = true;
 		break;
-	case OPT_LIFETIME:
-		s->lifetime = true;
-		break;
 	case OPT_STACK_CALLERS:
 		s->stack_callers = true;
 		break;
@@ -129,6 +131,10 @@ static error_t select_parse(int key, char *arg, struct argp_state *state)
 				   s->latency_all ? "--latency-all" : "--call-latency");
 		break;
 	default:
+		if (key >= OPT_FEATURE && key < OPT_FEATURE + VMAPSTAT_FEAT_MAX) {
+			s->optin |= VMAPSTAT_FEAT_BIT(key - OPT_FEATURE);
+			break;
+		}
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
@@ -149,7 +155,7 @@ void select_opts_collector(const struct select_opts *s, struct collector_opts *o
 	o->latency_all = s->latency_all;
 	o->runs = s->runs;
 	o->areas = s->areas;
-	o->lifetime = s->lifetime;
+	o->optin = s->optin;
 	o->stack_callers = s->stack_callers;
 	o->verbose = s->verbose;
 	o->max_callers = s->max_callers;

@@ -14,7 +14,7 @@
  *   --latency-all          --call-latency, also of vmap, vm_map_ram, vmap_pfn, x86 ioremap
  *   --runs                 runs per granule (the series' per-run events)
  *   --areas                areas, lazy frees, purges
- *   --lifetime             time from each mapping to its unmapping
+ *   --<option>             an opt-in feature of feature_table.h (--lifetime)
  *   --stack-callers        callers of areas by kernel stack
  *   --max-callers N        size of the (caller, api) map
  *   --by cgroup|comm       split each caller's rows by cgroup or command
@@ -43,7 +43,7 @@ struct select_opts {
 	bool latency_all;
 	bool runs;
 	bool areas;
-	bool lifetime;
+	unsigned int optin;		/* opt-in features: VMAPSTAT_FEAT_BIT(f) */
 	bool stack_callers;
 	bool verbose;
 	uint32_t max_callers;		/* 0 = the collector's default */

@@ -8,20 +8,32 @@
 #ifndef VMAPSCOPE_VOCAB_H
 #define VMAPSCOPE_VOCAB_H
 
+#include "feature_table.h"
 #include "vmapscope.h"
 
-/* Columns a kernel may or may not be able to provide. */
+/* Columns a kernel may or may not be able to provide (feature_table.h). */
+#define VMAPSTAT_FEAT_ENUM(id, ...) VMAPSTAT_FEAT_##id,
 enum vmapstat_feature {
-	VMAPSTAT_FEAT_GRANULE = 0,	/* bytes per granule: vmalloc:vmap_mapped */
-	VMAPSTAT_FEAT_CHUNK,		/* mapping calls and their length: vmap_mapped */
-	VMAPSTAT_FEAT_LATENCY,		/* mapping latency: vmap_mapped's ns */
-	VMAPSTAT_FEAT_RUNS,		/* runs per granule: vmap_set_ptes, vmap_huge_block (--runs) */
-	VMAPSTAT_FEAT_CALL_LATENCY,	/* entry-point fentry/fexit or kprobes (--call-latency) */
-	VMAPSTAT_FEAT_AREAS,		/* areas: alloc_vmap_area()'s exit or tracepoint & co */
-	VMAPSTAT_FEAT_LIFETIME,		/* map-to-unmap time: free_vmap_area_noflush (--lifetime) */
-	VMAPSTAT_FEAT_CALLERS,		/* what names the callers: vmap_mapped, vm_struct, entry probes, stack */
+	VMAPSTAT_FEATURES(VMAPSTAT_FEAT_ENUM, VMAPSTAT_FEAT_ENUM)
 	VMAPSTAT_FEAT_MAX,
 };
+#undef VMAPSTAT_FEAT_ENUM
+
+/*
+ * The opt-in features (the O lines of feature_table.h), in table order: what
+ * the collector attaches for each and the option that asks for it.
+ */
+struct feature_optin {
+	enum vmapstat_feature feat;
+	const char *option;		/* --<option>, also "off (--<option>)" */
+	const char *help;
+	const char *want;		/* BPF const volatile bool: asked for */
+	const char *stock_want;		/* BPF const volatile bool: rows are areas */
+	const char *map;		/* BPF map sized only when asked; NULL: none */
+	const char *tp;			/* raw tracepoint it needs */
+};
+extern const struct feature_optin feature_optins[];
+extern const unsigned int nr_feature_optins;
 
 /* "vmalloc", "vmap", "ioremap", "vm_map_ram", "other", "unattributed". */
 const char *api_name(int api);

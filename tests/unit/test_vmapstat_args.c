@@ -213,6 +213,7 @@ static int parse_select(struct select_opts *s, const char *const *args)
 static void test_select_parse(void **state)
 {
 	struct collector_opts o = { .track_areas = true };
+	unsigned int i;
 	struct select_opts s;
 
 	assert_int_equal(parse_select(&s, (const char *[]){ "-c", "alloc", "--api", "vmap,ioremap",
@@ -229,7 +230,7 @@ static void test_select_parse(void **state)
 	assert_int_equal(o.max_callers, 4096);
 	/* the default: one event per mapping call, with its mapping time */
 	assert_true(o.verbose && !o.no_map_latency && !o.call_latency && !o.latency_all &&
-		    !o.runs && !o.areas && !o.lifetime && !o.stack_callers);
+		    !o.runs && !o.areas && !o.optin && !o.stack_callers);
 	assert_true(o.track_areas);	/* not the selection's to change */
 
 	/* the long spellings and the latency switches */
@@ -242,14 +243,23 @@ static void test_select_parse(void **state)
 	select_opts_collector(&s, &o);
 	assert_true(o.no_map_latency && !o.call_latency && !o.stack_callers);
 	assert_int_equal(parse_select(&s, (const char *[]){ "--call-latency", "--runs", "--areas",
-				      "--lifetime", NULL }), 0);
+				      NULL }), 0);
 	select_opts_collector(&s, &o);
-	assert_true(o.call_latency && !o.latency_all && o.runs && o.areas && o.lifetime &&
+	assert_true(o.call_latency && !o.latency_all && o.runs && o.areas && !o.optin &&
 		    !o.no_map_latency);
+	/* each opt-in feature's option (feature_table.h) asks for that feature only */
+	for (i = 0; i < nr_feature_optins; i++) {
+		char opt[64];
+
+		snprintf(opt, sizeof(opt), "--%s", feature_optins[i].option);
+		assert_int_equal(parse_select(&s, (const char *[]){ opt, NULL }), 0);
+		select_opts_collector(&s, &o);
+		assert_int_equal(o.optin, VMAPSTAT_FEAT_BIT(feature_optins[i].feat));
+	}
 	/* --latency-all extends the call latency, so it asks for it */
 	assert_int_equal(parse_select(&s, (const char *[]){ "--latency-all", NULL }), 0);
 	select_opts_collector(&s, &o);
-	assert_true(o.call_latency && o.latency_all && !o.runs && !o.areas && !o.lifetime);
+	assert_true(o.call_latency && o.latency_all && !o.runs && !o.areas && !o.optin);
 
 	/* a bad value leaves the field as it was */
 	parse_select(&s, (const char *[]){ "--pid", "0", "--max-callers", "15", NULL });
