@@ -229,64 +229,6 @@ static bool ksyms_has_func(const struct ksyms *ks, const char *name)
 	return false;
 }
 
-/*
- * The const volatile bool @name of the BPF object's .rodata, found by
- * its BTF: the opt-in features name their switches (feature_table.h), so
- * that the collector has no code per feature.
- */
-static int rodata_set_bool(struct vmapstat_bpf *s, const char *name, bool v)
-{
-	const struct btf *btf = bpf_object__btf(s->obj);
-	const struct btf_var_secinfo *vsi;
-	const struct btf_type *sec;
-	size_t sz;
-	/* the skeleton's s->rodata: writable until the object is loaded */
-	char *data = (char *)bpf_map__initial_value(s->maps.rodata, &sz);
-	int id, i;
-
-	id = btf ? btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC) : -ENOENT;
-	if (id <= 0 || !data)
-		return -ENOENT;
-	sec = btf__type_by_id(btf, id);
-	for (i = 0, vsi = btf_var_secinfos(sec); i < btf_vlen(sec); i++, vsi++) {
-		const struct btf_type *var = btf__type_by_id(btf, vsi->type);
-
-		if (strcmp(btf__name_by_offset(btf, var->name_off), name))
-			continue;
-		if (vsi->size != sizeof(bool) || vsi->offset + vsi->size > sz)
-			return -EINVAL;
-		data[vsi->offset] = v;
-		return 0;
-	}
-	return -ENOENT;
-}
-
-/* What each opt-in feature of feature_table.h asks of the BPF object: its switches and map. */
-static int set_optins(struct collector *c, struct vmapstat_bpf *s, const struct plan *p,
-		      char *errbuf, size_t errlen)
-{
-	unsigned int i;
-
-	for (i = 0; i < nr_feature_optins; i++) {
-		const struct feature_optin *f = &feature_optins[i];
-		bool want = c->opts.optin & VMAPSTAT_FEAT_BIT(f->feat);
-		struct bpf_map *map = f->map ? bpf_object__find_map_by_name(s->obj, f->map) : NULL;
-		const char *bad = rodata_set_bool(s, f->want, want) ? f->want :
-				  rodata_set_bool(s, f->stock_want, !p->series) ? f->stock_want :
-				  f->map && !map ? f->map :
-				  tp_by_name(f->tp) == NR_TPS ? f->tp : NULL;
-
-		if (bad) {
-			snprintf(errbuf, errlen, "BPF object: --%s needs %s, which it lacks",
-				 f->option, bad);
-			return -ENOENT;
-		}
-		if (map && !want)
-			bpf_map__set_max_entries(map, 1);
-	}
-	return 0;
-}
-
 static int open_and_load(struct collector *c, const struct plan *p,
 			 char *errbuf, size_t errlen)
 {

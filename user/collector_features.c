@@ -4,11 +4,16 @@
  * attached what the plan asked for, what each column comes from on this
  * kernel, or why it is missing, and what names the callers.  Every front
  * end prints this table (stderr, -v, JSON "features", vmaptop's n/a lines),
- * so the words here are the ones users read.
+ * so the words here are the ones users read.  Before load, the opt-in
+ * features of feature_table.h set their switches in the BPF object here.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
 
 #include "collector_int.h"
 #include "stack_callers.h"
@@ -118,6 +123,64 @@ static void decide_optin(struct collector *c, const struct feature_optin *f)
 		set_feat(c, f->feat, false, NULL, "%s: kernel lacks vmalloc:%s",
 			 feature_name(f->feat), f->tp);
 	}
+}
+
+/*
+ * The const volatile bool @name of the BPF object's .rodata, found by
+ * its BTF: the opt-in features name their switches (feature_table.h), so
+ * that the collector has no code per feature.
+ */
+static int rodata_set_bool(struct vmapstat_bpf *s, const char *name, bool v)
+{
+	const struct btf *btf = bpf_object__btf(s->obj);
+	const struct btf_var_secinfo *vsi;
+	const struct btf_type *sec;
+	size_t sz;
+	/* the skeleton's s->rodata: writable until the object is loaded */
+	char *data = (char *)bpf_map__initial_value(s->maps.rodata, &sz);
+	int id, i;
+
+	id = btf ? btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC) : -ENOENT;
+	if (id <= 0 || !data)
+		return -ENOENT;
+	sec = btf__type_by_id(btf, id);
+	for (i = 0, vsi = btf_var_secinfos(sec); i < btf_vlen(sec); i++, vsi++) {
+		const struct btf_type *var = btf__type_by_id(btf, vsi->type);
+
+		if (strcmp(btf__name_by_offset(btf, var->name_off), name))
+			continue;
+		if (vsi->size != sizeof(bool) || vsi->offset + vsi->size > sz)
+			return -EINVAL;
+		data[vsi->offset] = v;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* What each opt-in feature of feature_table.h asks of the BPF object: its switches and map. */
+int set_optins(struct collector *c, struct vmapstat_bpf *s, const struct plan *p,
+		      char *errbuf, size_t errlen)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_feature_optins; i++) {
+		const struct feature_optin *f = &feature_optins[i];
+		bool want = c->opts.optin & VMAPSTAT_FEAT_BIT(f->feat);
+		struct bpf_map *map = f->map ? bpf_object__find_map_by_name(s->obj, f->map) : NULL;
+		const char *bad = rodata_set_bool(s, f->want, want) ? f->want :
+				  rodata_set_bool(s, f->stock_want, !p->series) ? f->stock_want :
+				  f->map && !map ? f->map :
+				  tp_by_name(f->tp) == NR_TPS ? f->tp : NULL;
+
+		if (bad) {
+			snprintf(errbuf, errlen, "BPF object: --%s needs %s, which it lacks",
+				 f->option, bad);
+			return -ENOENT;
+		}
+		if (map && !want)
+			bpf_map__set_max_entries(map, 1);
+	}
+	return 0;
 }
 
 /* The feature table: what each column comes from here, or why it is missing. */

@@ -66,6 +66,13 @@ struct collector {
 /* One column's state: @how it is attached, or (@fmt) why it is missing. */
 void set_feat(struct collector *c, enum vmapstat_feature f, bool ok, const char *how,
 	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/*
+ * Before load: what each opt-in feature of feature_table.h asks of the
+ * BPF object, its switches and its map.  0, or -ENOENT with errbuf set
+ * when the object lacks one of them.
+ */
+int set_optins(struct collector *c, struct vmapstat_bpf *s, const struct plan *p,
+	       char *errbuf, size_t errlen);
 /* The feature table and the caller method, once everything is attached (collector_features.c). */
 void decide_features(struct collector *c, const struct plan *p);
 
