@@ -188,6 +188,30 @@ struct vmapscope_key {
 	  "Lifetime of a mapping: from its vmalloc:vmap_mapped (or its area's allocation on kernels without the series) to its unmapping (vmalloc:free_vmap_area_noflush), with --lifetime; log2 buckets of whole nanoseconds.", \
 	  life_sum_ns, 1, "lifetime")
 
+/*
+ * vmaptop's columns of the row fields: a percentile of an NS HIST each,
+ * after its fixed columns (rates, granule shares, the mean chunk) and
+ * before the live ones, in this order; user/top_model.c and
+ * user/top_format.c iterate this list.
+ *
+ * X(ID, field, p, name, header, drop, feature, shown)
+ *   ID		TOP_COL_<ID> (the sort key) and TOP_PCT_<ID> (the row's value)
+ *   field	the HIST of VMAPSCOPE_ROW_FIELDS it is computed from
+ *   p		the percentile, 0 < p <= 1
+ *   name	its name for vmaptop -s
+ *   header	its column header
+ *   drop	on a narrow screen, columns with lower numbers go first
+ *   feature	the feature (user/feature_table.h) without which it is n/a
+ *   shown	ALWAYS: a column, n/a without its feature; WITH_FEATURE: a
+ *		column only when the feature is there (what an option asks for)
+ */
+#define VMAPSCOPE_TOP_COLUMNS(X)						\
+	X(P50, lat_hist, 0.50, "p50", "P50", 2, LATENCY, ALWAYS)		\
+	X(P99, lat_hist, 0.99, "p99", "P99", 7, LATENCY, ALWAYS)		\
+	X(CP50, call_lat_hist, 0.50, "cp50", "CP50", 3, CALL_LATENCY, WITH_FEATURE) \
+	X(CP99, call_lat_hist, 0.99, "cp99", "CP99", 7, CALL_LATENCY, WITH_FEATURE) \
+	X(LIFE, life_hist, 0.50, "life", "LIFE", 4, LIFETIME, WITH_FEATURE)
+
 #define VMAPSCOPE_FIELD_SCALAR(f)	__u64 f;
 #define VMAPSCOPE_FIELD_GRANULE(f)	__u64 f[VMAPSCOPE_NR_SHIFTS];
 #define VMAPSCOPE_FIELD_HIST(f)		__u64 f[VMAPSCOPE_HIST_SLOTS];

@@ -14,9 +14,10 @@ struct colspec {
 	bool left;		/* left-aligned */
 	enum top_need need;	/* feature without which the column is n/a */
 	int drop;		/* 0 = never dropped; else lower drops first */
+	bool with_need;		/* a column only when its feature is there */
 };
 
-static const struct colspec cols[TOP_COL_MAX] = {
+static const struct colspec fixed_cols[TOP_COL_MAX] = {
 	[TOP_COL_CALLER]	= { "CALLER", NULL, 0, true, TOP_NEED_NONE, 0 },
 	[TOP_COL_API]		= { "API", NULL, 7, true, TOP_NEED_NONE, 8 },
 	[TOP_COL_MAPS]		= { "MAPS/s", "MAPS", 6, false, TOP_NEED_NONE, 0 },
@@ -26,14 +27,22 @@ static const struct colspec cols[TOP_COL_MAX] = {
 	[TOP_COL_G_PMD]		= { NULL, NULL, 4, false, TOP_NEED_GRANULE, 0 },
 	[TOP_COL_G_PUD]		= { NULL, NULL, 4, false, TOP_NEED_GRANULE, 3 },
 	[TOP_COL_CHUNK]		= { "CHUNK", NULL, 5, false, TOP_NEED_CHUNK, 4 },
-	[TOP_COL_P50]		= { "P50", NULL, 6, false, TOP_NEED_LATENCY, 2 },
-	[TOP_COL_P99]		= { "P99", NULL, 6, false, TOP_NEED_LATENCY, 7 },
-	[TOP_COL_CP50]		= { "CP50", NULL, 6, false, TOP_NEED_CALL_LATENCY, 3 },
-	[TOP_COL_CP99]		= { "CP99", NULL, 6, false, TOP_NEED_CALL_LATENCY, 7 },
-	[TOP_COL_LIFE]		= { "LIFE", NULL, 6, false, TOP_NEED_LIFETIME, 4 },
+	/* the percentile columns: top_pct_cols[], filled in by col_spec() */
 	[TOP_COL_LIVE_AREAS]	= { "AREAS", NULL, 5, false, TOP_NEED_LIVE, 1 },
 	[TOP_COL_LIVE_BYTES]	= { "LIVE", NULL, 5, false, TOP_NEED_LIVE, 5 },
 };
+
+/* A column's spec: its line of fixed_cols[], or of the percentile table. */
+static struct colspec col_spec(enum top_col c)
+{
+	int k = top_col_pct(c);
+
+	if (k < 0)
+		return fixed_cols[c];
+	return (struct colspec){ .hdr = top_pct_cols[k].hdr, .width = TOP_NS_MAX,
+				 .need = top_pct_cols[k].need, .drop = top_pct_cols[k].drop,
+				 .with_need = !top_pct_cols[k].always };
+}
 
 static const enum top_granule col_granule[TOP_COL_MAX] = {
 	[TOP_COL_G_PTE] = TOP_G_PTE, [TOP_COL_G_CONT] = TOP_G_CONT,
@@ -121,9 +130,8 @@ static bool col_possible(const struct top_table *tab, enum top_col c)
 	/* a granule the kernel cannot produce is not a column at all */
 	if (is_granule_col(c) && !tab->avail.shift[col_granule[c]])
 		return false;
-	/* columns of what is asked for (--call-latency, --lifetime): none otherwise */
-	if ((cols[c].need == TOP_NEED_CALL_LATENCY || cols[c].need == TOP_NEED_LIFETIME) &&
-	    !tab->avail.have[cols[c].need])
+	/* columns of what an option asks for (--call-latency, ...): none otherwise */
+	if (col_spec(c).with_need && !tab->avail.have[col_spec(c).need])
 		return false;
 	return true;
 }
@@ -150,7 +158,7 @@ static void layout_drop(struct top_layout *lo, enum top_col c)
 
 int top_layout_make(struct top_layout *lo, const struct top_table *tab, int width)
 {
-	int c, caller = (int)strlen(cols[TOP_COL_CALLER].hdr);
+	int c, caller = (int)strlen(col_spec(TOP_COL_CALLER).hdr);
 	size_t i;
 
 	memset(lo, 0, sizeof(*lo));
@@ -158,7 +166,7 @@ int top_layout_make(struct top_layout *lo, const struct top_table *tab, int widt
 		if (!col_possible(tab, c))
 			continue;
 		lo->col[lo->nr++] = c;
-		lo->width[c] = cols[c].width;
+		lo->width[c] = col_spec(c).width;
 	}
 	if (width <= 0) {
 		/* batch: never truncate a symbol; tests and scripts match on it */
@@ -185,7 +193,7 @@ int top_layout_make(struct top_layout *lo, const struct top_table *tab, int widt
 		}
 		for (i = 0; i < (size_t)lo->nr; i++) {
 			c = lo->col[i];
-			if (cols[c].drop && (best < 0 || cols[c].drop < cols[best].drop))
+			if (col_spec(c).drop && (best < 0 || col_spec(c).drop < col_spec(best).drop))
 				best = c;
 		}
 		if (best < 0) {
@@ -228,9 +236,9 @@ static const char *col_header(char *buf, size_t len, const struct top_table *tab
 		snprintf(buf, len, "%s%%", lab);
 		return buf;
 	}
-	if (tab->cumulative && cols[c].hdr_cum)
-		return cols[c].hdr_cum;
-	return cols[c].hdr;
+	if (tab->cumulative && col_spec(c).hdr_cum)
+		return col_spec(c).hdr_cum;
+	return col_spec(c).hdr;
 }
 
 void top_fmt_colhdr(char *buf, size_t len, const struct top_layout *lo,
@@ -244,7 +252,7 @@ void top_fmt_colhdr(char *buf, size_t len, const struct top_layout *lo,
 		enum top_col c = lo->col[i];
 
 		put_cell(&p, end, col_header(tmp, sizeof(tmp), tab, c), lo->width[c],
-			 cols[c].left, i == 0);
+			 col_spec(c).left, i == 0);
 	}
 	*p = 0;
 }
@@ -255,7 +263,7 @@ static const char *cell(char *buf, size_t len, const struct top_table *tab,
 	const struct top_avail *av = &tab->avail;
 	double v;
 
-	if (cols[c].need != TOP_NEED_NONE && !av->have[cols[c].need])
+	if (col_spec(c).need != TOP_NEED_NONE && !av->have[col_spec(c).need])
 		return TOP_MISSING;
 	switch (c) {
 	case TOP_COL_CALLER:
@@ -280,21 +288,14 @@ static const char *cell(char *buf, size_t len, const struct top_table *tab,
 		return buf;
 	case TOP_COL_CHUNK:
 		return top_fmt_count(buf, len, r->chunk_mean);
-	case TOP_COL_P50:
-		return top_fmt_ns(buf, len, r->p50_ns, r->p50_open);
-	case TOP_COL_P99:
-		return top_fmt_ns(buf, len, r->p99_ns, r->p99_open);
-	case TOP_COL_CP50:
-		return top_fmt_ns(buf, len, r->cp50_ns, r->cp50_open);
-	case TOP_COL_CP99:
-		return top_fmt_ns(buf, len, r->cp99_ns, r->cp99_open);
-	case TOP_COL_LIFE:
-		return top_fmt_ns(buf, len, r->life50_ns, r->life50_open);
 	case TOP_COL_LIVE_AREAS:
 		return r->live_areas < 0 ? TOP_NODATA : top_fmt_count(buf, len, (double)r->live_areas);
 	case TOP_COL_LIVE_BYTES:
 		return r->live_bytes < 0 ? TOP_NODATA : top_fmt_bytes(buf, len, (double)r->live_bytes);
 	default:
+		if (top_col_pct(c) >= 0)
+			return top_fmt_ns(buf, len, r->pct_ns[top_col_pct(c)],
+					  r->pct_open[top_col_pct(c)]);
 		return "?";
 	}
 }
@@ -310,7 +311,7 @@ void top_fmt_row(char *buf, size_t len, const struct top_layout *lo,
 		enum top_col c = lo->col[i];
 
 		put_cell(&p, end, cell(tmp, sizeof(tmp), tab, r, c), lo->width[c],
-			 cols[c].left, i == 0);
+			 col_spec(c).left, i == 0);
 	}
 	*p = 0;
 }

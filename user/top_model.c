@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* vmaptop row model: rates, shares, percentiles, sort, filter (top_model.h). */
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,29 +12,52 @@
 #include "hist.h"
 #include "top_model.h"
 
+#define TOP_PCT_COL(id, field, p, name, hdr, drop, feat, shown)			\
+	[TOP_PCT_##id] = { offsetof(struct vmapscope_stats, field), p, name, hdr, drop,	\
+			   TOP_NEED_##feat, TOP_SHOWN_##shown },
+#define TOP_SHOWN_ALWAYS	true
+#define TOP_SHOWN_WITH_FEATURE	false
+const struct top_pct_col top_pct_cols[TOP_PCT_MAX] = {
+	VMAPSCOPE_TOP_COLUMNS(TOP_PCT_COL)
+};
+#undef TOP_PCT_COL
+#undef TOP_SHOWN_ALWAYS
+#undef TOP_SHOWN_WITH_FEATURE
+
+/*
+ * The features vmaptop reads, whose absence it explains: the sources of
+ * "maps" and "bytes" (pick_maps_src()), the granule and chunk columns,
+ * and each percentile column's.
+ */
+static bool top_reads(enum top_need n)
+{
+	int k;
+
+	if (n == TOP_NEED_GRANULE || n == TOP_NEED_CHUNK || n == TOP_NEED_AREAS ||
+	    n == TOP_NEED_CALL_LATENCY)
+		return true;
+	for (k = 0; k < TOP_PCT_MAX; k++)
+		if (top_pct_cols[k].need == n)
+			return true;
+	return false;
+}
+
 void top_avail_from_sample(struct top_avail *av, const struct vmapstat_sample *snap,
 			     const char *live_why)
 {
-	static const enum vmapstat_feature feat_of[TOP_NEED_MAX] = {
-		[TOP_NEED_GRANULE] = VMAPSTAT_FEAT_GRANULE,
-		[TOP_NEED_CHUNK] = VMAPSTAT_FEAT_CHUNK,
-		[TOP_NEED_LATENCY] = VMAPSTAT_FEAT_LATENCY,
-		[TOP_NEED_CALL_LATENCY] = VMAPSTAT_FEAT_CALL_LATENCY,
-		[TOP_NEED_AREAS] = VMAPSTAT_FEAT_AREAS,
-		[TOP_NEED_LIFETIME] = VMAPSTAT_FEAT_LIFETIME,
-	};
 	enum vs_arch arch = arch_from_machine(snap->arch);
 	unsigned int shift;
-	int n;
+	int f;
 
 	memset(av, 0, sizeof(*av));
 	av->have[TOP_NEED_NONE] = true;
-	for (n = TOP_NEED_GRANULE; n <= TOP_NEED_LIFETIME; n++) {
-		const struct vmapstat_feature_state *f = &snap->feat[feat_of[n]];
+	for (f = 0; f < VMAPSTAT_FEAT_MAX; f++) {
+		const struct vmapstat_feature_state *fs = &snap->feat[f];
+		enum top_need n = TOP_NEED_NONE + 1 + f;
 
-		av->have[n] = f->available;
-		if (!f->available)
-			snprintf(av->why[n], sizeof(av->why[n]), "%s", f->why);
+		av->have[n] = fs->available;
+		if (!fs->available && top_reads(n))
+			snprintf(av->why[n], sizeof(av->why[n]), "%s", fs->why);
 	}
 	av->have[TOP_NEED_LIVE] = !live_why;
 	if (live_why)
@@ -213,6 +237,7 @@ int top_table_build(struct top_table *tab, const struct vmapstat_sample *cum,
 		const struct vmapstat_row *c = &cum->rows[i], *d;
 		struct top_row *r = &tab->rows[tab->nr++];
 		unsigned int s;
+		int k;
 
 		if (cumulative)
 			d = c;
@@ -241,25 +266,14 @@ int top_table_build(struct top_table *tab, const struct vmapstat_sample *cum,
 		fill_shares(r->share, d->st.bytes, r->gran_bytes, avail);
 		r->chunk_mean = avail->have[TOP_NEED_CHUNK] && d->st.chunks ?
 				(double)d->st.chunk_pages / (double)d->st.chunks : NAN;
-		if (avail->have[TOP_NEED_LATENCY]) {
-			r->p50_ns = top_hist_percentile(d->st.lat_hist, VMAPSCOPE_HIST_SLOTS,
-							0.50, &r->p50_open);
-			r->p99_ns = top_hist_percentile(d->st.lat_hist, VMAPSCOPE_HIST_SLOTS,
-							0.99, &r->p99_open);
-		} else {
-			r->p50_ns = r->p99_ns = NAN;
+		for (k = 0; k < TOP_PCT_MAX; k++) {
+			const struct top_pct_col *pc = &top_pct_cols[k];
+
+			r->pct_ns[k] = avail->have[pc->need] ?
+				top_hist_percentile((const __u64 *)((const char *)&d->st + pc->off),
+						    VMAPSCOPE_HIST_SLOTS, pc->p, &r->pct_open[k]) :
+				NAN;
 		}
-		if (avail->have[TOP_NEED_CALL_LATENCY]) {
-			r->cp50_ns = top_hist_percentile(d->st.call_lat_hist, VMAPSCOPE_HIST_SLOTS,
-							 0.50, &r->cp50_open);
-			r->cp99_ns = top_hist_percentile(d->st.call_lat_hist, VMAPSCOPE_HIST_SLOTS,
-							 0.99, &r->cp99_open);
-		} else {
-			r->cp50_ns = r->cp99_ns = NAN;
-		}
-		r->life50_ns = avail->have[TOP_NEED_LIFETIME] ?
-			       top_hist_percentile(d->st.life_hist, VMAPSCOPE_HIST_SLOTS, 0.50,
-						   &r->life50_open) : NAN;
 		/* failed mapping calls, else failed probed calls */
 		r->failed = avail->have[TOP_NEED_CHUNK] ? d->st.map_failed : d->st.failed;
 		row_live(r, live, nr_live, avail->have[TOP_NEED_LIVE]);
@@ -274,6 +288,7 @@ int top_table_build(struct top_table *tab, const struct vmapstat_sample *cum,
 	for (i = 0; live_rows && avail->have[TOP_NEED_LIVE] && i < nr_live; i++) {
 		struct top_row *r;
 		size_t k;
+		int j;
 
 		/* already shown as a row of the collector's? */
 		for (k = 0; k < nr_cum; k++)
@@ -286,7 +301,9 @@ int top_table_build(struct top_table *tab, const struct vmapstat_sample *cum,
 		r->api = live[i].api;
 		memcpy(r->sym, live[i].sym, sizeof(r->sym));
 		fill_shares(r->share, NULL, 0, avail);
-		r->chunk_mean = r->p50_ns = r->p99_ns = r->cp50_ns = r->cp99_ns = r->life50_ns = NAN;
+		r->chunk_mean = NAN;
+		for (j = 0; j < TOP_PCT_MAX; j++)
+			r->pct_ns[j] = NAN;
 		r->live_areas = (int64_t)live[i].areas;
 		r->live_bytes = (int64_t)live[i].bytes;
 	}
@@ -326,14 +343,10 @@ static double col_value(const struct top_row *r, enum top_col col)
 	case TOP_COL_G_PMD:	return r->share[TOP_G_PMD];
 	case TOP_COL_G_PUD:	return r->share[TOP_G_PUD];
 	case TOP_COL_CHUNK:	return r->chunk_mean;
-	case TOP_COL_P50:	return r->p50_ns;
-	case TOP_COL_P99:	return r->p99_ns;
-	case TOP_COL_CP50:	return r->cp50_ns;
-	case TOP_COL_CP99:	return r->cp99_ns;
-	case TOP_COL_LIFE:	return r->life50_ns;
 	case TOP_COL_LIVE_AREAS: return r->live_areas < 0 ? NAN : (double)r->live_areas;
 	case TOP_COL_LIVE_BYTES: return r->live_bytes < 0 ? NAN : (double)r->live_bytes;
-	default:		return NAN;
+	default:
+		return top_col_pct(col) >= 0 ? r->pct_ns[top_col_pct(col)] : NAN;
 	}
 }
 
@@ -415,11 +428,9 @@ static const char *const col_names[TOP_COL_MAX] = {
 	[TOP_COL_G_PMD]		= "pmd",
 	[TOP_COL_G_PUD]		= "pud",
 	[TOP_COL_CHUNK]		= "chunk",
-	[TOP_COL_P50]		= "p50",
-	[TOP_COL_P99]		= "p99",
-	[TOP_COL_CP50]		= "cp50",
-	[TOP_COL_CP99]		= "cp99",
-	[TOP_COL_LIFE]		= "life",
+#define TOP_COL_NAME(id, field, p, name, ...) [TOP_COL_##id] = name,
+	VMAPSCOPE_TOP_COLUMNS(TOP_COL_NAME)
+#undef TOP_COL_NAME
 	[TOP_COL_LIVE_AREAS]	= "areas",
 	[TOP_COL_LIVE_BYTES]	= "live",
 };

@@ -39,18 +39,18 @@ enum top_granule {
 	TOP_G_NR,
 };
 
-/* Column availability, from the collector's feature table. */
+/*
+ * Column availability: TOP_NEED_<ID> for each feature of the collector's
+ * feature table (feature_table.h, in its order), and /proc/vmallocinfo.
+ */
+#define TOP_NEED_ENUM(id, ...) TOP_NEED_##id,
 enum top_need {
 	TOP_NEED_NONE = 0,
-	TOP_NEED_GRANULE,	/* series tracepoint vmap_mapped: bytes per granule */
-	TOP_NEED_CHUNK,		/* series tracepoint vmap_mapped: calls, their length */
-	TOP_NEED_LATENCY,	/* series tracepoint vmap_mapped: mapping latency */
-	TOP_NEED_CALL_LATENCY,	/* entry-point probes (--call-latency) */
-	TOP_NEED_AREAS,		/* alloc_vmap_area()'s exit or tracepoint */
-	TOP_NEED_LIFETIME,	/* map-to-unmap time (--lifetime) */
+	VMAPSTAT_FEATURES(TOP_NEED_ENUM, TOP_NEED_ENUM)
 	TOP_NEED_LIVE,		/* /proc/vmallocinfo readable */
 	TOP_NEED_MAX,
 };
+#undef TOP_NEED_ENUM
 
 struct top_avail {
 	bool have[TOP_NEED_MAX];
@@ -80,6 +80,24 @@ enum top_bytes_src {
 	TOP_BYTES_AREAS,
 };
 
+/* The percentile columns, one per line of VMAPSCOPE_TOP_COLUMNS (vmapscope.h). */
+#define TOP_PCT_ENUM(id, ...) TOP_PCT_##id,
+enum top_pct {
+	VMAPSCOPE_TOP_COLUMNS(TOP_PCT_ENUM)
+	TOP_PCT_MAX,
+};
+#undef TOP_PCT_ENUM
+
+struct top_pct_col {
+	size_t off;		/* of the HIST in struct vmapscope_stats */
+	double p;
+	const char *name, *hdr;
+	int drop;
+	enum top_need need;
+	bool always;		/* a column even without its feature (n/a) */
+};
+extern const struct top_pct_col top_pct_cols[TOP_PCT_MAX];
+
 struct top_row {
 	uint64_t caller;
 	int api;
@@ -93,12 +111,9 @@ struct top_row {
 	uint64_t gran_bytes;		/* all mapped bytes (every shift) */
 	double share[TOP_G_NR];		/* of gran_bytes, 0..1; NAN: nothing mapped */
 	double chunk_mean;		/* pages per mapping call; NAN: no call */
-	double p50_ns, p99_ns;		/* mapping latency; NAN: no timed call */
-	bool p50_open, p99_open;	/* estimate fell in the open-ended last slot */
-	double cp50_ns, cp99_ns;	/* call latency (--call-latency); NAN: none */
-	bool cp50_open, cp99_open;
-	double life50_ns;		/* median lifetime (--lifetime); NAN: none */
-	bool life50_open;
+	/* the percentile columns (top_pct_cols[]); NAN: nothing timed */
+	double pct_ns[TOP_PCT_MAX];
+	bool pct_open[TOP_PCT_MAX];	/* estimate fell in the open-ended last slot */
 	uint64_t failed;		/* API calls that returned NULL */
 
 	/* /proc/vmallocinfo, at the time of the sample; -1 = unknown */
@@ -192,15 +207,21 @@ enum top_col {
 	TOP_COL_G_PMD,
 	TOP_COL_G_PUD,
 	TOP_COL_CHUNK,
-	TOP_COL_P50,
-	TOP_COL_P99,
-	TOP_COL_CP50,		/* call latency: only with --call-latency */
-	TOP_COL_CP99,
-	TOP_COL_LIFE,		/* median lifetime: only with --lifetime */
+	/* the percentile columns: TOP_COL_PCT + enum top_pct */
+#define TOP_COL_ENUM(id, ...) TOP_COL_##id,
+	VMAPSCOPE_TOP_COLUMNS(TOP_COL_ENUM)
+#undef TOP_COL_ENUM
 	TOP_COL_LIVE_AREAS,
 	TOP_COL_LIVE_BYTES,
 	TOP_COL_MAX,
+	TOP_COL_PCT = TOP_COL_CHUNK + 1,
 };
+
+/* The percentile of column @col, or -1 when it is none. */
+static inline int top_col_pct(enum top_col col)
+{
+	return col >= TOP_COL_PCT && col < TOP_COL_PCT + TOP_PCT_MAX ? (int)(col - TOP_COL_PCT) : -1;
+}
 
 /*
  * Sort rows by col: numbers descending, names ascending (the natural

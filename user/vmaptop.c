@@ -74,8 +74,7 @@ static const struct argp_option opts[] = {
 	{ "iterations", 'n', "N", 0, "Stop after N refreshes (default: until q / Ctrl-C)" },
 	{ "no-clear", OPT_NO_CLEAR, NULL, 0, "Never clear: batch frames follow each other even on a "
 	  "terminal; the full-screen view leaves its last frame printed on exit" },
-	{ "sort", 's', "COL", 0, "Sort by COL: caller api maps bytes pte cont pmd pud chunk "
-	  "p50 p99 cp50 cp99 life areas live (default bytes)" },
+	{ "sort", 's', "COL", 0, NULL },	/* help_filter(): the column names */
 	{ "reverse", 'R', NULL, 0, "Reverse the sort order" },
 	{ "filter", 'f', "PATTERN", 0, "Show only rows whose caller or API contains PATTERN "
 	  "(case-insensitive; the / key's filter)" },
@@ -260,6 +259,23 @@ static int run_batch(const struct top_source *src, struct top_ui *ui)
 	return err ? EXIT_RUNTIME : 0;
 }
 
+/* The sort keys' help lists every column, as top_col_parse() knows them. */
+static char *help_filter(int key, const char *text, void *input)
+{
+	char buf[512];
+	size_t off;
+	int c;
+
+	if (key != 's')
+		return (char *)text;
+	off = snprintf(buf, sizeof(buf), "Sort by COL:");
+	for (c = 0; c < TOP_COL_MAX && off < sizeof(buf); c++)
+		off += snprintf(buf + off, sizeof(buf) - off, " %s", top_col_name(c));
+	if (off < sizeof(buf))
+		snprintf(buf + off, sizeof(buf) - off, " (default %s)", top_col_name(TOP_COL_BYTES));
+	return strdup(buf);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct argp_child children[] = {
@@ -268,6 +284,7 @@ int main(int argc, char **argv)
 	};
 	static const struct argp argp = {
 		.options = opts, .parser = parse_arg, .doc = doc, .children = children,
+		.help_filter = help_filter,
 	};
 	struct collector_opts copts = { 0 };
 	struct source_ctx ctx = { 0 };

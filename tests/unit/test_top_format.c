@@ -108,9 +108,9 @@ static void make_table(struct top_table *t, const char *arch, bool granule, bool
 		r->share[TOP_G_PMD] = i ? NAN : 0.996;
 		r->share[TOP_G_PUD] = i ? NAN : 0;
 		r->chunk_mean = i ? NAN : 512;
-		r->p50_ns = i ? NAN : 2500;
-		r->p99_ns = i ? NAN : 4e10;
-		r->p99_open = !i;
+		r->pct_ns[TOP_PCT_P50] = i ? NAN : 2500;
+		r->pct_ns[TOP_PCT_P99] = i ? NAN : 4e10;
+		r->pct_open[TOP_PCT_P99] = !i;
 		r->live_areas = i == 2 ? -1 : 12345;
 		r->live_bytes = i == 2 ? -1 : 7e9;
 	}

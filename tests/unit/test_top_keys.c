@@ -151,7 +151,7 @@ static void make_full(struct top_table *t)
 		r->share[TOP_G_PTE] = 1;
 		r->share[TOP_G_PMD] = r->share[TOP_G_PUD] = 0;
 		r->chunk_mean = 1;
-		r->p50_ns = r->p99_ns = 1000;
+		r->pct_ns[TOP_PCT_P50] = r->pct_ns[TOP_PCT_P99] = 1000;
 		r->live_areas = 1;
 		r->live_bytes = 4096;
 	}

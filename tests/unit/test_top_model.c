@@ -227,23 +227,23 @@ static void test_rates_from_two_samples(void **state)
 	assert_float_equal(a->share[TOP_G_PUD], 0, 1e-12);
 	assert_float_equal(a->chunk_mean, (30.0 + 5 * 512) / 15, 1e-9);
 	/* 10 calls in the 2 us slot, 5 in the 100 us slot: p50 fast, p99 slow */
-	assert_true(a->p50_ns >= 1024 && a->p50_ns < 4096);
-	assert_true(a->p99_ns >= 65536 && a->p99_ns < 131072);
+	assert_true(a->pct_ns[TOP_PCT_P50] >= 1024 && a->pct_ns[TOP_PCT_P50] < 4096);
+	assert_true(a->pct_ns[TOP_PCT_P99] >= 65536 && a->pct_ns[TOP_PCT_P99] < 131072);
 	/* the same calls timed whole, three times as long */
-	assert_true(a->cp50_ns >= 4096 && a->cp50_ns < 8192);
-	assert_true(a->cp99_ns >= 262144 && a->cp99_ns < 524288);
+	assert_true(a->pct_ns[TOP_PCT_CP50] >= 4096 && a->pct_ns[TOP_PCT_CP50] < 8192);
+	assert_true(a->pct_ns[TOP_PCT_CP99] >= 262144 && a->pct_ns[TOP_PCT_CP99] < 524288);
 
 	b = find(&tab, "beta+0x8/0x40");
 	assert_false(b->active);
 	assert_int_equal(b->maps, 0);
 	assert_float_equal(b->bytes_rate, 0, 0);
 	assert_true(isnan(b->share[TOP_G_PTE]));	/* nothing mapped: no share */
-	assert_true(isnan(b->p50_ns));
+	assert_true(isnan(b->pct_ns[TOP_PCT_P50]));
 	assert_true(isnan(b->chunk_mean));
 
 	/* mapping calls, whether or not they were timed */
 	assert_int_equal(find(&tab, "gamma+0x1/0x9")->maps, 9);
-	assert_true(isnan(find(&tab, "gamma+0x1/0x9")->p50_ns));
+	assert_true(isnan(find(&tab, "gamma+0x1/0x9")->pct_ns[TOP_PCT_P50]));
 
 	/* totals and interval drops */
 	assert_int_equal(tab.tot.maps, 15 + 9);
@@ -320,7 +320,7 @@ static void test_missing_features_fallbacks(void **state)
 	assert_int_equal(tab.rows[0].bytes, 6 * 2 * K4);
 	assert_true(isnan(tab.rows[0].share[TOP_G_PTE]));
 	assert_true(isnan(tab.rows[0].chunk_mean));
-	assert_true(isnan(tab.rows[0].p99_ns));
+	assert_true(isnan(tab.rows[0].pct_ns[TOP_PCT_P99]));
 	assert_true(tab.rows[0].live_areas == -1);
 
 	/* without areas either, the probed calls (--call-latency) are the last resort */
@@ -417,7 +417,7 @@ static void test_live_matching(void **state)
 	assert_int_equal(tab.nr, 5);
 	assert_int_equal(find(&tab, "idle_caller+0x1/0x2 [mod]")->live_areas, 5);
 	assert_false(find(&tab, "idle_caller+0x1/0x2 [mod]")->active);
-	assert_true(isnan(find(&tab, "idle_caller+0x1/0x2 [mod]")->p99_ns));
+	assert_true(isnan(find(&tab, "idle_caller+0x1/0x2 [mod]")->pct_ns[TOP_PCT_P99]));
 	assert_int_equal(find(&tab, "alpha+0x1/0x80")->live_areas, 1);
 	/* alpha's ioremap area: a row of its own beside alpha's vmalloc row */
 	for (i = 0, n = 0; i < tab.nr; i++)
@@ -452,7 +452,7 @@ static void fill_sort_table(struct top_table *t)
 		snprintf(t->rows[i].sym, sizeof(t->rows[i].sym), "%s", rows[i].sym);
 		t->rows[i].api = rows[i].api;
 		t->rows[i].bytes_rate = rows[i].bytes;
-		t->rows[i].p99_ns = rows[i].p99;
+		t->rows[i].pct_ns[TOP_PCT_P99] = rows[i].p99;
 	}
 }
 
