@@ -21,7 +21,7 @@ BY="$PROM_TESTS_DIR/by_labels.py"
 
 # Bursts: NA and NB sleepers alive at once, by commands (cgroups) A and B.
 NA=20 NB=120
-burst() { echo "for i in \$(seq $1); do sleep 0.3 & done; wait"; }
+burst() { echo "for i in \$(seq $1); do sleep 1 & done; wait"; }
 
 scrape_k() {
 	curl -sf "$VS_URL" | awk '$1 == "vmapscope_intervals_total" { print $2 }'
