@@ -14,7 +14,7 @@
  *   --latency-all          --call-latency, also of vmap, vm_map_ram, vmap_pfn, x86 ioremap
  *   --runs                 runs per granule (the series' per-run events)
  *   --areas                areas, lazy frees, purges
- *   --<option>             an opt-in feature of feature_table.h (--lifetime)
+ *   --<option>             each opt-in feature of feature_table.h
  *   --stack-callers        callers of areas by kernel stack
  *   --max-callers N        size of the (caller, api) map
  *   --by cgroup|comm       split each caller's rows by cgroup or command

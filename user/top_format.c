@@ -378,7 +378,7 @@ int top_fmt_summary(char (*lines)[TOP_LINE_MAX], int max, const struct top_table
 	}
 	/*
 	 * The collector's reasons start with the feature name already.  A
-	 * missing column without one was not asked for (--lifetime, ...) or is
+	 * missing column without one was not asked for (its option) or is
 	 * explained by another's line (no calls where the granule line says
 	 * the series is missing).
 	 */
