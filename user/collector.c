@@ -90,26 +90,6 @@ static const struct lat_target lat_targets[] = {
 _Static_assert(NR_LAT_TARGETS <= VMAPSCOPE_NR_LAT_SLOTS, "too many latency targets");
 
 
-static const char *const tp_names[NR_TPS] = {
-	[TP_MAPPED] = VMAPSCOPE_TP_MAPPED,
-	[TP_SET_PTES] = VMAPSCOPE_TP_SET_PTES,
-	[TP_HUGE] = VMAPSCOPE_TP_HUGE_BLOCK,
-	[TP_AREA] = "alloc_vmap_area",
-	[TP_PURGE] = "purge_vmap_area_lazy",
-	[TP_LAZY_FREE] = "free_vmap_area_noflush",
-	[TP_MODULE] = "module_load",
-};
-
-enum tp_id tp_by_name(const char *name)
-{
-	int t;
-
-	for (t = 0; t < NR_TPS; t++)
-		if (name && !strcmp(tp_names[t], name))
-			return t;
-	return NR_TPS;
-}
-
 void collector_describe_bpf(FILE *f)
 {
 	/* sections without a target ("fentry", "kprobe", ...): counted */

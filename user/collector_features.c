@@ -19,6 +19,26 @@
 #include "stack_callers.h"
 #include "vmapstat.skel.h"
 
+const char *const tp_names[NR_TPS] = {
+	[TP_MAPPED] = VMAPSCOPE_TP_MAPPED,
+	[TP_SET_PTES] = VMAPSCOPE_TP_SET_PTES,
+	[TP_HUGE] = VMAPSCOPE_TP_HUGE_BLOCK,
+	[TP_AREA] = "alloc_vmap_area",
+	[TP_PURGE] = "purge_vmap_area_lazy",
+	[TP_LAZY_FREE] = "free_vmap_area_noflush",
+	[TP_MODULE] = "module_load",
+};
+
+enum tp_id tp_by_name(const char *name)
+{
+	int t;
+
+	for (t = 0; t < NR_TPS; t++)
+		if (name && !strcmp(tp_names[t], name))
+			return t;
+	return NR_TPS;
+}
+
 void set_feat(struct collector *c, enum vmapstat_feature f, bool ok,
 	      const char *how, const char *fmt, ...)
 {

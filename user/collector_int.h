@@ -16,8 +16,10 @@
 #include "row_labels.h"
 #include "collector.h"
 
-/* The tracepoints the collector attaches, in tp_names[] (collector.c) order. */
+/* The tracepoints the collector attaches, in tp_names[] order. */
 enum tp_id { TP_MAPPED, TP_SET_PTES, TP_HUGE, TP_AREA, TP_PURGE, TP_LAZY_FREE, TP_MODULE, NR_TPS };
+/* Their names (collector_features.c): the feature table names its tracepoints so. */
+extern const char *const tp_names[NR_TPS];
 /* The tracepoint called @name (without "vmalloc:"), NR_TPS if none. */
 enum tp_id tp_by_name(const char *name);
 
