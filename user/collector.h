@@ -6,14 +6,10 @@
  * reads vmalloc/vmap/ioremap activity through this one API, so that the
  * BPF side, caller naming and "what is missing and why" exist once.
  *
- * collector_read() fills a struct vmapstat_sample (rows.h) with the
- * counters since the collector attached: one row per (caller, api), the
- * global counters (vmapscope.h), the feature table (which columns exist
- * on this kernel and, if not, why) and the symbol state.  What is done
- * with samples (their difference, the outputs) needs only rows.h.
- *
- * Threading: collector_read() may be called from any thread (the
- * exporter's HTTP thread); calls are serialized by an internal lock.
+ * The API is this header, which includes the rest of it: here the
+ * session (collector.c: open, attach, close, and what was decided), the
+ * settings it is opened with (collector_opts.h) and the read of its
+ * counters into samples (collector_read.h).  A front end includes this.
  */
 #ifndef VMAPSCOPE_COLLECTOR_H
 #define VMAPSCOPE_COLLECTOR_H
@@ -22,54 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <sys/types.h>
 
+#include "collector_opts.h"
+#include "collector_read.h"
 #include "rows.h"
-
-/* One call-latency probe target, as decided at attach time (for -v / JSON). */
-struct vmapstat_probe_state {
-	int api;		/* enum vmapscope_api */
-	char func[64];		/* kernel function attached, "" if none */
-	char how[16];		/* "fentry", "kprobe", or "" */
-	char why[160];		/* why not attached (when how[0] == 0) */
-};
-
-struct collector_opts {
-	pid_t pid;			/* 0 = all; else this tgid only */
-	unsigned int api_mask;		/* bit (1 << api); 0 = all APIs */
-	const char *caller_filter;	/* substring of the caller symbol; NULL = all */
-	/*
-	 * What to attach beyond the default (vmalloc:vmap_mapped on a series
-	 * kernel, alloc_vmap_area()'s exit elsewhere): one event per mapping
-	 * call unless asked.
-	 */
-	bool no_map_latency;		/* skip vmap_mapped's mapping time */
-	bool call_latency;		/* entry-point probes: whole-call latency */
-	/*
-	 * With call_latency, also time vmap(), vm_map_ram(), vmap_pfn() and
-	 * x86's ioremap*(): their exit probes make the kernel record the
-	 * probe trampoline as the caller of the areas they create
-	 * (collector.c).
-	 */
-	bool latency_all;
-	bool runs;			/* per-run events: runs per granule */
-	bool areas;			/* areas allocated, lazy frees, purges */
-	/* opt-in features asked for (feature_table.h): VMAPSTAT_FEAT_BIT(f) */
-	unsigned int optin;
-	bool verbose;			/* libbpf debug output on stderr */
-	uint32_t max_callers;		/* stats map size; 0 = default (2048) */
-	int by;				/* --by: enum vmapscope_by, 0 = no label */
-	/*
-	 * Name the callers of areas by kernel stack (stack_callers.h) even
-	 * where vmap_mapped or the area's vm_struct could; without it the
-	 * stack method is used only where neither is available.
-	 */
-	bool stack_callers;
-	/* Track live vmap areas for PMU sample attribution (bpf/area_track.h). */
-	bool track_areas;
-	/* Load the BPF object, attach nothing: tests feed it (BPF_PROG_TEST_RUN). */
-	bool load_only;
-};
 
 struct collector;
 struct ksyms;
@@ -102,19 +54,6 @@ const char *collector_callers_how(const struct collector *c);
 /* Latency probes as decided by collector_open(). */
 size_t collector_probes(const struct collector *c,
 			const struct vmapstat_probe_state **probes);
-
-/*
- * The caller string of a kernel text address, as the rows name it
- * ("func+0x1a/0x80 [module]", ksyms.h), from the collector's one kallsyms
- * table (modules unloaded since included).
- */
-void collector_symbolize(struct collector *c, uint64_t addr, char *buf, size_t len);
-
-/*
- * Read all counters (cumulative since attach) into @s (caller frees
- * with sample_free()).  Returns 0 or negative errno.
- */
-int collector_read(struct collector *c, struct vmapstat_sample *s);
 
 /*
  * For --version: one line naming the BPF programs built into this binary's

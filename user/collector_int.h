@@ -3,7 +3,9 @@
  * The collector's state, shared by its parts only: collector.c plans,
  * loads and attaches; collector_features.c says what each column comes
  * from; collector_read.c reads the maps into samples.  Nothing outside
- * them includes this.
+ * them includes this.  It builds on the collector's settings
+ * (collector_opts.h), not on its API: the parts implement that API, the
+ * state they share sits below it.
  */
 #ifndef VMAPSCOPE_COLLECTOR_INT_H
 #define VMAPSCOPE_COLLECTOR_INT_H
@@ -13,8 +15,12 @@
 #include <stddef.h>
 
 #include "caller_names.h"
+#include "collector_opts.h"
 #include "row_labels.h"
-#include "collector.h"
+#include "rows.h"
+
+struct bpf_link;
+struct vmapstat_bpf;
 
 /* The tracepoints the collector attaches, in tp_names[] order. */
 enum tp_id { TP_MAPPED, TP_SET_PTES, TP_HUGE, TP_AREA, TP_PURGE, TP_LAZY_FREE, TP_MODULE, NR_TPS };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The collector's read (collector.h): the BPF maps into a sample, every
+ * The collector's read (collector_read.h): the BPF maps into a sample, every
  * row named by caller_names.h, the feature table and kernel facts along.
  */
 #include <errno.h>
@@ -14,6 +14,7 @@
 #include <bpf/libbpf.h>
 
 #include "collector_int.h"
+#include "collector_read.h"
 #include "ksyms.h"
 #include "vmapstat.skel.h"
 

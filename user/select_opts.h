@@ -32,7 +32,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "collector.h"
+#include "collector_opts.h"
 
 struct select_opts {
 	const char *caller;		/* substring of the caller symbol; NULL = all */

@@ -22,6 +22,7 @@
 
 #include "parse.h"
 #include "select_opts.h"
+#include "vocab.h"
 
 struct result {
 	int status;
