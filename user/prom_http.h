@@ -37,6 +37,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "prom_http_stats.h"
 #include "prom_listen.h"
 
 #define PROM_DEFAULT_TIMEOUT_S		10
@@ -69,21 +70,6 @@ struct prom_server_opts {
 	/* NULL, or basic auth: non-zero when user and password are right */
 	int (*authorize)(void *arg, const char *user, const char *pass);
 	void *auth_arg;
-};
-
-/* Counters of what the server did (tests and diagnostics). */
-struct prom_server_stats {
-	uint64_t ok;			/* 200 responses queued */
-	uint64_t not_found;		/* 404 */
-	uint64_t bad_method;		/* 405 */
-	uint64_t failed;		/* responses that could not be queued */
-	uint64_t publishes;
-	uint64_t bad_request;		/* 400: not an HTTP request line */
-	uint64_t unauthorized;		/* 401 */
-	uint64_t forbidden;		/* 403: no verified client certificate */
-	uint64_t evicted;		/* waiting connections closed for a newcomer */
-	uint64_t deadline_closed;	/* waiting connections past their deadline */
-	uint64_t refused;		/* newcomers refused: their address's limit */
 };
 
 struct prom_server;

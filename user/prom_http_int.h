@@ -14,7 +14,7 @@
 #include <sys/socket.h>
 #include <microhttpd.h>
 
-#include "prom_http.h"
+#include "prom_http_stats.h"
 
 enum conn_phase { C_PENDING, C_WAITING, C_ACTIVE };
 
