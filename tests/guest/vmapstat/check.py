@@ -8,6 +8,10 @@ Three independent views of the same workload must agree exactly:
 A second load under vmapstat's default attach set must give the same
 bytes, calls and timings with exactly one BPF program on the mapping
 paths (vmap_mapped) and no kprobe, fentry or per-run program.
+With --by cgroup and --by comm, two workloads run at once in two cgroups:
+the module's callers must be under its cgroup (task) only, with the
+unlabelled run's bytes and calls, and a fork burst's stacks under the
+other's.
 usage: check.py ARCH LOGFILE
 """
 import json
@@ -47,7 +51,7 @@ EXPECTED = {
 IOREMAP_CALLER = {"x86_64": "vswl_ioremap", "arm64": "__ioremap_prot"}
 
 def sections(text):
-    return checklib.sections(text, r"^@@(VS[2-5DL]?-[A-Z-]+)\s?(.*)$")
+    return checklib.sections(text, r"^@@(VS[2-5DLBC]?-[A-Z-]+)\s?(.*)$")
 
 
 def func(sym):
@@ -194,6 +198,64 @@ def check_default(s, arch, expected, runs_view):
               f"default run: {caller}: every call timed ({r['latency_sum_ns']} ns)")
 
 
+def check_by(s, expected):
+    """--by cgroup and --by comm around two workloads started together:
+    cgroup /vs_a (task kload) loads the workload module, cgroup /vs_b
+    (task sh) forks NB sleepers.  The module's callers must be under the
+    first label only, with the bytes and calls of the unlabelled default
+    run (summed over labels); the burst's stacks under the second only."""
+    if "VSB-SETUP" not in s or "VSC-RC" not in s:
+        check(False, "guest output lacks the --by runs (VSB, VSC)")
+        return
+    setup = s["VSB-SETUP"][0].strip()
+    check(setup == "ok", f"--by: cgroup2 mounted in the guest, cgroups vs_a and vs_b made ({setup})")
+    nb = int(s["VSB-NB"][0])
+    dl = [l for l in s.get("VSD-JSON", []) if l.startswith("{")]
+    dv = {func(r["caller"]): r for r in json.loads(dl[0])["rows"]} if dl else {}
+    for tag, key, other, la, lb, b_max in (("VSB", "cgroup", "comm", "/vs_a", "/vs_b", nb + 2),
+                                           ("VSC", "comm", "cgroup", "kload", "sh", nb + 10)):
+        rc = s[f"{tag}-RC"][0].strip()
+        check(rc == "0", f"--by {key}: vmapstat exited {rc} ({' | '.join(s[f'{tag}-ERR']).strip()})")
+        jl = [l for l in s[f"{tag}-JSON"] if l.startswith("{")]
+        if rc != "0" or len(jl) != 1:
+            check(False, f"--by {key}: one JSON line ({len(jl)})")
+            continue
+        rows = json.loads(jl[0])["rows"]
+        check(rows and all(key in r and other not in r for r in rows),
+              f"--by {key}: every row has \"{key}\" and no \"{other}\"")
+        per_label = defaultdict(lambda: defaultdict(int))
+        for r in rows:
+            per_label[r.get(key)][func(r["caller"])] += r["chunks"]
+        print(f"--by {key}: mapping calls per label and caller:",
+              {lab: dict(c) for lab, c in sorted(per_label.items())})
+        # the module's callers: under la only, summed over labels as unlabelled
+        for caller, (api, gran, chunks) in sorted(expected.items()):
+            rs = [r for r in rows if func(r["caller"]) == caller]
+            labels = sorted({r[key] for r in rs})
+            check(labels == [la], f"--by {key}: {caller}'s rows under {key}={la} only ({labels})")
+            got = defaultdict(int)
+            for r in rs:
+                for g in r["granules"]:
+                    got[g["shift"]] += g["bytes"]
+            n, pages = sum(r["chunks"] for r in rs), sum(r["chunk_pages"] for r in rs)
+            d = dv.get(caller)
+            want = ({g["shift"]: g["bytes"] for g in d["granules"]}, d["chunks"], d["chunk_pages"]) \
+                if d else None
+            check(dict(got) == gran and n == len(chunks) and pages == sum(chunks) and
+                  want == (dict(got), n, pages),
+                  f"--by {key}: {caller} over all labels: bytes {dict(got)}, {n} calls of {pages} pages "
+                  f"== expected {gran}, {len(chunks)} of {sum(chunks)} == the unlabelled run's {want}")
+        # the burst: its stacks under lb; that caller never under la
+        b = per_label.get(lb, {})
+        stack = max(b, key=b.get) if b else None
+        check(stack is not None and nb // 2 <= b[stack] <= b_max,
+              f"--by {key}: {key}={lb} forked {nb} tasks: {b.get(stack, 0)} calls of its top caller "
+              f"{stack} (between {nb // 2} and {b_max})")
+        check(not any(c in expected for c in b), f"--by {key}: no workload module caller under {lb}")
+        check(stack not in per_label.get(la, {}),
+              f"--by {key}: {key}={la} forked nothing: no {stack} row ({dict(per_label.get(la, {}))})")
+
+
 def main():
     arch, log = sys.argv[1], sys.argv[2]
     s = sections(open(log, errors="replace").read())
@@ -274,6 +336,7 @@ def main():
     # the default attach set: the same numbers, one program on the mapping paths
     check_default(s, arch, expected, jv)
     check_lifetime(s, expected)
+    check_by(s, expected)
 
     vi = [l for l in s.get("VS-VMALLOCINFO", []) if "vswl_" in l]
     vi_callers = {func(l.split()[2]) for l in vi if len(l.split()) > 2}

@@ -4,7 +4,9 @@
 # tracefs events of the same run; prints both between markers for check.py
 # on the host.  A second load runs under the default attach set, which the
 # kernel's own list of BPF programs and links shows (bpflinks).  Later runs
-# check the caller filter (-c) on a module loaded after vmapstat started.
+# check the caller filter (-c) on a module loaded after vmapstat started;
+# the last ones label the rows (--by cgroup, --by comm) of two workloads
+# in two cgroups.
 KO=/opt/vmapscope/kmod/vmapstat_workload.ko
 T=/sys/kernel/tracing
 rc=0
@@ -113,4 +115,37 @@ rmmod vmapstat_workload || rc=1
 for e in vmap_mapped vmap_set_ptes vmap_huge_block; do
 	echo 0 >$T/events/vmalloc/$e/enable
 done
+
+# --by cgroup and --by comm: two cgroups of a cgroup v2 hierarchy mounted
+# here, each with a workload of its own started by the same command:
+# vs_a loads the workload module (its known callers; the task is kload),
+# vs_b forks a burst of NB sleepers alive at once (a vmalloc'ed kernel
+# stack each, forked by sh).  check.py wants each workload's rows under
+# its own label only.
+CG=/sys/fs/cgroup
+NB=40
+[ -d $CG ] || mkdir -p $CG
+if mount -t cgroup2 none $CG && mkdir $CG/vs_a $CG/vs_b; then
+	echo "@@VSB-SETUP ok"
+else
+	echo "@@VSB-SETUP cannot mount cgroup2 or make cgroups (kernel without CONFIG_CGROUPS?)"
+	rc=1
+fi
+echo "@@VSB-NB $NB"
+by_run() {	# TAG LABEL
+	vmapstat -p -j --by $2 -- sh -c "
+		sh -c 'echo \$\$ >$CG/vs_a/cgroup.procs && exec kload $KO $params' &
+		sh -c 'echo \$\$ >$CG/vs_b/cgroup.procs && for i in \$(seq $NB); do sleep 4 & done; wait' &
+		wait" >/tmp/$1.json 2>/tmp/$1.err
+	echo "@@$1-RC $?"
+	echo "@@$1-JSON"
+	cat /tmp/$1.json
+	echo "@@$1-ERR"
+	cat /tmp/$1.err
+	rmmod vmapstat_workload || rc=1
+}
+by_run VSB cgroup
+by_run VSC comm
+echo "@@VSB-END"
+rmdir $CG/vs_a $CG/vs_b
 exit $rc
