@@ -136,8 +136,7 @@ static void decide_optin(struct collector *c, const struct feature_optin *f)
 		snprintf(option, sizeof(option), "--%s", f->option);
 		feat_off(c, f->feat, option);
 	} else if (tp < NR_TPS && c->tp_attached[tp] && (mapped || c->tp_attached[TP_AREA])) {
-		snprintf(buf, sizeof(buf), "%s+%s", mapped ? VMAPSCOPE_TP_MAPPED : "alloc_vmap_area",
-			 f->tp);
+		snprintf(buf, sizeof(buf), "%s+%s", tp_names[mapped ? TP_MAPPED : TP_AREA], f->tp);
 		set_feat(c, f->feat, true, buf, NULL);
 	} else {
 		set_feat(c, f->feat, false, NULL, "%s: kernel lacks vmalloc:%s",

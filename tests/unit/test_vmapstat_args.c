@@ -248,6 +248,10 @@ static void test_select_parse(void **state)
 	select_opts_collector(&s, &o);
 	assert_true(o.call_latency && !o.latency_all && o.runs && o.areas && !o.optin &&
 		    !o.no_map_latency);
+	/* --lifetime is one of them, under that name */
+	assert_int_equal(parse_select(&s, (const char *[]){ "--lifetime", NULL }), 0);
+	select_opts_collector(&s, &o);
+	assert_int_equal(o.optin, VMAPSTAT_FEAT_BIT(VMAPSTAT_FEAT_LIFETIME));
 	/* each opt-in feature's option (feature_table.h) asks for that feature only */
 	for (i = 0; i < nr_feature_optins; i++) {
 		char opt[64];
