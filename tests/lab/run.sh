@@ -6,6 +6,7 @@ set -uo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 LAB=$TOP/scripts/lab
 CACHE=${VMAPSCOPE_CACHE:-/var/cache/vmapscope}
+OUTDIR=${OUTDIR:-$TOP/out}
 pass=0 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -33,8 +34,18 @@ for arch in x86_64 arm64; do
 		"$LAB" run --arch $arch --variant patched --timeout 300 -- sh -c 'uname -m; test -d /sys/kernel/tracing/events/vmalloc'
 	grep -qx "$( [ $arch = arm64 ] && echo aarch64 || echo x86_64)" "$tmp/out" &&
 		ok "$arch guest output reaches the host" || bad "$arch guest output missing: $(cat "$tmp/out")"
+	# x86_64 guests run both vCPUs in one TCG thread (docs/lab.md, "Jump
+	# labels on x86_64"); arm64 guests keep QEMU's thread per vCPU.
+	want=multi
+	[ $arch = arm64 ] || want=single
+	got=multi
+	! grep -q -- "-accel tcg,thread=single " "$(cat "$OUTDIR/lab/last-run")/qemu.cmd" || got=single
+	[ "$got" = "$want" ] && ok "$arch guests run with TCG threads: $want" ||
+		bad "$arch guests run with TCG threads: $got, wanted $want"
 done
 
+expect_rc 2 "an unknown --tcg-thread" "$LAB" run --arch x86_64 --variant patched --tcg-thread many -- true
+expect_rc 2 "--tcg-thread multi with --icount" "$LAB" run --arch arm64 --variant patched --icount --tcg-thread multi -- true
 expect_rc 3 "guest exit status 3 is the host's exit status" \
 	"$LAB" run --arch x86_64 --variant patched --timeout 300 -- sh -c 'echo about to fail; exit 3'
 grep -q "about to fail" "$tmp/out" && ok "output before a failure is shown" || bad "output before failure lost"
