@@ -5,12 +5,19 @@
 # fix_size_alloc_test, vmalloc_huge + vfree of 1 MiB in a loop) TV_RUNS
 # times, reported in the same RESULT format from its "avg: N usec" lines
 # (the time of one run of TV_LOOPS loops, despite its name).
+# CASES (vmap_bench's cases=, e.g. CASES=scan,frag) runs only those cases,
+# and test_vmalloc's only if CASES names it (tv): for quick runs; by default
+# everything runs.
 B=/opt/vmapscope/kmod/vmap_bench.ko
 [ -f $B ] || { echo "no $B"; exit 1; }
 dmesg -c >/dev/null
-kload -e 11 $B iters=${ITERS:-30} >/dev/null || exit 1
+kload -e 11 $B iters=${ITERS:-30} ${CASES:+cases=$CASES} >/dev/null || exit 1
 dmesg | grep 'vmap_bench: ' | sed 's/^\[[^]]*\] //'
 dmesg | grep -q 'vmap_bench: done' || exit 1
+case ",${CASES:-tv}," in
+*,tv,* | *,tv_*) ;;
+*) exit 0 ;;
+esac
 
 TV=$(find /lib/modules -name test_vmalloc.ko | head -n 1)
 [ -n "$TV" ] || { echo "test_vmalloc.ko not found"; exit 1; }

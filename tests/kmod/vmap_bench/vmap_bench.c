@@ -66,7 +66,9 @@ module_param(fresh, bool, 0444);
 
 /*
  * Only the cases named here (comma-separated, e.g. "ioremap_1M,vmap_o9_100M";
- * empty: every case), and without the second, probed pass of the vmalloc
+ * empty: every case; a word of the names selects every case whose name
+ * has it between underscores: "o9" runs vmap_o9_100M, "vmalloc_huge"
+ * both vmalloc_huge cases), and without the second, probed pass of the vmalloc
  * cases with map_pass=0: the tool-overhead benchmark's observer row
  * (tests/guest/overhead/observer.sh) times single cases with and without
  * vmapstat attached, whose mapping time must not include this module's
@@ -82,17 +84,29 @@ static bool ioremap_map;
 module_param(ioremap_map, bool, 0444);
 MODULE_PARM_DESC(ioremap_map, "ioremap cases: the same second pass (default off)");
 
+/* Whether @name has the @n characters at @tok as a whole '_'-separated part. */
+static bool name_has(const char *name, const char *tok, size_t n)
+{
+	const char *p;
+
+	for (p = name; *p; p++)
+		if ((p == name || p[-1] == '_') && !strncmp(p, tok, n) &&
+		    (!p[n] || p[n] == '_'))
+			return true;
+	return false;
+}
+
 static bool want(const char *name)
 {
 	const char *p = cases;
-	size_t n = strlen(name);
+	size_t n;
 
 	if (!p || !*p)
 		return true;
-	while ((p = strstr(p, name))) {
-		if ((p == cases || p[-1] == ',') && (p[n] == ',' || !p[n]))
+	for (; *p; p += n + !!p[n]) {
+		n = strcspn(p, ",");
+		if (n && name_has(name, p, n))
 			return true;
-		p += n;
 	}
 	return false;
 }
