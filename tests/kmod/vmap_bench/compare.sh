@@ -1,24 +1,68 @@
 #!/usr/bin/env bash
 # compare.sh DIR: turn the bench outputs DIR/<arch>-<variant>[-icount].txt
-# (RESULT lines of vmap_bench) into a markdown table of stock vs patched
-# medians and their ratio (stock / patched: > 1 means patched is faster).
+# (RESULT lines of vmap_bench) into markdown tables:
+#   1. stock vs patched medians and their ratio (stock / patched: > 1 means
+#      patched is faster), every case and timing metric;
+#   2. "vmap / scan": each kernel's vmap() of order-8 and order-9 pages
+#      against the scan floor of the same array, same kernel and run
+#      (vmap_oN_100M / scan_oN_100M: 1.00x would be vmap() costing no more
+#      than reading its page array once);
+# Table 2 has 8 columns, so that scripts/plot-bench, which reads the
+# 7-column rows of table 1, leaves it out.
 set -euo pipefail
 dir=${1:?usage: compare.sh DIR}
+
+# The pairs of files: patched output, its stock counterpart, arch, run.
+pairs() {
+	local f base arch run stock
+	for f in "$dir"/*-patched*.txt; do
+		[ -e "$f" ] || continue
+		base=$(basename "$f" .txt)
+		arch=${base%%-*}
+		run=${base#*-patched}; run=${run#-}; run=${run:-TCG}
+		[ "$run" = icount ] && run="TCG -icount"
+		stock=${f/-patched/-stock}
+		[ -f "$stock" ] || continue
+		printf '%s\t%s\t%s\t%s\n' "$f" "$stock" "$arch" "$run"
+	done
+}
+
+# field FILE CASE METRIC KEY: the KEY= value of that RESULT line, or nothing.
+field() {
+	grep -h "RESULT case=$2 metric=$3 " "$1" | sed -n "s/.* $4=\([0-9]*\).*/\1/p" | head -n 1 || true
+}
+
 echo "| arch | run | case | metric | stock median | patched median | stock/patched |"
 echo "|---|---|---|---|---:|---:|---:|"
-for f in "$dir"/*-patched*.txt; do
-	[ -e "$f" ] || continue
-	base=$(basename "$f" .txt)
-	arch=${base%%-*}
-	run=${base#*-patched}; run=${run#-}; run=${run:-TCG}
-	[ "$run" = icount ] && run="TCG -icount"
-	stock=${f/-patched/-stock}
-	[ -f "$stock" ] || continue
+pairs | while IFS=$'\t' read -r f stock arch run; do
 	grep -h 'RESULT' "$f" | while read -r _ _ c m med _; do
 		c=${c#case=}; m=${m#metric=}; med=${med#median=}
-		s=$(grep -h "RESULT case=$c metric=$m " "$stock" | sed -n 's/.* median=\([0-9]*\).*/\1/p' || true)
+		s=$(field "$stock" "$c" "$m" median)
 		[ -n "$s" ] || continue
 		awk -v a="$arch" -v r="$run" -v c="$c" -v m="$m" -v s="$s" -v p="$med" \
 			'BEGIN { printf "| %s | %s | %s | %s | %d | %d | %.2fx |\n", a, r, c, m, s, p, (p ? s / p : 0) }'
 	done
 done
+
+scan_rows=$(pairs | while IFS=$'\t' read -r f stock arch run; do
+	for k in stock patched; do
+		[ $k = stock ] && g=$stock || g=$f
+		for o in o8 o9; do
+			for m in inst ns; do
+				v=$(field "$g" "vmap_${o}_100M" $m median)
+				sc=$(field "$g" "scan_${o}_100M" $m median)
+				[ -n "$v" ] && [ -n "$sc" ] || continue
+				awk -v a="$arch" -v r="$run" -v k=$k -v o=$o -v m=$m -v v="$v" -v s="$sc" \
+					'BEGIN { printf "| %s | %s | %s | vmap_%s_100M | %s | %d | %d | %.2fx |\n", a, r, k, o, m, v, s, (s ? v / s : 0) }'
+			done
+		done
+	done
+done)
+if [ -n "$scan_rows" ]; then
+	echo
+	echo "vmap / scan floor (same kernel and run; the floor reads the page array once):"
+	echo
+	echo "| arch | run | kernel | case | metric | vmap median | scan median | vmap/scan |"
+	echo "|---|---|---|---|---|---:|---:|---:|"
+	echo "$scan_rows"
+fi

@@ -15,6 +15,11 @@
  *                                return, i.e. after the pages were allocated
  *   vmap_o8_100M, vmap_o9_100M   vmap() of 100 MiB made of order-8 / order-9
  *                                compound pages (vunmap() is not timed)
+ *   scan_o8_100M, scan_o9_100M   the scan floor: one read of the page array
+ *                                of vmap_o8_100M / vmap_o9_100M, checking
+ *                                each entry against the first of its
+ *                                PMD-sized run, nothing mapped (see
+ *                                scan_pages())
  *   vmap_alt16_100M              vmap() of 100 MiB alternating 16 pages of an
  *                                order-4 compound page and 16 scattered pages
  *                                (arm64: 64K cont-PTE and 4K in turn; x86_64:
@@ -67,8 +72,8 @@ module_param(fresh, bool, 0444);
 /*
  * Only the cases named here (comma-separated, e.g. "ioremap_1M,vmap_o9_100M";
  * empty: every case; a word of the names selects every case whose name
- * has it between underscores: "o9" runs vmap_o9_100M, "vmalloc_huge"
- * both vmalloc_huge cases), and without the second, probed pass of the vmalloc
+ * has it between underscores: "scan" runs scan_o8_100M and scan_o9_100M),
+ * and without the second, probed pass of the vmalloc
  * cases with map_pass=0: the tool-overhead benchmark's observer row
  * (tests/guest/overhead/observer.sh) times single cases with and without
  * vmapstat attached, whose mapping time must not include this module's
@@ -256,7 +261,87 @@ static void bench_vmap_calls(const char *name, struct page **pages, unsigned int
 		report(name, "inst", t_inst, n);
 }
 
-static void bench_vmap(const char *name, unsigned int order, unsigned int n)
+/*
+ * The scan floor of vmap() of a page array: what reading the array once
+ * costs, with the cheapest contiguity check, and nothing mapped.  vmap()
+ * must read every entry to know that a run is contiguous, so it cannot
+ * cost less; vmap_oN_100M / scan_oN_100M is what the page tables and the
+ * rest of vmap() add to that.  Each entry is read once and compared with
+ * the first entry of its PMD-sized run plus its index (struct pages of
+ * such a run are consecutive in every memory model), the differences are
+ * ORed together, eight entries per step, and one branch at the end (the
+ * caller's) looks at the result: the check the series' vmap() makes per
+ * PMD-sized run, without its extra read of the run's last entry first.
+ * Plain loads, which the compiler may pair as vmap()'s; the kernel is
+ * built without SIMD (-mgeneral-regs-only on arm64, -mno-sse... on x86),
+ * so the loop cannot be vectorized, in vmap() or here.  noinline and the
+ * barrier() make each call a real scan of memory, the result goes to
+ * scan_sink so that it is not dropped.
+ */
+#define SCAN_RUN	(PMD_SIZE >> PAGE_SHIFT)
+
+static unsigned long scan_sink;
+
+static noinline unsigned long scan_pages(struct page **pages, unsigned int nr)
+{
+	unsigned long mismatch = 0;
+	unsigned int i = 0, j;
+
+	barrier();
+	for (; nr - i >= SCAN_RUN; i += SCAN_RUN) {
+		struct page **p = pages + i;
+		struct page *first = p[0];
+
+		for (j = 0; j < SCAN_RUN; j += 8, p += 8)
+			mismatch |= ((unsigned long)p[0] ^ (unsigned long)(first + j)) |
+				    ((unsigned long)p[1] ^ (unsigned long)(first + j + 1)) |
+				    ((unsigned long)p[2] ^ (unsigned long)(first + j + 2)) |
+				    ((unsigned long)p[3] ^ (unsigned long)(first + j + 3)) |
+				    ((unsigned long)p[4] ^ (unsigned long)(first + j + 4)) |
+				    ((unsigned long)p[5] ^ (unsigned long)(first + j + 5)) |
+				    ((unsigned long)p[6] ^ (unsigned long)(first + j + 6)) |
+				    ((unsigned long)p[7] ^ (unsigned long)(first + j + 7));
+	}
+	/* A last, shorter run (none for 100 MiB). */
+	for (j = i; j < nr; j++)
+		mismatch |= (unsigned long)pages[j] ^ (unsigned long)(pages[i] + (j - i));
+	barrier();
+	return mismatch;
+}
+
+/* Time @n scans of the array that vmap() maps in the same run. */
+static void bench_scan_calls(const char *name, struct page **pages, unsigned int nr,
+			     unsigned int n)
+{
+	unsigned int i, runs_ok = 0;
+	unsigned long m;
+	u64 t0, i0;
+
+	for (i = 0; i < n; i++) {
+		bench_purge();
+		i0 = inst_read();
+		t0 = ktime_get_ns();
+		m = scan_pages(pages, nr);
+		t_ns[i] = ktime_get_ns() - t0;
+		t_inst[i] = inst_read() - i0;
+		if (!m)
+			runs_ok++;
+		WRITE_ONCE(scan_sink, m);
+		cond_resched();
+	}
+	pr_info("%s: %u pages, every %lu-page run contiguous: %s\n", name, nr,
+		(unsigned long)SCAN_RUN, runs_ok == n ? "yes" : runs_ok ? "varies" : "no");
+	report(name, "ns", t_ns, n);
+	if (inst_ev)
+		report(name, "inst", t_inst, n);
+}
+
+/*
+ * vmap() of 100 MiB of order-@order pages (case @name) and the scan floor
+ * of the same array (case @scan_name), each if wanted.
+ */
+static void bench_vmap(const char *name, const char *scan_name, unsigned int order,
+		       unsigned int n)
 {
 	unsigned int nr_big = SZ_1M * 100 / (PAGE_SIZE << order);
 	unsigned int nr = nr_big << order, i, j;
@@ -285,7 +370,10 @@ static void bench_vmap(const char *name, unsigned int order, unsigned int n)
 		for (j = 0; j < 1U << order; j++)
 			pages[(i << order) + j] = big[i] + j;
 	}
-	bench_vmap_calls(name, pages, nr, n);
+	if (want(name))
+		bench_vmap_calls(name, pages, nr, n);
+	if (want(scan_name))
+		bench_scan_calls(scan_name, pages, nr, n);
 out:
 	for (i = 0; big && i < nr_big; i++) {
 		if (big[i])
@@ -458,10 +546,10 @@ out:
 
 static void bench_vmap_cases(unsigned int n)
 {
-	if (want("vmap_o8_100M"))
-		bench_vmap("vmap_o8_100M", 8, max(n / 3, 5U));
-	if (want("vmap_o9_100M"))
-		bench_vmap("vmap_o9_100M", 9, max(n / 3, 5U));
+	if (want("vmap_o8_100M") || want("scan_o8_100M"))
+		bench_vmap("vmap_o8_100M", "scan_o8_100M", 8, max(n / 3, 5U));
+	if (want("vmap_o9_100M") || want("scan_o9_100M"))
+		bench_vmap("vmap_o9_100M", "scan_o9_100M", 9, max(n / 3, 5U));
 	if (want("vmap_alt16_100M"))
 		bench_vmap_alt16("vmap_alt16_100M", max(n / 3, 5U));
 }
