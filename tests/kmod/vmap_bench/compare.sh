@@ -7,8 +7,11 @@
 #      against the scan floor of the same array, same kernel and run
 #      (vmap_oN_100M / scan_oN_100M: 1.00x would be vmap() costing no more
 #      than reading its page array once);
-# Table 2 has 8 columns, so that scripts/plot-bench, which reads the
-# 7-column rows of table 1, leaves it out.
+#   3. the direct compactions of the kvmalloc_frag cases (event counts,
+#      compact_stall and compact_fail: total over the case and median per
+#      call, stock and patched).
+# Tables 2 and 3 have 8 columns, so that scripts/plot-bench, which reads
+# the 7-column rows of table 1, leaves them out.
 set -euo pipefail
 dir=${1:?usage: compare.sh DIR}
 
@@ -32,11 +35,14 @@ field() {
 	grep -h "RESULT case=$2 metric=$3 " "$1" | sed -n "s/.* $4=\([0-9]*\).*/\1/p" | head -n 1 || true
 }
 
+is_count() { case $1 in compact_*) return 0 ;; esac; return 1; }
+
 echo "| arch | run | case | metric | stock median | patched median | stock/patched |"
 echo "|---|---|---|---|---:|---:|---:|"
 pairs | while IFS=$'\t' read -r f stock arch run; do
 	grep -h 'RESULT' "$f" | while read -r _ _ c m med _; do
 		c=${c#case=}; m=${m#metric=}; med=${med#median=}
+		! is_count "$m" || continue
 		s=$(field "$stock" "$c" "$m" median)
 		[ -n "$s" ] || continue
 		awk -v a="$arch" -v r="$run" -v c="$c" -v m="$m" -v s="$s" -v p="$med" \
@@ -65,4 +71,24 @@ if [ -n "$scan_rows" ]; then
 	echo "| arch | run | kernel | case | metric | vmap median | scan median | vmap/scan |"
 	echo "|---|---|---|---|---|---:|---:|---:|"
 	echo "$scan_rows"
+fi
+
+count_rows=$(pairs | while IFS=$'\t' read -r f stock arch run; do
+	for c in kvmalloc_frag_128K kvmalloc_frag_1M; do
+		for m in compact_stall compact_fail; do
+			st=$(field "$stock" $c $m total); pt=$(field "$f" $c $m total)
+			[ -n "$st" ] && [ -n "$pt" ] || continue
+			sm=$(field "$stock" $c $m median); pm=$(field "$f" $c $m median)
+			n=$(field "$f" $c $m iters)
+			echo "| $arch | $run | $c | $m | $n | $st | $pt | $sm / $pm |"
+		done
+	done
+done)
+if [ -n "$count_rows" ]; then
+	echo
+	echo "kvmalloc() under fragmentation, direct compactions (vm events over the case):"
+	echo
+	echo "| arch | run | case | metric | calls | stock total | patched total | median per call, stock / patched |"
+	echo "|---|---|---|---|---:|---:|---:|---:|"
+	echo "$count_rows"
 fi

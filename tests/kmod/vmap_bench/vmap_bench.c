@@ -24,6 +24,12 @@
  *                                order-4 compound page and 16 scattered pages
  *                                (arm64: 64K cont-PTE and 4K in turn; x86_64:
  *                                4K only)
+ *   kvmalloc_frag_128K, _1M      kvmalloc(GFP_KERNEL) with no free block of
+ *                                order 1 or more left (kvfree() not timed),
+ *                                and the direct compactions it caused
+ *                                (metrics compact_stall, compact_fail: per
+ *                                call, and total= over the case); always
+ *                                last (see bench_kvmalloc_frag_cases())
  *
  * Output: one line per case and metric,
  *   vmap_bench: RESULT case=NAME metric=ns|inst median=N p10=N p90=N iters=N mean=N
@@ -44,6 +50,9 @@
 #include <linux/perf_event.h>
 #include <linux/sort.h>
 #include <linux/ktime.h>
+#include <linux/gfp.h>
+#include <linux/list.h>
+#include <linux/vmstat.h>
 
 static unsigned int iters = 30;
 module_param(iters, uint, 0444);
@@ -72,8 +81,8 @@ module_param(fresh, bool, 0444);
 /*
  * Only the cases named here (comma-separated, e.g. "ioremap_1M,vmap_o9_100M";
  * empty: every case; a word of the names selects every case whose name
- * has it between underscores: "scan" runs scan_o8_100M and scan_o9_100M),
- * and without the second, probed pass of the vmalloc
+ * has it between underscores: "scan,frag" runs scan_o8_100M, scan_o9_100M
+ * and the kvmalloc_frag cases), and without the second, probed pass of the vmalloc
  * cases with map_pass=0: the tool-overhead benchmark's observer row
  * (tests/guest/overhead/observer.sh) times single cases with and without
  * vmapstat attached, whose mapping time must not include this module's
@@ -230,6 +239,21 @@ static void report(const char *name, const char *metric, u64 *v, unsigned int n)
 	sort(v, n, sizeof(*v), cmp_u64, NULL);
 	pr_info("RESULT case=%s metric=%s median=%llu p10=%llu p90=%llu iters=%u mean=%llu\n",
 		name, metric, v[n / 2], v[n / 10], v[n * 9 / 10], n, div_u64(sum, n));
+}
+
+/* The same for an event count per call, with the case's total. */
+static void report_count(const char *name, const char *metric, u64 *v, unsigned int n)
+{
+	u64 sum = 0;
+	unsigned int i;
+
+	if (!n)
+		return;
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	sort(v, n, sizeof(*v), cmp_u64, NULL);
+	pr_info("RESULT case=%s metric=%s median=%llu p10=%llu p90=%llu iters=%u mean=%llu total=%llu\n",
+		name, metric, v[n / 2], v[n / 10], v[n * 9 / 10], n, div_u64(sum, n), sum);
 }
 
 /* ---- cases ----------------------------------------------------------------------- */
@@ -575,6 +599,180 @@ static void bench_ioremap_cases(unsigned int n)
 	pci_dev_put(pdev);
 }
 
+/* ---- kvmalloc() under fragmentation ----------------------------------------- */
+
+/*
+ * Fragment the free memory: take every free block of order MAX_PAGE_ORDER
+ * down to 1 (each order until it fails), split it and give its odd pages
+ * back.  The even pages stay allocated, so no two free pages are buddies:
+ * no free block of order 1 or more is left, about half of the free memory
+ * still is free, as single pages.  The pages kept are kernel pages,
+ * unmovable: compaction cannot make a block out of them (it can only
+ * move the few movable pages of the guest into the free single pages).
+ * No reclaim, not even kswapd's: the allocations only take what is free.
+ * One block of each kept order is on frag_held[order], by its first page.
+ */
+#define FRAG_GFP	((GFP_NOWAIT & ~__GFP_KSWAPD_RECLAIM) | __GFP_NOWARN | __GFP_NORETRY)
+
+static struct list_head frag_held[MAX_PAGE_ORDER + 1];
+static unsigned long frag_nr[MAX_PAGE_ORDER + 1];
+
+static void frag_keep(struct page *page, unsigned int order)
+{
+	unsigned int i;
+
+	split_page(page, order);
+	for (i = 1; i < 1U << order; i += 2)
+		__free_page(page + i);
+	list_add(&page->lru, &frag_held[order]);
+	frag_nr[order]++;
+}
+
+/* Take what free blocks of order >= 1 there are; the number taken. */
+static unsigned long frag_take(void)
+{
+	unsigned long n = 0;
+	struct page *page;
+	int order;
+
+	for (order = MAX_PAGE_ORDER; order >= 1; order--) {
+		while ((page = alloc_pages(FRAG_GFP, order))) {
+			frag_keep(page, order);
+			if (!(++n % 64))
+				cond_resched();
+		}
+	}
+	return n;
+}
+
+static void frag_release(void)
+{
+	struct page *page, *tmp;
+	unsigned int order, i;
+
+	for (order = 1; order <= MAX_PAGE_ORDER; order++) {
+		list_for_each_entry_safe(page, tmp, &frag_held[order], lru) {
+			list_del(&page->lru);
+			for (i = 0; i < 1U << order; i += 2)
+				__free_page(page + i);
+			cond_resched();
+		}
+		frag_nr[order] = 0;
+	}
+}
+
+static bool frag_setup(void)
+{
+	unsigned long free0 = global_zone_page_state(NR_FREE_PAGES);
+	unsigned long held = 0, blocks = 0;
+	struct page *page;
+	unsigned int order;
+
+	for (order = 0; order <= MAX_PAGE_ORDER; order++)
+		INIT_LIST_HEAD(&frag_held[order]);
+	frag_take();
+	for (order = 1; order <= MAX_PAGE_ORDER; order++) {
+		blocks += frag_nr[order];
+		held += frag_nr[order] << (order - 1);
+	}
+	pr_info("kvmalloc_frag: %lu blocks of order 1-%u taken, %lu pages kept, %lu of %lu pages free, in single pages\n",
+		blocks, MAX_PAGE_ORDER, held, global_zone_page_state(NR_FREE_PAGES),
+		free0);
+	/* The check: an order-1 allocation as the kernel's own would try it. */
+	page = alloc_pages(GFP_NOWAIT | __GFP_NOWARN, 1);
+	if (page) {
+		pr_info("kvmalloc_frag: NOT fragmented: an order-1 allocation still succeeded (block kept)\n");
+		frag_keep(page, 1);
+	} else {
+		pr_info("kvmalloc_frag: fragmented: an order-1 allocation fails\n");
+	}
+	return blocks;
+}
+
+#ifdef CONFIG_COMPACTION
+static unsigned long ev0[NR_VM_EVENT_ITEMS], ev1[NR_VM_EVENT_ITEMS];
+static u64 t_stall[MAX_ITERS], t_fail[MAX_ITERS];
+#endif
+
+/*
+ * Time @n kvmalloc(@size, GFP_KERNEL), each from the fragmented state:
+ * before every call (untimed), whatever blocks of order >= 1 became free
+ * since (a block kvfree() gave back, pages a per-CPU list released) are
+ * taken again.  kmalloc() is tried first (order 5 for 128K, 8 for 1M,
+ * __GFP_NORETRY: one direct compaction and reclaim attempt, the same on
+ * both kernels), then vmalloc(): order-0 pages on stock and on x86_64,
+ * 64K blocks (order 4) first on the patched arm64 kernel, taken without
+ * reclaim or compaction (vm_area_pages_gfp()), falling back to order 0.
+ * The direct compactions counted are the system's (vm events
+ * compact_stall, compact_fail), read around each call.
+ */
+static void bench_kvmalloc_frag(const char *name, size_t size, unsigned int n)
+{
+	unsigned int i, nr_kmalloc = 0;
+	unsigned long retaken = 0;
+	u64 t0, t1, i0;
+	void *p;
+
+	for (i = 0; i < n; i++) {
+		retaken += frag_take();
+		bench_purge();
+#ifdef CONFIG_COMPACTION
+		all_vm_events(ev0);
+#endif
+		i0 = inst_read();
+		t0 = ktime_get_ns();
+		p = kvmalloc(size, GFP_KERNEL);
+		t1 = ktime_get_ns();
+		t_inst[i] = inst_read() - i0;
+#ifdef CONFIG_COMPACTION
+		all_vm_events(ev1);
+		t_stall[i] = ev1[COMPACTSTALL] - ev0[COMPACTSTALL];
+		t_fail[i] = ev1[COMPACTFAIL] - ev0[COMPACTFAIL];
+#endif
+		if (!p) {
+			pr_info("%s: kvmalloc failed\n", name);
+			break;
+		}
+		t_ns[i] = t1 - t0;
+		if (!is_vmalloc_addr(p))
+			nr_kmalloc++;
+		kvfree(p);
+		cond_resched();
+	}
+	pr_info("%s: %u of %u calls served by kmalloc(), %lu blocks taken again between calls\n",
+		name, nr_kmalloc, i, retaken);
+	report(name, "ns", t_ns, i);
+	if (inst_ev)
+		report(name, "inst", t_inst, i);
+#ifdef CONFIG_COMPACTION
+	report_count(name, "compact_stall", t_stall, i);
+	report_count(name, "compact_fail", t_fail, i);
+#else
+	pr_info("%s: no CONFIG_COMPACTION: compact_stall, compact_fail not reported\n", name);
+#endif
+}
+
+/*
+ * The fragmenting cases run last, after every other case (vmap_first or
+ * not): they leave the free memory in other pieces and the compaction
+ * deferral state changed, which the other cases must not see.  About half
+ * of the free memory stays free; everything is given back afterwards.
+ */
+static void bench_kvmalloc_frag_cases(unsigned int n)
+{
+	bool f128k = want("kvmalloc_frag_128K"), f1m = want("kvmalloc_frag_1M");
+
+	if (!f128k && !f1m)
+		return;
+	if (!frag_setup())
+		pr_info("kvmalloc_frag: no free block of order >= 1 to take\n");
+	if (f128k)
+		bench_kvmalloc_frag("kvmalloc_frag_128K", SZ_128K, n);
+	if (f1m)
+		bench_kvmalloc_frag("kvmalloc_frag_1M", SZ_1M, n);
+	frag_release();
+}
+
 static int __init vmap_bench_init(void)
 {
 	unsigned int n = clamp(iters, 5U, (unsigned int)MAX_ITERS);
@@ -590,6 +788,7 @@ static int __init vmap_bench_init(void)
 		bench_vmalloc("vmalloc_huge_2M", SZ_2M, n);
 	if (!vmap_first)
 		bench_vmap_cases(n);
+	bench_kvmalloc_frag_cases(n);
 
 	if (inst_ev)
 		perf_event_release_kernel(inst_ev);
