@@ -26,8 +26,16 @@
  *	  turn included): a kprobe counts the walker's calls.
  *	Also: vfree() of vmalloc_huge() areas gives every block of the
  *	area's page order back to the page allocator whole (a kprobe on
- *	free_unref_page() counts the calls and their orders), and a block
- *	with a page still referenced elsewhere page by page.
+ *	free_unref_page() counts the calls and their orders), and page by
+ *	page a block with a page still referenced elsewhere, a block with a
+ *	page that memory_failure() poisoned (CONFIG_MEMORY_FAILURE: the
+ *	page stays out of the allocator), every block of an area charged to
+ *	the memory cgroup of the loading task (CONFIG_MEMCG: the pages are
+ *	charged, the cgroup's usage goes back; skipped unless the task is
+ *	in a cgroup below the root, where map.sh puts it), and every block
+ *	when allocation profiling is on; page_owner=on changes nothing.  A
+ *	case whose kernel option is not set prints "skipped: ...".
+ * mode=vfree: those vfree() cases alone.
  * mode=ioremap: the same for ioremap() of BAR2 of a QEMU ivshmem-plain
  *	device (1af4:1110): the whole BAR, and a 1M window 64K-aligned in it.
  *	Also: the arithmetic of vmap_small_run_end() at the 32-bit limits
@@ -59,10 +67,10 @@
  *	that the script can look for leaked areas in /proc/vmallocinfo.
  *
  * Every check prints "vmap_test: ok ..." or "vmap_test: FAIL ..." and the
- * run ends with "vmap_test: summary mode=M pass=N fail=M".  map and ioremap
- * return -EAGAIN when everything passed (so the module unloads itself and
- * can be run again; load it with "kload -e 11") and -EINVAL otherwise;
- * with stay=1 they return 0 and the module stays loaded.
+ * run ends with "vmap_test: summary mode=M pass=N fail=M".  map, vfree and
+ * ioremap return -EAGAIN when everything passed (so the module unloads
+ * itself and can be run again; load it with "kload -e 11") and -EINVAL
+ * otherwise; with stay=1 they return 0 and the module stays loaded.
  */
 #define pr_fmt(fmt) "vmap_test: " fmt
 
@@ -77,19 +85,21 @@
 #include <linux/tracepoint.h>
 #include <linux/kprobes.h>
 #include <linux/slab.h>
+#include <linux/memcontrol.h>
+#include <linux/jump_label.h>
 #include <asm/pgtable.h>
 
 #include "kpt_walk.h"
 
 static char *mode = "map";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "map | ioremap | fault | misuse");
+MODULE_PARM_DESC(mode, "map | vfree | ioremap | fault | misuse");
 static bool events = true;
 module_param(events, bool, 0444);
 MODULE_PARM_DESC(events, "check the exact tracepoint events of each mapping");
 static bool stay;
 module_param(stay, bool, 0444);
-MODULE_PARM_DESC(stay, "stay loaded after a successful map/ioremap run (so that trace readers can still resolve callers in the module)");
+MODULE_PARM_DESC(stay, "stay loaded after a successful map/vfree/ioremap run (so that trace readers can still resolve callers in the module)");
 static unsigned int iters = 100;
 module_param(iters, uint, 0444);
 MODULE_PARM_DESC(iters, "rounds for mode=fault");
@@ -1003,67 +1013,298 @@ out:
 /*
  * vfree() of a huge vmalloc() gives each block of the area's page order
  * back to the page allocator whole (one free_unref_page() call at that
- * order, counted with a kprobe in this task), unless a page of the block
- * is still referenced: that block goes back page by page.
+ * order, counted with a kprobe in this task), unless
+ * free_split_page_block() declines the block, which then goes back page
+ * by page:
+ * - VF_HOLD: a page of the block is still referenced elsewhere (that
+ *   block only; the page keeps the other reference);
+ * - VF_POISON (CONFIG_MEMORY_FAILURE): memory_failure() poisoned a page
+ *   of the block (that block only; the poisoned page reaches
+ *   free_unref_page() and stays out of the allocator);
+ * - VF_MEMCG (CONFIG_MEMCG): the area is charged to a memory cgroup,
+ *   vmalloc_huge(__GFP_ACCOUNT) from a task in a cgroup below the root
+ *   (every block; every page was charged, and the cgroup's usage goes
+ *   back);
+ * - allocation profiling is on (sysctl.vm.mem_profiling=1 on the kernel
+ *   command line): every block of every case.
+ * page_owner=on changes nothing: the blocks still go back whole.
  */
+enum vfree_how { VF_PLAIN, VF_HOLD, VF_POISON, VF_MEMCG };
+
 static struct task_struct *vfree_task;
 static unsigned int vfree_order;
 static unsigned long nr_vfree_whole, nr_vfree_single;
 static bool vfree_probe;
+/*
+ * The first page of each block of the area: only its pages count (vfree()
+ * also frees the page array, vmalloc()ed itself above PAGE_SIZE).
+ */
+#define VFREE_MAX_BLOCKS 64
+static struct page *vfree_block[VFREE_MAX_BLOCKS];
+static unsigned int nr_vfree_blocks;
+/* map_setup(): the state of two static keys, and drain_all_pages(). */
+static bool alloc_profiling, page_owner_on;
+static void (*drain_pages)(struct zone *zone);
 
 static int count_vfree(struct kprobe *kp, struct pt_regs *regs)
 {
+	struct page *page = (struct page *)regs_get_kernel_argument(regs, 0);
 	unsigned long order = regs_get_kernel_argument(regs, 1);
+	unsigned int i;
 
 	if (current != vfree_task)
 		return 0;
-	if (order == vfree_order)
-		nr_vfree_whole++;
-	else if (!order)
-		nr_vfree_single++;
+	for (i = 0; i < nr_vfree_blocks; i++) {
+		if (page < vfree_block[i] ||
+		    page >= vfree_block[i] + (1UL << vfree_order))
+			continue;
+		if (order == vfree_order && page == vfree_block[i])
+			nr_vfree_whole++;
+		else if (!order)
+			nr_vfree_single++;
+		break;
+	}
 	return 0;
 }
 
 static struct kprobe kp_vfree = { .symbol_name = "free_unref_page",
 				 .pre_handler = count_vfree };
 
-static void run_vfree_case(const char *name, unsigned long size,
-			   unsigned int order, bool hold)
+/* Whether the static key NAME (unexported) is on. */
+static bool key_on(const char *name)
 {
-	unsigned long blocks = size >> (PAGE_SHIFT + order);
-	struct page *held = NULL;
+	struct static_key *key = ksym(name);
+
+	return key && static_key_enabled(key);
+}
+
+#ifdef CONFIG_MEMCG
+static struct mem_cgroup *vf_memcg;
+static unsigned long vf_usage0;
+
+/*
+ * Charges go through a per-CPU stock of up to MEMCG_CHARGE_BATCH pages:
+ * the cgroup's page counter moves by the pages charged give or take one
+ * stock per CPU.
+ */
+static unsigned long memcg_slack(void)
+{
+	return MEMCG_CHARGE_BATCH * num_online_cpus();
+}
+
+/* Before the allocation: this task's memory cgroup, below the root. */
+static bool memcg_begin(const char *name)
+{
+	vf_memcg = get_mem_cgroup_from_mm(current->mm);
+	if (!vf_memcg || !vf_memcg->css.parent) {
+		pr_info("skipped: %s: the task is in the root memory cgroup (map.sh makes one)\n",
+			name);
+		if (vf_memcg)
+			mem_cgroup_put(vf_memcg);
+		vf_memcg = NULL;
+		return false;
+	}
+	vf_usage0 = page_counter_read(&vf_memcg->memory);
+	return true;
+}
+
+static void memcg_charged(const char *name, struct vm_struct *area)
+{
+	unsigned long i, charged = 0;
+	long grew;
+
+	rcu_read_lock();
+	for (i = 0; i < area->nr_pages; i++) {
+		struct folio *folio = page_folio(area->pages[i]);
+
+		if (folio_memcg_kmem(folio) && folio_memcg(folio) == vf_memcg)
+			charged++;
+	}
+	rcu_read_unlock();
+	check(charged == area->nr_pages,
+	      "%s: %lu of %u pages charged to the task's memory cgroup (PageMemcgKmem)",
+	      name, charged, area->nr_pages);
+	grew = page_counter_read(&vf_memcg->memory) - vf_usage0;
+	check(grew + (long)memcg_slack() >= (long)area->nr_pages,
+	      "%s: the cgroup's memory usage grew by %ld pages (want %u, stock slack %lu)",
+	      name, grew, area->nr_pages, memcg_slack());
+}
+
+static void memcg_end(const char *name, bool freed)
+{
+	long d = page_counter_read(&vf_memcg->memory) - vf_usage0;
+
+	if (freed)
+		check(abs(d) <= memcg_slack(),
+		      "%s: after vfree() the cgroup's memory usage is back (%+ld pages, stock slack %lu)",
+		      name, d, memcg_slack());
+	mem_cgroup_put(vf_memcg);
+	vf_memcg = NULL;
+}
+#else
+static bool memcg_begin(const char *name) { return false; }
+static void memcg_charged(const char *name, struct vm_struct *area) { }
+static void memcg_end(const char *name, bool freed) { }
+#endif
+
+#ifdef CONFIG_MEMORY_FAILURE
+/*
+ * memory_failure() of a page that vmalloc() holds (neither on the LRU nor
+ * free) marks it PageHWPoison, finds it unhandlable and leaves it to its
+ * owner: "Memory failure: PFN: unhandlable page." and "recovery action for
+ * get hwpoison page: Ignored", no report that the lab's log check counts.
+ * MF_SW_SIMULATED, as madvise(MADV_HWPOISON) and hwpoison_inject inject.
+ */
+static void poison_page(const char *name, struct page *page)
+{
+	int ret = memory_failure(page_to_pfn(page), MF_SW_SIMULATED);
+
+	check(PageHWPoison(page) && page_ref_count(page) == 1,
+	      "%s: memory_failure() of pfn %#lx (%d): the page is poisoned, vmalloc's reference only (%d)",
+	      name, page_to_pfn(page), ret, page_ref_count(page));
+}
+
+/*
+ * free_pages_prepare() keeps an order-0 poisoned page off the per-CPU
+ * lists and the buddy allocator: after vfree() it has no reference, is
+ * still poisoned, and (the per-CPU lists drained) no free block holds it.
+ */
+static void poison_after(const char *name, struct page *page)
+{
+	bool free;
+
+	if (drain_pages)
+		drain_pages(NULL);
+	free = is_free_buddy_page(page);
+	check(drain_pages && PageHWPoison(page) && !page_ref_count(page) && !free,
+	      "%s: after vfree() the poisoned page is poisoned (%d), has no reference (%d) and is not free in the buddy allocator (%d, per-CPU lists drained: %d)",
+	      name, PageHWPoison(page), page_ref_count(page), free, !!drain_pages);
+}
+#else
+static void poison_page(const char *name, struct page *page) { }
+static void poison_after(const char *name, struct page *page) { }
+#endif
+
+static void run_vfree_case(const char *what, unsigned long size,
+			   unsigned int order, enum vfree_how how)
+{
+	unsigned long nr = size >> PAGE_SHIFT, blocks = nr >> order;
+	unsigned long want_whole, want_single;
+	struct page *page = NULL;	/* the page held or poisoned */
+	struct vm_struct *area;
+	gfp_t gfp = GFP_KERNEL;
+	bool freed = false;
+	char name[128];
 	void *p;
 
-	if (!check(vfree_probe, "%s: kprobe on free_unref_page()", name))
+	snprintf(name, sizeof(name), "%s%s%s", what,
+		 alloc_profiling ? " (allocation profiling on)" : "",
+		 page_owner_on ? " (page_owner on)" : "");
+	if (how == VF_POISON && !IS_ENABLED(CONFIG_MEMORY_FAILURE)) {
+		pr_info("skipped: %s: CONFIG_MEMORY_FAILURE not set\n", name);
 		return;
+	}
+	if (how == VF_MEMCG && !IS_ENABLED(CONFIG_MEMCG)) {
+		pr_info("skipped: %s: CONFIG_MEMCG not set\n", name);
+		return;
+	}
+	if (!check(vfree_probe && find_area,
+		   "%s: kprobe on free_unref_page(), find_vm_area()", name))
+		return;
+	if (how == VF_MEMCG) {
+		if (!memcg_begin(name))
+			return;
+		gfp |= __GFP_ACCOUNT;
+	}
 	/* Record the events, unchecked, so that tracefs.sh's count holds. */
 	if (events)
 		rec_start();
-	p = vmalloc_huge(size, GFP_KERNEL);
+	p = vmalloc_huge(size, gfp);
 	rec_stop();
 	if (!check(p, "%s: allocation", name))
-		return;
-	if (hold) {
+		goto out;
+	area = find_area(p);
+	if (!check(area && area->page_order == order && area->nr_pages == nr &&
+		   blocks <= VFREE_MAX_BLOCKS,
+		   "%s: %u pages of order %u (want %lu of order %u)", name,
+		   area ? area->nr_pages : 0, area ? area->page_order : 0, nr,
+		   order)) {
+		vfree(p);
+		goto out;
+	}
+	for (nr_vfree_blocks = 0; nr_vfree_blocks < blocks; nr_vfree_blocks++)
+		vfree_block[nr_vfree_blocks] =
+			area->pages[nr_vfree_blocks << order];
+	switch (how) {
+	case VF_HOLD:
 		/* A page inside the first block, referenced elsewhere. */
-		held = vmalloc_to_page(p + 5 * PAGE_SIZE);
-		get_page(held);
+		page = area->pages[5];
+		get_page(page);
+		break;
+	case VF_POISON:
+		/* A page inside the last block. */
+		page = area->pages[nr - (1UL << order) + 5];
+		poison_page(name, page);
+		break;
+	case VF_MEMCG:
+		memcg_charged(name, area);
+		break;
+	default:
+		break;
+	}
+	if (alloc_profiling || how == VF_MEMCG) {
+		want_whole = 0;
+		want_single = nr - (how == VF_HOLD);
+	} else if (how == VF_HOLD || how == VF_POISON) {
+		want_whole = blocks - 1;
+		want_single = (1UL << order) - (how == VF_HOLD);
+	} else {
+		want_whole = blocks;
+		want_single = 0;
 	}
 	nr_vfree_whole = nr_vfree_single = 0;
 	vfree_order = order;
 	vfree_task = current;
 	vfree(p);
 	vfree_task = NULL;
-	check(nr_vfree_whole == blocks - hold &&
-	      nr_vfree_single == (hold ? (1UL << order) - 1 : 0),
+	freed = true;
+	check(nr_vfree_whole == want_whole && nr_vfree_single == want_single,
 	      "%s: vfree() freed %lu order-%u blocks whole (want %lu) and %lu single pages (want %lu)",
-	      name, nr_vfree_whole, order, blocks - hold, nr_vfree_single,
-	      hold ? (1UL << order) - 1 : 0);
-	if (held) {
-		check(page_ref_count(held) == 1,
+	      name, nr_vfree_whole, order, want_whole, nr_vfree_single,
+	      want_single);
+	if (how == VF_HOLD) {
+		check(page_ref_count(page) == 1,
 		      "%s: the held page keeps its reference (%d)", name,
-		      page_ref_count(held));
-		put_page(held);
+		      page_ref_count(page));
+		put_page(page);
+	} else if (how == VF_POISON) {
+		poison_after(name, page);
 	}
+out:
+	if (how == VF_MEMCG)
+		memcg_end(name, freed);
+}
+
+static void run_vfree_cases(void)
+{
+	const unsigned int pmd_order = PMD_SHIFT - PAGE_SHIFT;
+
+	pr_info("vfree: allocation profiling %s, page_owner %s\n",
+		alloc_profiling ? "on" : "off", page_owner_on ? "on" : "off");
+	if (ON_ARM64) {
+		run_vfree_case("vfree vmalloc_huge 1M", SZ_1M, 4, VF_PLAIN);
+		run_vfree_case("vfree vmalloc_huge 1M, a page held", SZ_1M, 4,
+			       VF_HOLD);
+		run_vfree_case("vfree vmalloc_huge 1M, a page poisoned", SZ_1M,
+			       4, VF_POISON);
+		run_vfree_case("vfree vmalloc_huge 1M, memcg charged", SZ_1M, 4,
+			       VF_MEMCG);
+	}
+	run_vfree_case("vfree vmalloc_huge 2M", SZ_2M, pmd_order, VF_PLAIN);
+	run_vfree_case("vfree vmalloc_huge 4M, a page poisoned", SZ_4M,
+		       pmd_order, VF_POISON);
+	run_vfree_case("vfree vmalloc_huge 4M, memcg charged", SZ_4M, pmd_order,
+		       VF_MEMCG);
 }
 
 static struct kprobe kp_publish = { .symbol_name = "vmap_pte_range_publish",
@@ -1083,6 +1324,12 @@ static void map_setup(void)
 	find_area = ksym("find_vm_area");
 	vfree_probe = !register_kprobe(&kp_vfree);
 	walk_probe = !register_kprobe(&kp_walk);
+	alloc_profiling = IS_ENABLED(CONFIG_MEM_ALLOC_PROFILING) &&
+			  key_on("mem_alloc_profiling_key");
+	page_owner_on = IS_ENABLED(CONFIG_PAGE_OWNER) &&
+			key_on("page_owner_inited");
+	if (IS_ENABLED(CONFIG_MEMORY_FAILURE))
+		drain_pages = ksym("drain_all_pages");
 	if (!ON_ARM64)
 		return;
 	if (register_kprobe(&kp_publish))
@@ -1205,14 +1452,17 @@ static int mode_map(void)
 	run_vmalloc_case("vmalloc_huge 128K", SZ_128K, true, G4K, G64K);
 	run_vmalloc_case("vmalloc_huge 2M", SZ_2M, true, G2M, G2M);
 	run_vm_map_ram_case();
-	if (ON_ARM64) {
-		run_vfree_case("vfree vmalloc_huge 1M", SZ_1M, 4, false);
-		run_vfree_case("vfree vmalloc_huge 1M, a page held", SZ_1M, 4,
-			       true);
-	}
-	run_vfree_case("vfree vmalloc_huge 2M", SZ_2M, PMD_SHIFT - PAGE_SHIFT,
-		       false);
+	run_vfree_cases();
 	run_barrier_case();
+	map_teardown();
+	return 0;
+}
+
+/* mode=vfree: the vfree() cases of mode=map alone. */
+static int mode_vfree(void)
+{
+	map_setup();
+	run_vfree_cases();
 	map_teardown();
 	return 0;
 }
@@ -1635,6 +1885,8 @@ static int __init vmap_test_init(void)
 	}
 	if (!strcmp(mode, "map"))
 		ret = mode_map();
+	else if (!strcmp(mode, "vfree"))
+		ret = mode_vfree();
 	else if (!strcmp(mode, "ioremap"))
 		ret = mode_ioremap();
 	else if (!strcmp(mode, "fault"))
