@@ -5,8 +5,10 @@
 #                            test_vmalloc; misuses that must warn (misuse.sh,
 #                            in a run of its own with --expect-warn)
 #   make check-kernel-debug  debug x86_64 + arm64 (KASAN, DEBUG_VM): the same
-#                            mapping checks, test_vmalloc, fault injection
-#                            and the misuses ("make check-full")
+#                            mapping checks (and vfree() of memcg-charged
+#                            and poisoned areas), vfree() with page_owner=on
+#                            and with allocation profiling on, test_vmalloc,
+#                            fault injection and the misuses
 #   make check-series-build  the kernel builds after each patch, both arches
 #                            ("make check-full")
 #   make checkpatch          scripts/checkpatch.pl --strict on every patch
@@ -46,6 +48,10 @@ $(ARCHES:%=check-kernel-debug-%): check-kernel-debug-%: deps
 	$(LAB) build --arch $* --variant debug >/dev/null
 	$(LAB) kmod --arch $* --variant debug $(VMAP_TEST) >/dev/null
 	$(LAB) run --arch $* --variant debug --timeout $(KTIMEOUT) -- $(call kguest,map.sh)
+	$(LAB) run --arch $* --variant debug --timeout $(KTIMEOUT) --append page_owner=on \
+		-- env VMAP_MODE=vfree VMAP_MEMCG=0 $(call kguest,map.sh)
+	$(LAB) run --arch $* --variant debug --timeout $(KTIMEOUT) --append sysctl.vm.mem_profiling=1 \
+		-- env VMAP_MODE=vfree $(call kguest,map.sh)
 	$(LAB) run --arch $* --variant debug --timeout 1800 -- $(call kguest,test_vmalloc.sh)
 	$(LAB) run --arch $* --variant debug --timeout $(KTIMEOUT) -- $(call kguest,fault.sh)
 	$(LAB) run --arch $* --variant debug --timeout $(KTIMEOUT) --expect-warn -- $(call kguest,misuse.sh)

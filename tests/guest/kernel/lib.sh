@@ -7,12 +7,16 @@ pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # run_vmap_test MODE [PARAMS...]: load the test module once (it unloads
-# itself with -EAGAIN when every check passed), show its log lines, and
-# fail unless its summary line reports no failure.
+# itself with -EAGAIN when every check passed; with stay=1 it stays
+# loaded), show its log lines, and fail unless its summary line reports no
+# failure.
 run_vmap_test() {
 	mode=$1; shift
 	dmesg -c >/dev/null
-	kload -e 11 "$KMOD" mode="$mode" "$@"
+	case " $* " in
+	*" stay=1 "*) kload "$KMOD" mode="$mode" "$@" ;;
+	*) kload -e 11 "$KMOD" mode="$mode" "$@" ;;
+	esac
 	krc=$?
 	dmesg | grep 'vmap_test: ' | sed 's/^\[[^]]*\] //' >/tmp/vmap_test.$mode.log
 	grep -v '^vmap_test: ok  ' /tmp/vmap_test.$mode.log
