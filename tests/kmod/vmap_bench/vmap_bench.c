@@ -30,6 +30,9 @@
  *                                (metrics compact_stall, compact_fail: per
  *                                call, and total= over the case); always
  *                                last (see bench_kvmalloc_frag_cases())
+ *   vmalloc_huge_frag_128K, _1M  the same for vmalloc_huge(GFP_KERNEL),
+ *                                kvmalloc()'s vmalloc fallback alone,
+ *                                without kmalloc()'s compaction attempt
  *
  * Output: one line per case and metric,
  *   vmap_bench: RESULT case=NAME metric=ns|inst median=N p10=N p90=N iters=N mean=N
@@ -706,7 +709,24 @@ static u64 t_stall[MAX_ITERS], t_fail[MAX_ITERS];
  * The direct compactions counted are the system's (vm events
  * compact_stall, compact_fail), read around each call.
  */
-static void bench_kvmalloc_frag(const char *name, size_t size, unsigned int n)
+static void *frag_kvmalloc(size_t size)
+{
+	return kvmalloc(size, GFP_KERNEL);
+}
+
+/*
+ * kvmalloc()'s vmalloc fallback alone (vmalloc_huge() makes the same
+ * __vmalloc_node_range() call, VM_ALLOW_HUGE_VMAP): without kmalloc()'s
+ * attempt, whose compaction and its deferral decide most of a kvmalloc()
+ * call's time on fragmented memory and are the same on both kernels.
+ */
+static void *frag_vmalloc_huge(size_t size)
+{
+	return vmalloc_huge(size, GFP_KERNEL);
+}
+
+static void bench_kvmalloc_frag(const char *name, size_t size, unsigned int n,
+				void *(*alloc)(size_t size))
 {
 	unsigned int i, nr_kmalloc = 0;
 	unsigned long retaken = 0;
@@ -721,7 +741,7 @@ static void bench_kvmalloc_frag(const char *name, size_t size, unsigned int n)
 #endif
 		i0 = inst_read();
 		t0 = ktime_get_ns();
-		p = kvmalloc(size, GFP_KERNEL);
+		p = alloc(size);
 		t1 = ktime_get_ns();
 		t_inst[i] = inst_read() - i0;
 #ifdef CONFIG_COMPACTION
@@ -730,7 +750,7 @@ static void bench_kvmalloc_frag(const char *name, size_t size, unsigned int n)
 		t_fail[i] = ev1[COMPACTFAIL] - ev0[COMPACTFAIL];
 #endif
 		if (!p) {
-			pr_info("%s: kvmalloc failed\n", name);
+			pr_info("%s: allocation failed\n", name);
 			break;
 		}
 		t_ns[i] = t1 - t0;
@@ -760,16 +780,29 @@ static void bench_kvmalloc_frag(const char *name, size_t size, unsigned int n)
  */
 static void bench_kvmalloc_frag_cases(unsigned int n)
 {
-	bool f128k = want("kvmalloc_frag_128K"), f1m = want("kvmalloc_frag_1M");
+	static const struct {
+		const char *name;
+		size_t size;
+		void *(*alloc)(size_t size);
+	} cases[] = {
+		{ "kvmalloc_frag_128K", SZ_128K, frag_kvmalloc },
+		{ "kvmalloc_frag_1M", SZ_1M, frag_kvmalloc },
+		{ "vmalloc_huge_frag_128K", SZ_128K, frag_vmalloc_huge },
+		{ "vmalloc_huge_frag_1M", SZ_1M, frag_vmalloc_huge },
+	};
+	unsigned int i;
+	bool any = false;
 
-	if (!f128k && !f1m)
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		any |= want(cases[i].name);
+	if (!any)
 		return;
 	if (!frag_setup())
 		pr_info("kvmalloc_frag: no free block of order >= 1 to take\n");
-	if (f128k)
-		bench_kvmalloc_frag("kvmalloc_frag_128K", SZ_128K, n);
-	if (f1m)
-		bench_kvmalloc_frag("kvmalloc_frag_1M", SZ_1M, n);
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		if (want(cases[i].name))
+			bench_kvmalloc_frag(cases[i].name, cases[i].size, n,
+					    cases[i].alloc);
 	frag_release();
 }
 
