@@ -230,7 +230,12 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void report(const char *name, const char *metric, u64 *v, unsigned int n)
+/*
+ * Print a case's RESULT line: median, p10, p90 and mean of @v (sorted in
+ * place), and with @total the sum too (event counts per call).
+ */
+static void report_line(const char *name, const char *metric, u64 *v,
+			unsigned int n, bool total)
 {
 	u64 sum = 0;
 	unsigned int i;
@@ -240,23 +245,25 @@ static void report(const char *name, const char *metric, u64 *v, unsigned int n)
 	for (i = 0; i < n; i++)
 		sum += v[i];
 	sort(v, n, sizeof(*v), cmp_u64, NULL);
-	pr_info("RESULT case=%s metric=%s median=%llu p10=%llu p90=%llu iters=%u mean=%llu\n",
-		name, metric, v[n / 2], v[n / 10], v[n * 9 / 10], n, div_u64(sum, n));
+	if (total)
+		pr_info("RESULT case=%s metric=%s median=%llu p10=%llu p90=%llu iters=%u mean=%llu total=%llu\n",
+			name, metric, v[n / 2], v[n / 10], v[n * 9 / 10], n,
+			div_u64(sum, n), sum);
+	else
+		pr_info("RESULT case=%s metric=%s median=%llu p10=%llu p90=%llu iters=%u mean=%llu\n",
+			name, metric, v[n / 2], v[n / 10], v[n * 9 / 10], n,
+			div_u64(sum, n));
+}
+
+static void report(const char *name, const char *metric, u64 *v, unsigned int n)
+{
+	report_line(name, metric, v, n, false);
 }
 
 /* The same for an event count per call, with the case's total. */
 static void report_count(const char *name, const char *metric, u64 *v, unsigned int n)
 {
-	u64 sum = 0;
-	unsigned int i;
-
-	if (!n)
-		return;
-	for (i = 0; i < n; i++)
-		sum += v[i];
-	sort(v, n, sizeof(*v), cmp_u64, NULL);
-	pr_info("RESULT case=%s metric=%s median=%llu p10=%llu p90=%llu iters=%u mean=%llu total=%llu\n",
-		name, metric, v[n / 2], v[n / 10], v[n * 9 / 10], n, div_u64(sum, n), sum);
+	report_line(name, metric, v, n, true);
 }
 
 /* ---- cases ----------------------------------------------------------------------- */
