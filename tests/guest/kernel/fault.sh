@@ -5,7 +5,9 @@
 # nothing may leak: no vmap area of the module in /proc/vmallocinfo, the
 # vmalloc'ed pages outside thread stacks back to their count before the
 # run (after a warm-up run), free memory (MemFree and the per-CPU lists)
-# within the KASAN quarantine's bound + 8 MiB.
+# within the KASAN quarantine's bound + 8 MiB.  Then a huge vmalloc()
+# whose allocator refuses blocks after the first (vmap_test
+# mode=fallback), inside the same leak accounting.
 . "$(dirname "$0")/lib.sh"
 F=/sys/kernel/debug/fail_page_alloc
 [ -d $F ] || { fail "no $F (kernel without FAIL_PAGE_ALLOC?)"; finish; }
@@ -74,6 +76,30 @@ leaked=$(grep -c '\[vmap_test\]' /proc/vmallocinfo)
 	grep '\[vmap_test\]' /proc/vmallocinfo | head -n 5
 }
 rmmod vmap_test 2>/dev/null
+
+# A huge vmalloc() that runs out of blocks: fail_page_alloc lets this
+# task have one block of the area's order (space: 2^order pages + 1),
+# then refuses the others; order-0 pages are never refused (min-order).
+case $(uname -m) in
+aarch64) order=4 ;;	# 64K contiguous PTEs
+*) order=9 ;;		# PMD
+esac
+echo $order >$F/min-order
+echo $(((1 << order) + 1)) >$F/space
+echo 100 >$F/probability
+dmesg -c >/dev/null
+kload -e 11 "$KMOD" mode=fallback
+krc=$?
+echo 0 >$F/probability
+echo 0 >$F/space
+echo 0 >$F/min-order
+dmesg | grep 'vmap_test: ' | sed 's/^\[[^]]*\] //' | grep -E 'vmap_test: (ok|FAIL|summary)'
+summary=$(dmesg | grep 'vmap_test: summary')
+case "$summary" in
+*" fail=0") [ $krc = 0 ] && pass "fallback run: $summary" || fail "fallback run: kload failed ($krc)" ;;
+*) fail "fallback run: ${summary:-no summary line}" ;;
+esac
+
 settle
 used1=$(meminfo VmallocUsed); free1=$(free_kb)
 set -- $(vmalloc_pages); pages1=$1 stack1=$2

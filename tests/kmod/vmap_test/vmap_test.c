@@ -65,6 +65,9 @@
  *	fail_page_alloc with task-filter): every call either fails cleanly
  *	(NULL) or returns a correct mapping.  The module then stays loaded so
  *	that the script can look for leaked areas in /proc/vmallocinfo.
+ * mode=fallback: a huge vmalloc() of four blocks whose allocator refuses
+ *	blocks after the first (fault.sh arms fail_page_alloc): the area is
+ *	finished with order-0 pages where it is (see mode_fallback()).
  *
  * Every check prints "vmap_test: ok ..." or "vmap_test: FAIL ..." and the
  * run ends with "vmap_test: summary mode=M pass=N fail=M".  map, vfree and
@@ -93,7 +96,7 @@
 
 static char *mode = "map";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "map | vfree | ioremap | fault | misuse");
+MODULE_PARM_DESC(mode, "map | vfree | ioremap | fault | fallback | misuse");
 static bool events = true;
 module_param(events, bool, 0444);
 MODULE_PARM_DESC(events, "check the exact tracepoint events of each mapping");
@@ -1872,12 +1875,130 @@ static int mode_fault(void)
 #endif
 }
 
+/* ---- a huge vmalloc() that runs out of blocks ---------------------------- */
+
+/*
+ * vmap areas of at least area_size reserved by this task: calls of
+ * alloc_vmap_area(), counted with a kprobe.  Smaller ones are the page
+ * array, vmalloc()ed itself above PAGE_SIZE.
+ */
+static struct task_struct *area_task;
+static unsigned long area_size;
+static unsigned int nr_areas;
+
+static int count_area(struct kprobe *kp, struct pt_regs *regs)
+{
+	if (current == area_task && regs_get_kernel_argument(regs, 0) >= area_size)
+		nr_areas++;
+	return 0;
+}
+
+static struct kprobe kp_area = { .symbol_name = "alloc_vmap_area",
+				 .pre_handler = count_area };
+
+/*
+ * The granule the walker gives pages[i..i + 2^order) of an area of
+ * order-0 pages: a block where they are contiguous from a PFN aligned to
+ * the block, 4K otherwise.
+ */
+static int chunk_granule(struct page **pages, unsigned int order)
+{
+	unsigned long pfn = page_to_pfn(pages[0]);
+	unsigned int i;
+
+	if (!IS_ALIGNED(pfn, 1UL << order))
+		return G4K;
+	for (i = 1; i < (1U << order); i++)
+		if (page_to_pfn(pages[i]) != pfn + i)
+			return G4K;
+	return PAGE_SHIFT + order;
+}
+
+/*
+ * fault.sh arms fail_page_alloc for this task with min-order = the block
+ * order of a huge vmalloc() (arm64: 4, 64K contiguous PTEs; x86_64: 9,
+ * PMD) and a space of one block: a vmalloc_huge() of four blocks gets
+ * its first block, then every further block is refused, while order-0
+ * pages are not.  The area must be finished with order-0 pages where it
+ * is: one vmap area reserved, the block it got still mapped as a block,
+ * every page mapped to the page the array holds, and page order 0, so
+ * that vfree() frees the mixed pages one by one (fault.sh then checks
+ * that nothing leaked).
+ */
+static int mode_fallback(void)
+{
+#ifdef CONFIG_FAULT_INJECTION
+	const unsigned int order = EXP(PMD_SHIFT, 16) - PAGE_SHIFT;
+	const unsigned long size = 4UL << (PAGE_SHIFT + order);
+	unsigned int i, nr = size >> PAGE_SHIFT, bad_page = 0, bad_gran = 0;
+	struct vm_struct *(*find)(const void *addr) = ksym("find_vm_area");
+	unsigned long va, pfn;
+	struct vm_struct *vm;
+	bool probed;
+	void *p;
+
+	probed = !register_kprobe(&kp_area);
+	if (!check(probed && find, "fallback: kprobe on alloc_vmap_area(), find_vm_area()")) {
+		if (probed)
+			unregister_kprobe(&kp_area);
+		return -ENOENT;
+	}
+	nr_areas = 0;
+	area_size = size;
+	area_task = current;
+	current->make_it_fail = 1;
+	p = vmalloc_huge(size, GFP_KERNEL);
+	current->make_it_fail = 0;
+	area_task = NULL;
+	unregister_kprobe(&kp_area);
+	if (!check(p, "fallback: vmalloc_huge(%luK) with blocks of order %u refused after the first",
+		   size >> 10, order))
+		return 0;
+	va = (unsigned long)p;
+	vm = find(p);
+	check(nr_areas == 1, "fallback: one vmap area reserved (got %u)", nr_areas);
+	check(vm && vm->nr_pages == nr && !vm->page_order,
+	      "fallback: %u pages of order 0 in the area (got %u, order %u)",
+	      nr, vm ? vm->nr_pages : 0, vm ? vm->page_order : 0);
+	if (!vm || vm->nr_pages != nr)
+		goto out;
+	check(kpt_granule_at(va, &pfn) == PAGE_SHIFT + order &&
+	      pfn == page_to_pfn(vm->pages[0]),
+	      "fallback: the first block is mapped as a block (shift %u)",
+	      PAGE_SHIFT + order);
+	for (i = 0; i < nr; i++) {
+		int want = chunk_granule(vm->pages + round_down(i, 1U << order), order);
+
+		if (vmalloc_to_page(p + i * PAGE_SIZE) != vm->pages[i])
+			bad_page++;
+		if (kpt_granule_at(va + i * PAGE_SIZE, &pfn) != want ||
+		    pfn != page_to_pfn(vm->pages[i]))
+			bad_gran++;
+	}
+	check(!bad_page, "fallback: vmalloc_to_page() of %u pages (%u wrong)", nr, bad_page);
+	check(!bad_gran, "fallback: granule of every page as its chunk of the array allows (%u wrong)",
+	      bad_gran);
+	for (i = 0; i < nr; i++)
+		*(unsigned long *)(p + i * PAGE_SIZE) = i;
+	for (i = 0; i < nr; i++)
+		if (*(unsigned long *)page_address(vm->pages[i]) != i)
+			break;
+	check(i == nr, "fallback: data through the mapping in the array's pages (first wrong: %u)", i);
+out:
+	vfree(p);
+	return 0;
+#else
+	check(false, "fallback: kernel built without CONFIG_FAULT_INJECTION");
+	return -EOPNOTSUPP;
+#endif
+}
+
 static int __init vmap_test_init(void)
 {
 	int ret = 0;
 
 	nr_pass = nr_fail = 0;
-	if (!strcmp(mode, "misuse"))
+	if (!strcmp(mode, "misuse") || !strcmp(mode, "fallback"))
 		events = false;
 	if (strcmp(mode, "fault")) {
 		if (events && events_attach())
@@ -1893,6 +2014,8 @@ static int __init vmap_test_init(void)
 		ret = mode_fault();
 	else if (!strcmp(mode, "misuse"))
 		ret = mode_misuse();
+	else if (!strcmp(mode, "fallback"))
+		ret = mode_fallback();
 	else
 		check(false, "unknown mode '%s'", mode);
 	if (strcmp(mode, "fault") && events)
