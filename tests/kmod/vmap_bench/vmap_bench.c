@@ -33,6 +33,9 @@
  *   vmalloc_huge_frag_128K, _1M  the same for vmalloc_huge(GFP_KERNEL),
  *                                kvmalloc()'s vmalloc fallback alone,
  *                                without kmalloc()'s compaction attempt
+ *   vmalloc_frag_128K, _1M       the same for vmalloc(GFP_KERNEL): order-0
+ *                                pages without trying blocks, the floor of
+ *                                the fallback on the same kernel
  *
  * Output: one line per case and metric,
  *   vmap_bench: RESULT case=NAME metric=ns|inst median=N p10=N p90=N iters=N mean=N
@@ -732,6 +735,15 @@ static void *frag_vmalloc_huge(size_t size)
 	return vmalloc_huge(size, GFP_KERNEL);
 }
 
+/*
+ * The same size without VM_ALLOW_HUGE_VMAP: order-0 pages from the start,
+ * the floor of the fallback on the same kernel.
+ */
+static void *frag_vmalloc(size_t size)
+{
+	return vmalloc(size);
+}
+
 static void bench_kvmalloc_frag(const char *name, size_t size, unsigned int n,
 				void *(*alloc)(size_t size))
 {
@@ -796,6 +808,8 @@ static void bench_kvmalloc_frag_cases(unsigned int n)
 		{ "kvmalloc_frag_1M", SZ_1M, frag_kvmalloc },
 		{ "vmalloc_huge_frag_128K", SZ_128K, frag_vmalloc_huge },
 		{ "vmalloc_huge_frag_1M", SZ_1M, frag_vmalloc_huge },
+		{ "vmalloc_frag_128K", SZ_128K, frag_vmalloc },
+		{ "vmalloc_frag_1M", SZ_1M, frag_vmalloc },
 	};
 	unsigned int i;
 	bool any = false;
