@@ -1983,7 +1983,7 @@ static int mode_fallback(void)
 	for (i = 0; i < nr; i++)
 		if (*(unsigned long *)page_address(vm->pages[i]) != i)
 			break;
-	check(i == nr, "fallback: data through the mapping in the array's pages (first wrong: %u)", i);
+	check(i == nr, "fallback: data through the mapping in the array's pages (%u of %u right)", i, nr);
 out:
 	vfree(p);
 	return 0;
