@@ -11,6 +11,11 @@
 #                            fault injection and the misuses
 #   make check-series-build  the kernel builds after each patch, both arches
 #                            ("make check-full")
+#   make check-series-prefixes  the prefixes of the series that change what
+#                            the map and misuse suites see, each booted on
+#                            both arches and checked against what a kernel
+#                            with only those patches must do ("make
+#                            check-full")
 #   make checkpatch          scripts/checkpatch.pl --strict on every patch
 #   make bench-kernel        stock vs patched timings (docs/benchmarks.md)
 #
@@ -27,7 +32,8 @@ kguest = sh -c 'for d in /opt/vmapscope/tests/kernel /opt/vmapscope/tests/guest/
 KTIMEOUT	?= 900
 
 .PHONY: check-kernel check-kernel-debug $(ARCHES:%=check-kernel-%) \
-	$(ARCHES:%=check-kernel-debug-%) check-series-build checkpatch \
+	$(ARCHES:%=check-kernel-debug-%) check-series-build \
+	check-series-prefixes $(ARCHES:%=check-series-prefixes-%) checkpatch \
 	bench-kernel kernel-export
 
 # Regenerate the patch files from the dev branch (see docs/kernel-series.md).
@@ -72,13 +78,36 @@ CHECK_LATE_TARGETS += check-kernel-debug
 check-series-build: deps
 	@set -e; for a in $(ARCHES); do $(LAB) series-build --arch $$a; done
 
+# The prefixes after which the behaviour the map and misuse suites check
+# changes (vmap_test's table of the patch each behaviour comes with; the
+# whole series is check-kernel's).  Each is built as the lab's "patched"
+# kernel from a patch directory of its own (scripts/kernel-series prefix:
+# its build key is the prefix's, so it is cached like any kernel) and
+# runs both suites told how many patches it has (VMAP_PATCHES).  The
+# patched build directory is left at the last prefix: the next suite that
+# needs the whole series rebuilds it incrementally.
+SERIES_PREFIXES	?= 1 2 3 5 6 7 8 9 11
+check-series-prefixes: $(ARCHES:%=check-series-prefixes-%)
+$(ARCHES:%=check-series-prefixes-%): check-series-prefixes-%: deps
+	@set -e; for n in $(SERIES_PREFIXES); do \
+		d=$(OUTDIR)/series-prefix/$$n; \
+		$(KSERIES) prefix $$n $$d; \
+		echo "== $*: patches 1-$$n"; \
+		VMAPSCOPE_PATCHDIR=$$d $(LAB) build --arch $* --variant patched >/dev/null; \
+		VMAPSCOPE_PATCHDIR=$$d $(LAB) kmod --arch $* --variant patched $(VMAP_TEST) >/dev/null; \
+		VMAPSCOPE_PATCHDIR=$$d $(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) \
+			-- env VMAP_PATCHES=$$n $(call kguest,map.sh); \
+		VMAPSCOPE_PATCHDIR=$$d $(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) \
+			--expect-warn -- env VMAP_PATCHES=$$n $(call kguest,misuse.sh); \
+	done
+
 # Needs the lab's kernel repo, which any lab build creates.
 checkpatch: deps
 	$(LAB) build --arch x86_64 --variant patched >/dev/null
 	$(KSERIES) checkpatch
 
 CHECK_TARGETS += check-kernel checkpatch
-CHECK_FULL_TARGETS += check-series-build
+CHECK_FULL_TARGETS += check-series-build check-series-prefixes
 
 # Stock vs patched, both arches, in one run: the in-kernel benchmark module
 # under TCG, and again with -icount, where virtual time advances with the
