@@ -823,10 +823,13 @@ out:
 
 /* ---- vmap_small_run_end() at its limits --------------------------------- */
 
-/* mm/vmalloc.c: visible to modules when the kernel is built with KUnit. */
-unsigned int vmap_small_run_end(unsigned int idx, unsigned int count,
-				unsigned int max_shift);
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+/*
+ * mm/vmalloc.c, exported to KUnit-enabled modules only: found through
+ * kallsyms (map_setup()) rather than linked, so that the module also
+ * loads on a kernel without it.
+ */
+static unsigned int (*small_run_end)(unsigned int idx, unsigned int count,
+				     unsigned int max_shift);
 
 /*
  * Where a run of small pages that starts at page idx of a vmap() of count
@@ -860,8 +863,10 @@ static void run_small_run_end_checks(void)
 	};
 	unsigned int i, got;
 
+	if (!check(small_run_end, "vmap_small_run_end() found"))
+		return;
 	for (i = 0; i < ARRAY_SIZE(t); i++) {
-		got = vmap_small_run_end(t[i].idx, t[i].count, t[i].max_shift);
+		got = small_run_end(t[i].idx, t[i].count, t[i].max_shift);
 		check(got == t[i].want,
 		      "vmap_small_run_end(idx=0x%x, count=0x%x, max_shift=%u) = 0x%x, want 0x%x",
 		      t[i].idx, t[i].count, t[i].max_shift, got, t[i].want);
@@ -1327,6 +1332,7 @@ static void map_setup(void)
 	find_area = ksym("find_vm_area");
 	vfree_probe = !register_kprobe(&kp_vfree);
 	walk_probe = !register_kprobe(&kp_walk);
+	small_run_end = ksym("vmap_small_run_end");
 	alloc_profiling = IS_ENABLED(CONFIG_MEM_ALLOC_PROFILING) &&
 			  key_on("mem_alloc_profiling_key");
 	page_owner_on = IS_ENABLED(CONFIG_PAGE_OWNER) &&
