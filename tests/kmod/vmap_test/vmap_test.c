@@ -2,6 +2,18 @@
 /*
  * vmap_test - in-kernel checks of the vmapscope Linux 6.12 series.
  *
+ * patches=N (default 13, the whole series): the kernel carries patches
+ *	1..N of kernel-patches/linux-6.12/series, 0 being stock 6.12.  Every
+ *	check asserts what such a kernel must do: the series' behaviour from
+ *	the patch that introduces it on, stock 6.12's below it (the table
+ *	"feature" below names the patch of each behaviour).  A check that
+ *	cannot run on the prefix (what it counts does not exist yet) prints
+ *	"skipped: ..." with the reason; the functions the series adds
+ *	(vmap_small_run_end(), vmap_pages_range_noflush_walk(), ...) are
+ *	found through kallsyms, never linked, so the module loads on every
+ *	prefix, and must exist from their patch on and not before.
+ *	map.sh and misuse.sh pass patches=$VMAP_PATCHES when it is set.
+ *
  * mode=map (default): vmap() of pages of orders 0..10, compound and split,
  *	PFN-aligned and deliberately misaligned, and mixed arrays; vmalloc()
  *	and vmalloc_huge(); vm_map_ram().  For every mapping:
@@ -10,54 +22,71 @@
  *	  map, and the other way round;
  *	- the granule the kernel page tables hold for every page (4K PTE,
  *	  arm64 contiguous PTE, PMD) is the one the case expects, and the area
- *	  is aligned for it;
+ *	  is aligned for it (vmap(): 4K PTEs in a page-aligned area below
+ *	  patch 7; vmalloc_huge() below 2M: 4K PTEs on arm64 below patch 5);
  *	- after vunmap() every page is unmapped;
- *	- with events=1 (default), the vmalloc:vmap_set_ptes, vmap_huge_block
- *	  and vmap_mapped events the call produced in this task are exactly
- *	  the expected ones (count, order, addresses, PFNs, sizes, shifts;
- *	  vmap_mapped, one per call and after the runs and blocks: the call's
- *	  range, api, caller inside this module, the bytes per granule and
- *	  runs of the expected granules, result 0; its time is not checked
- *	  here: the x86_64 debug kernel's sched clock ticks in jiffies,
- *	  tracefs.sh checks it on the patched ones); and vmap_mapped's bytes
- *	  per granule are those a walk of the page tables finds in its range;
+ *	- with events=1 (default; from patch 8, which adds the tracepoints:
+ *	  below it they must not exist and no event is checked), the
+ *	  vmalloc:vmap_set_ptes, vmap_huge_block and vmap_mapped events the
+ *	  call produced in this task are exactly the expected ones (count,
+ *	  order, addresses, PFNs, sizes, shifts; vmap_mapped, one per call and
+ *	  after the runs and blocks: the call's range, api, caller inside this
+ *	  module, the bytes per granule and runs of the expected granules,
+ *	  result 0; its time is not checked here: the x86_64 debug kernel's
+ *	  sched clock ticks in jiffies, tracefs.sh checks it on the patched
+ *	  ones); and vmap_mapped's bytes per granule are those a walk of the
+ *	  page tables finds in its range;
  *	- a vmap() is one page-table walk whatever the mix of granules (an
  *	  array of a PMD block then 16 contiguous and 16 scattered pages in
- *	  turn included): a kprobe counts the walker's calls.
- *	Also: vfree() of vmalloc_huge() areas gives every block of the
- *	area's page order back to the page allocator whole (a kprobe on
- *	free_unref_page() counts the calls and their orders), and page by
- *	page a block with a page still referenced elsewhere, a block with a
- *	page that memory_failure() poisoned (CONFIG_MEMORY_FAILURE: the
- *	page stays out of the allocator), every block of an area charged to
- *	the memory cgroup of the loading task (CONFIG_MEMCG: the pages are
- *	charged, the cgroup's usage goes back; skipped unless the task is
- *	in a cgroup below the root, where map.sh puts it), and every block
- *	when allocation profiling is on; page_owner=on changes nothing.  A
- *	case whose kernel option is not set prints "skipped: ...".
+ *	  turn included): a kprobe counts the walker's calls
+ *	  (vmap_pages_range_noflush_walk(), patch 6; below it stock's
+ *	  vmap_small_pages_range_noflush()).
+ *	Also: the arithmetic of vmap_small_run_end() at the 32-bit limits
+ *	(patch 7); the area size and page order that vmalloc_huge() and
+ *	kvmalloc()'s vmalloc fallback get for 68K and 128K (the arm64
+ *	contiguous-PTE size policy, patch 5); on arm64, the barrier pairs
+ *	(vmap_pte_range_publish() calls, patch 9, counted with a kprobe) of
+ *	a vmap() of 100 MiB of order-4 pages: one per PTE table.
+ *	And: vfree() of vmalloc_huge() areas gives every block of the area's
+ *	page order back to the page allocator whole (patch 11; below it every
+ *	page on its own; a kprobe on free_unref_page() counts the calls and
+ *	their orders), and page by page a block with a page still referenced
+ *	elsewhere, a block with a page that memory_failure() poisoned
+ *	(CONFIG_MEMORY_FAILURE: the page stays out of the allocator), every
+ *	block of an area charged to the memory cgroup of the loading task
+ *	(CONFIG_MEMCG: the pages are charged, the cgroup's usage goes back;
+ *	skipped unless the task is in a cgroup below the root, where map.sh
+ *	puts it), and every block when allocation profiling is on;
+ *	page_owner=on changes nothing.  A case whose kernel option is not set
+ *	prints "skipped: ...".
  * mode=vfree: those vfree() cases alone.
  * mode=ioremap: the same for ioremap() of BAR2 of a QEMU ivshmem-plain
- *	device (1af4:1110): the whole BAR, and a 1M window 64K-aligned in it.
- *	Also: the arithmetic of vmap_small_run_end() at the 32-bit limits
- *	(the kernel exports it to KUnit-enabled modules), and the area size
- *	and page order that vmalloc_huge(68K) and kvmalloc()'s vmalloc
- *	fallback get (the arm64 contiguous-PTE size policy); on arm64, the
- *	barrier pairs (vmap_pte_range_publish() calls, counted with a
- *	kprobe) of a vmap() of 100 MiB of order-4 pages: one per PTE table.
- * mode=misuse: misuses of the internal mapping API, each of which must
- *	warn, in a guest run that expects warnings (lab run --expect-warn).
- *	Each step prints "vmap_test: step NAME expect-warn N" before and
- *	"vmap_test: step NAME end" after, and the guest script counts the
- *	WARNINGs in between:
+ *	device (1af4:1110): the whole BAR (PMD blocks, stock included), and a
+ *	1M window 64K-aligned in it (arm64: contiguous PTEs from patch 3).
+ * mode=misuse: misuses of the internal mapping API, in a guest run that
+ *	expects warnings (lab run --expect-warn).  Each step prints
+ *	"vmap_test: step NAME expect-warn N" before and "vmap_test: step
+ *	NAME end" after, N being the count for this prefix of the series,
+ *	and the guest script counts the WARNINGs in between; a step that
+ *	cannot run on the prefix prints "vmap_test: step NAME skipped: ..."
+ *	instead:
  *	- cut-block: vunmap_range() of the middle of a vmalloc_huge(128K)
- *	  (two 64K contiguous-PTE blocks on arm64) clears both blocks whole,
- *	  leaving no valid PTE_CONT entry next to an invalid one, and warns
- *	  once; on x86_64 (4K PTEs) it is a plain partial unmap;
+ *	  (two 64K contiguous-PTE blocks on arm64 from patch 5) clears both
+ *	  blocks whole, leaving no valid PTE_CONT entry next to an invalid
+ *	  one, and warns once; with 4K PTEs (x86_64, arm64 below patch 5) it
+ *	  is a plain partial unmap, no warning;
  *	- busy-block: vmap_page_range() of a 64K-aligned 64K block over a
- *	  range whose third page is mapped fails with -EBUSY and leaves that
- *	  page mapped as it was (arm64 used to write the block over it);
+ *	  range whose third page is mapped fails with -EBUSY, warns once and
+ *	  leaves that page mapped as it was (arm64 used to write the block
+ *	  over it); skipped below patch 2, where stock BUG()s;
  *	- pmd-broken-chunk: vmap_pages_range_noflush() at PMD_SHIFT of an
- *	  order-9 chunk with one foreign page warns under CONFIG_DEBUG_VM.
+ *	  order-9 chunk with one foreign page warns under CONFIG_DEBUG_VM
+ *	  from patch 6, not before;
+ *	- cut-pmd-block: vunmap_range() of one page of a vmap() of an order-9
+ *	  page clears the whole PMD block and warns once (from patch 7; below
+ *	  it vmap() maps 4K PTEs and the cut unmaps one page, no warning);
+ *	- foreign-page: vfree() of a huge vmalloc() whose page array no
+ *	  longer holds its own block frees what the array holds; no warning.
  *	These use unexported functions, found through kallsyms_lookup_name()
  *	(itself found with a kprobe).
  * mode=fault: iters rounds of vmap()/vmalloc() with this task marked
@@ -67,7 +96,8 @@
  *	that the script can look for leaked areas in /proc/vmallocinfo.
  * mode=fallback: a huge vmalloc() of four blocks whose allocator refuses
  *	blocks after the first (fault.sh arms fail_page_alloc): the area is
- *	finished with order-0 pages where it is (see mode_fallback()).
+ *	finished with order-0 pages where it is (patch 13; see
+ *	mode_fallback()).
  *
  * Every check prints "vmap_test: ok ..." or "vmap_test: FAIL ..." and the
  * run ends with "vmap_test: summary mode=M pass=N fail=M".  map, vfree and
@@ -106,6 +136,10 @@ MODULE_PARM_DESC(stay, "stay loaded after a successful map/vfree/ioremap run (so
 static unsigned int iters = 100;
 module_param(iters, uint, 0444);
 MODULE_PARM_DESC(iters, "rounds for mode=fault");
+#define NR_SERIES_PATCHES 13
+static unsigned int patches = NR_SERIES_PATCHES;
+module_param(patches, uint, 0444);
+MODULE_PARM_DESC(patches, "the kernel carries patches 1..N of kernel-patches/linux-6.12/series (0: stock 6.12; default: all 13)");
 
 static unsigned int nr_pass, nr_fail;
 
@@ -131,6 +165,165 @@ static unsigned int nr_pass, nr_fail;
 /* Expected granule: x86_64 value, arm64 value. */
 #define EXP(x86, arm64) (ON_ARM64 ? (arm64) : (x86))
 
+/* ---- what each patch of the series changes ---------------------------------- */
+
+/*
+ * The behaviours the checks below assert, and the patch of
+ * kernel-patches/linux-6.12/series that introduces each: a kernel that
+ * carries patches 1..@patches must show a behaviour from its patch on, and
+ * stock 6.12's below it.  Every check that depends on the series asks
+ * has() here rather than assuming the whole series.
+ *
+ * Later patches rely on earlier ones (the order is the series'), so one
+ * entry stands for the behaviour with everything below it: arm64's 64K
+ * blocks in vmap() (F_VMAP_BLOCKS, 7) need the contiguous-PTE hooks (3)
+ * and the size policy (5), and a contiguous-PTE block exists only from
+ * patch 3, when patch 1 already clears a cut block whole.
+ *
+ * What stock 6.12 does, which the checks assert below each patch:
+ * vmap() maps every page with a 4K PTE in a page-aligned area; huge
+ * vmalloc() and ioremap() use PMD blocks on both arches and nothing
+ * between 4K and 2M (arm64 has no arch_vmap_pte_range_map_size() or
+ * arch_vmap_pte_supported_shift()); kvmalloc()'s fallback and
+ * vmalloc_huge() below 2M get order-0 pages; vfree() frees every page
+ * on its own; a vunmap range that cuts a PMD block warns (WARN_ON()), one
+ * that only cuts 4K PTEs does not; vmap_pte_range() BUG()s on an entry
+ * in use; vmap_pages_range_noflush() at PMD_SHIFT maps each chunk with
+ * vmap_range_noflush() and checks nothing; a huge vmalloc() that runs out
+ * of blocks is freed and allocated again at order 0, in a second area.
+ *
+ * Patches no check here observes: 4 (the gfp mask of blocks below PMD
+ * size: the test guests' memory is not fragmented), 10 alone (adds
+ * free_split_page_block(), which nothing calls before patch 11: only the
+ * symbol is checked), 12 (ioremap()'s PTE tables out of line: same
+ * mappings; its vmap_pte_table() is vmap_pte_table.constprop.0 on x86_64,
+ * which kallsyms_lookup_name() does not find).
+ */
+enum feature {
+	F_CUT_WARN,		/* vunmap of part of a PTE-level block: whole, one warning */
+	F_EBUSY,		/* vmap_pte_span(): every entry of a block checked, -EBUSY */
+	F_CONT_IOREMAP,		/* arm64: contiguous PTEs for ioremap(), vmap_pte_set_huge() */
+	F_CONT_VMALLOC,		/* arm64: huge vmalloc() of multiples of 64K in 64K blocks */
+	F_WALKER,		/* vmap_pages_range_noflush_walk(): the walk-count kprobe */
+	F_CHUNK_CHECK,		/* DEBUG_VM: a chunk that is not contiguous warns */
+	F_VMAP_BLOCKS,		/* vmap() of contiguous pages with PMD / 64K blocks */
+	F_SMALL_RUN_END,	/* vmap_small_run_end() */
+	F_EVENTS,		/* vmalloc:vmap_set_ptes, vmap_huge_block, vmap_mapped */
+	F_PUBLISH,		/* arm64: vmap_pte_range_publish(), one per PTE table */
+	F_SPLIT_BLOCK,		/* free_split_page_block() */
+	F_VFREE_WHOLE,		/* vfree() frees the blocks of a huge vmalloc() whole */
+	F_FALLBACK,		/* a huge vmalloc() out of blocks finished in place */
+	NR_FEATURES
+};
+
+static const struct {
+	unsigned int patch;
+	const char *what;
+} feature[NR_FEATURES] = {
+	/*
+	 * 1: misuse cut-block on arm64 (with F_CONT_VMALLOC, which makes the
+	 * blocks): both 64K blocks cleared, one warning.  A cut PMD block
+	 * warned in stock already (patch 1 makes it WARN_ON_ONCE() and
+	 * flushes the whole block): cut-pmd-block warns once whenever vmap()
+	 * makes the PMD (F_VMAP_BLOCKS).
+	 */
+	[F_CUT_WARN] = { 1, "vunmap of a range that cuts a PTE-level block clears it whole and warns" },
+	/*
+	 * 2: misuse busy-block: -EBUSY and one warning.  Stock BUG()s in
+	 * vmap_pte_range() at the entry in use, so the step does not run
+	 * below patch 2.  With patch 2 alone (no blocks yet, both arches) the
+	 * 4K entries before +8K are written, then the one at +8K warns and
+	 * fails: same warning count, same state at +8K, no contiguous entry.
+	 */
+	[F_EBUSY] = { 2, "vmap_page_range() over an entry in use fails with -EBUSY and warns" },
+	/*
+	 * 3 (arm64): ioremap() of a 64K-aligned window: 64K granules; the
+	 * symbol vmap_pte_set_huge() (the barrier kprobe's span count).
+	 * Huge vmalloc() below 2M still gets order-0 pages (5), vmap() 4K
+	 * PTEs (7).
+	 */
+	[F_CONT_IOREMAP] = { 3, "arm64: ioremap() maps 64K-aligned ranges with contiguous PTEs" },
+	/*
+	 * 5 (arm64): vmalloc_huge() and kvmalloc()'s fallback of 128K and
+	 * 1M: page order 4, 64K granules (68K keeps order 0 at every
+	 * prefix); misuse cut-block has blocks to cut; foreign-page gets
+	 * order-4 pages; the arm64 1M vfree() cases have order-4 blocks.
+	 * Patches 5 and 6 map these blocks differently (one
+	 * vmap_range_noflush() per 64K chunk, then the page-array walker), to
+	 * the same granules.
+	 */
+	[F_CONT_VMALLOC] = { 5, "arm64: huge vmalloc() of a multiple of 64K gets order-4 pages and 64K blocks" },
+	/*
+	 * 6: the kprobe that counts a vmap()'s page-table walks is on
+	 * vmap_pages_range_noflush_walk(); below it, on stock's
+	 * vmap_small_pages_range_noflush() (one walk per vmap() as well).
+	 * Both are static: with patch 7 the walker has two callers and is
+	 * a function of its own on both arches (the whole series' kernels
+	 * show it), and the kprobe must be placed; below patch 7 it has one
+	 * caller, __vmap_pages_range_noflush(), and GCC may inline it, so
+	 * the walk count is skipped if the kprobe cannot be placed (stock's
+	 * walker is out of line on both arches).  For the same reason the
+	 * symbol must exist from patch 7 and not below patch 6.
+	 */
+	[F_WALKER] = { 6, "the page-array walker vmap_pages_range_noflush_walk()" },
+	/*
+	 * 6: misuse pmd-broken-chunk warns once with CONFIG_DEBUG_VM
+	 * (vmap_check_chunk()); below it nothing checks the chunk.  The PMD
+	 * block is there at every prefix.
+	 */
+	[F_CHUNK_CHECK] = { 6, "with DEBUG_VM, a PMD chunk of the page-array walker that is not contiguous warns" },
+	/*
+	 * 7: every vmap() case gets the granules of its table (below: 4K
+	 * everywhere, page-aligned area); misuse cut-pmd-block gets its PMD
+	 * (below: 4K, and the cut unmaps one page without a warning); the
+	 * arm64 barrier count needs its 64K blocks.
+	 */
+	[F_VMAP_BLOCKS] = { 7, "vmap() maps contiguous, aligned runs with PMD and (arm64) 64K blocks" },
+	[F_SMALL_RUN_END] = { 7, "vmap_small_run_end() (KUnit-visible)" },
+	/*
+	 * 8: the exact events of every mapping; below it the tracepoints do
+	 * not exist and no event is checked.
+	 */
+	[F_EVENTS] = { 8, "tracepoints vmalloc:vmap_set_ptes, vmap_huge_block, vmap_mapped" },
+	/*
+	 * 9 (arm64): the barrier pairs of a vmap() of 100 MiB of order-4
+	 * pages, one per PTE table.  Below it (from 3) vmap_pte_set_huge()
+	 * issues one per span and the function counted does not exist.
+	 */
+	[F_PUBLISH] = { 9, "arm64: vmap_pte_range_publish(), one barrier pair per PTE table" },
+	[F_SPLIT_BLOCK] = { 10, "free_split_page_block()" },
+	/*
+	 * 11: vfree() of vmalloc_huge() frees each block whole (the kprobe on
+	 * free_unref_page()); below it every page on its own.
+	 */
+	[F_VFREE_WHOLE] = { 11, "vfree() gives the blocks of a huge vmalloc() back whole" },
+	/*
+	 * 13: mode=fallback: the area reserved once; below it twice (given
+	 * back, then allocated again at order 0).  Either way page order 0
+	 * and 4K PTEs only.  mode=map and mode=misuse do not reach it.
+	 */
+	[F_FALLBACK] = { 13, "a huge vmalloc() that runs out of blocks is finished with order-0 pages in place" },
+};
+
+/* Whether the kernel carries the patch that introduces @f. */
+static bool has(enum feature f)
+{
+	return patches >= feature[f].patch;
+}
+
+/*
+ * The page order of a huge vmalloc() of a multiple of 64K below 2M (and
+ * of kvmalloc()'s fallback): 4 on arm64 from patch 5, 0 otherwise.
+ */
+static unsigned int sub_pmd_order(void)
+{
+	return ON_ARM64 && has(F_CONT_VMALLOC) ? G64K - PAGE_SHIFT : 0;
+}
+
+/* For "skipped: ..." lines: why a check cannot run on this prefix. */
+#define NOT_YET_FMT "%s: from patch %u, patches=%u"
+#define NOT_YET(f) feature[f].what, feature[f].patch, patches
+
 /* ---- unexported kernel functions ---------------------------------------- */
 
 static unsigned long (*lookup_name)(const char *name);
@@ -147,6 +340,23 @@ static void *ksym(const char *name)
 		unregister_kprobe(&kp);
 	}
 	return (void *)lookup_name(name);
+}
+
+/*
+ * A function the series adds, introduced by the patch of @f: it must
+ * exist from that patch on and not before.  Its address, or NULL.
+ */
+static void *series_sym(const char *name, enum feature f)
+{
+	void *addr = ksym(name);
+
+	if (has(f)) {
+		check(addr, "%s() exists (patch %u)", name, feature[f].patch);
+		return addr;
+	}
+	check(!addr, "%s() does not exist below patch %u (patches=%u)", name,
+	      feature[f].patch, patches);
+	return NULL;
 }
 
 /* ---- event recording ---------------------------------------------- */
@@ -234,6 +444,15 @@ static void find_tp(struct tracepoint *tp, void *priv)
 static int events_attach(void)
 {
 	for_each_kernel_tracepoint(find_tp, NULL);
+	if (!has(F_EVENTS)) {
+		check(!tp_set_ptes && !tp_huge && !tp_mapped,
+		      "tracepoints vmap_set_ptes/vmap_huge_block/vmap_mapped do not exist below patch %u (patches=%u)",
+		      feature[F_EVENTS].patch, patches);
+		pr_info("skipped: the events of every mapping: " NOT_YET_FMT "\n",
+			NOT_YET(F_EVENTS));
+		events = false;
+		return 0;
+	}
 	if (!check(tp_set_ptes && tp_huge && tp_mapped,
 		   "tracepoints vmap_set_ptes/vmap_huge_block/vmap_mapped exist"))
 		return -ENOENT;
@@ -592,7 +811,8 @@ static int build_case(struct pagevec_case *c, const struct piece *pc,
 			struct page *pg = p->kind == SINGLES ? first + 2 * j : first + j;
 
 			c->pages[n] = pg;
-			c->gran[n] = EXP(p->x86, p->arm64);
+			/* Before patch 7, vmap() maps every page with a PTE. */
+			c->gran[n] = has(F_VMAP_BLOCKS) ? EXP(p->x86, p->arm64) : G4K;
 			n++;
 		}
 		prev_end = page_to_pfn(c->pages[n - 1]) + 1;
@@ -691,7 +911,10 @@ static void want_vmap_events(unsigned long va, struct pagevec_case *c)
 /*
  * Page-table walks of the array: calls of vmap_pages_range_noflush_walk(),
  * which vmap() calls out of line on both arches, counted with a kprobe in
- * this task.  The walk's own levels are inlined into it.
+ * this task.  The walk's own levels are inlined into it.  Below patch 6
+ * (F_WALKER) the walker is stock's vmap_small_pages_range_noflush(), also
+ * one call per vmap(), if it is a function of its own (it is in the stock
+ * kernels of both arches).
  */
 static struct task_struct *walk_task;
 static unsigned int nr_walks;
@@ -726,9 +949,11 @@ static void run_vmap_case(const char *name, const struct piece *pc,
 	rec_stop();
 	if (!check(addr, "%s: vmap of %u pages", name, c.nr))
 		goto out;
-	check(walk_probe && nr_walks == 1,
-	      "%s: one page-table walk for %u pages (kprobe %s, walks: %u)",
-	      name, c.nr, walk_probe ? "placed" : "missing", nr_walks);
+	if (walk_probe || has(F_VMAP_BLOCKS))
+		check(walk_probe && nr_walks == 1,
+		      "%s: one page-table walk for %u pages (kprobe on %s %s, walks: %u)",
+		      name, c.nr, kp_walk.symbol_name,
+		      walk_probe ? "placed" : "missing", nr_walks);
 	check_mapping(name, addr, &c, false);
 	if (events) {
 		want_vmap_events((unsigned long)addr, &c);
@@ -824,9 +1049,9 @@ out:
 /* ---- vmap_small_run_end() at its limits --------------------------------- */
 
 /*
- * mm/vmalloc.c, exported to KUnit-enabled modules only: found through
- * kallsyms (map_setup()) rather than linked, so that the module also
- * loads on a kernel without it.
+ * mm/vmalloc.c from patch 7 (F_SMALL_RUN_END), exported to KUnit-enabled
+ * modules only: found through kallsyms (map_setup()), so that the module
+ * loads on every prefix of the series.
  */
 static unsigned int (*small_run_end)(unsigned int idx, unsigned int count,
 				     unsigned int max_shift);
@@ -863,8 +1088,13 @@ static void run_small_run_end_checks(void)
 	};
 	unsigned int i, got;
 
-	if (!check(small_run_end, "vmap_small_run_end() found"))
+	if (!has(F_SMALL_RUN_END)) {
+		pr_info("skipped: vmap_small_run_end() at its limits: " NOT_YET_FMT "\n",
+			NOT_YET(F_SMALL_RUN_END));
 		return;
+	}
+	if (!small_run_end)
+		return;		/* series_sym() failed the check */
 	for (i = 0; i < ARRAY_SIZE(t); i++) {
 		got = small_run_end(t[i].idx, t[i].count, t[i].max_shift);
 		check(got == t[i].want,
@@ -964,7 +1194,12 @@ static void run_barrier_case(void)
 	int g;
 
 	if (!ON_ARM64) {
-		pr_info("skip barriers: no PTE-level blocks on this arch\n");
+		pr_info("skipped: barriers: no PTE-level blocks on this arch\n");
+		return;
+	}
+	if (!has(F_PUBLISH)) {
+		pr_info("skipped: barriers: " NOT_YET_FMT "; before it each vmap_pte_set_huge() span issues its own\n",
+			NOT_YET(F_PUBLISH));
 		return;
 	}
 	pages = kvcalloc(nr_chunks << order, sizeof(*pages), GFP_KERNEL);
@@ -1260,7 +1495,7 @@ static void run_vfree_case(const char *what, unsigned long size,
 	default:
 		break;
 	}
-	if (alloc_profiling || how == VF_MEMCG) {
+	if (!has(F_VFREE_WHOLE) || alloc_profiling || how == VF_MEMCG) {
 		want_whole = 0;
 		want_single = nr - (how == VF_HOLD);
 	} else if (how == VF_HOLD || how == VF_POISON) {
@@ -1297,9 +1532,13 @@ static void run_vfree_cases(void)
 {
 	const unsigned int pmd_order = PMD_SHIFT - PAGE_SHIFT;
 
-	pr_info("vfree: allocation profiling %s, page_owner %s\n",
-		alloc_profiling ? "on" : "off", page_owner_on ? "on" : "off");
-	if (ON_ARM64) {
+	pr_info("vfree: allocation profiling %s, page_owner %s, blocks %s\n",
+		alloc_profiling ? "on" : "off", page_owner_on ? "on" : "off",
+		has(F_VFREE_WHOLE) ? "whole where they can be" : "page by page (below patch 11)");
+	if (ON_ARM64 && !sub_pmd_order())
+		pr_info("skipped: vfree vmalloc_huge 1M cases: " NOT_YET_FMT "; before it 1M has order-0 pages\n",
+			NOT_YET(F_CONT_VMALLOC));
+	if (sub_pmd_order()) {
 		run_vfree_case("vfree vmalloc_huge 1M", SZ_1M, 4, VF_PLAIN);
 		run_vfree_case("vfree vmalloc_huge 1M, a page held", SZ_1M, 4,
 			       VF_HOLD);
@@ -1331,8 +1570,16 @@ static void map_setup(void)
 	range_alloc = ksym("__vmalloc_node_range_noprof");
 	find_area = ksym("find_vm_area");
 	vfree_probe = !register_kprobe(&kp_vfree);
+	if (!has(F_WALKER))
+		kp_walk.symbol_name = "vmap_small_pages_range_noflush";
 	walk_probe = !register_kprobe(&kp_walk);
-	small_run_end = ksym("vmap_small_run_end");
+	if (!walk_probe && !has(F_VMAP_BLOCKS))
+		pr_info("skipped: one page-table walk per vmap(): no kprobe on %s() (one caller below patch 7: inlined), patches=%u\n",
+			kp_walk.symbol_name, patches);
+	if (has(F_VMAP_BLOCKS) || !has(F_WALKER))
+		series_sym("vmap_pages_range_noflush_walk", F_WALKER);
+	small_run_end = series_sym("vmap_small_run_end", F_SMALL_RUN_END);
+	series_sym("free_split_page_block", F_SPLIT_BLOCK);
 	alloc_profiling = IS_ENABLED(CONFIG_MEM_ALLOC_PROFILING) &&
 			  key_on("mem_alloc_profiling_key");
 	page_owner_on = IS_ENABLED(CONFIG_PAGE_OWNER) &&
@@ -1340,6 +1587,9 @@ static void map_setup(void)
 	if (IS_ENABLED(CONFIG_MEMORY_FAILURE))
 		drain_pages = ksym("drain_all_pages");
 	if (!ON_ARM64)
+		return;
+	series_sym("vmap_pte_set_huge", F_CONT_IOREMAP);
+	if (!series_sym("vmap_pte_range_publish", F_PUBLISH))
 		return;
 	if (register_kprobe(&kp_publish))
 		return;
@@ -1381,9 +1631,9 @@ static int mode_map(void)
 	run_area_case("kvmalloc fallback 68K", SZ_64K + SZ_4K, true,
 		      SZ_64K + SZ_4K + PAGE_SIZE, 0);
 	run_area_case("vmalloc_huge 128K area", SZ_128K, false,
-		      SZ_128K + PAGE_SIZE, ON_ARM64 ? 4 : 0);
+		      SZ_128K + PAGE_SIZE, sub_pmd_order());
 	run_area_case("kvmalloc fallback 128K", SZ_128K, true,
-		      SZ_128K + PAGE_SIZE, ON_ARM64 ? 4 : 0);
+		      SZ_128K + PAGE_SIZE, sub_pmd_order());
 
 	/* Single pieces of every order: aligned, so the largest granule. */
 	for (k = 0; k <= 10; k++) {
@@ -1457,8 +1707,10 @@ static int mode_map(void)
 	}
 
 	run_vmalloc_case("vmalloc 1M", SZ_1M, false, G4K, G4K);
-	run_vmalloc_case("vmalloc_huge 1M", SZ_1M, true, G4K, G64K);
-	run_vmalloc_case("vmalloc_huge 128K", SZ_128K, true, G4K, G64K);
+	run_vmalloc_case("vmalloc_huge 1M", SZ_1M, true, G4K,
+			 sub_pmd_order() ? G64K : G4K);
+	run_vmalloc_case("vmalloc_huge 128K", SZ_128K, true, G4K,
+			 sub_pmd_order() ? G64K : G4K);
 	run_vmalloc_case("vmalloc_huge 2M", SZ_2M, true, G2M, G2M);
 	run_vm_map_ram_case();
 	run_vfree_cases();
@@ -1544,7 +1796,7 @@ static int mode_ioremap(void)
 		  "BAR2 is at least 4M and 2M-aligned")) {
 		run_ioremap_case("ioremap BAR2", start, len, G2M);
 		run_ioremap_case("ioremap BAR2+2M+64K 1M", start + SZ_2M + SZ_64K,
-				 SZ_1M, EXP(G4K, G64K));
+				 SZ_1M, has(F_CONT_IOREMAP) ? EXP(G4K, G64K) : G4K);
 	}
 	pci_disable_device(pdev);
 	pci_dev_put(pdev);
@@ -1574,29 +1826,39 @@ static void step_end(const char *name)
 	pr_info("step %s end\n", name);
 }
 
+/* A step that cannot run on this prefix: misuse.sh counts it as skipped. */
+static void step_skip(const char *name, enum feature f, const char *why)
+{
+	pr_info("step %s skipped: " NOT_YET_FMT ": %s\n", name, NOT_YET(f), why);
+}
+
 /*
  * vunmap_range() of [p + 32K, p + 96K) of a vmalloc_huge(128K): on arm64
- * the range starts inside one contiguous-PTE block and ends inside the
- * next.  Both blocks must be cleared whole (no entry left valid with the
- * contiguous hint next to an invalid one), with one warning.
+ * (from patch 5, F_CONT_VMALLOC) the range starts inside one
+ * contiguous-PTE block and ends inside the next.  Both blocks must be
+ * cleared whole (no entry left valid with the contiguous hint next to an
+ * invalid one), with one warning (F_CUT_WARN).  With 4K PTEs (x86_64,
+ * arm64 below patch 5) it is a plain partial unmap.
  */
 static void misuse_cut_block(void)
 {
+	const int gran = sub_pmd_order() ? G64K : G4K;
+	const bool blocks = gran == G64K && has(F_CUT_WARN);
 	unsigned long va, pfn, i, b;
 	unsigned int mapped = 0, bad_gran = 0, half = 0, wrong = 0;
 	void *p;
 	int g;
 
-	step_begin("cut-block", ON_ARM64 ? 1 : 0);
+	step_begin("cut-block", blocks ? 1 : 0);
 	p = vmalloc_huge(SZ_128K, GFP_KERNEL);
 	if (!check(p, "cut-block: vmalloc_huge(128K)"))
 		goto out;
 	va = (unsigned long)p;
 	for (i = 0; i < SZ_128K; i += PAGE_SIZE)
-		if (kpt_granule_at(va + i, &pfn) != EXP(G4K, G64K))
+		if (kpt_granule_at(va + i, &pfn) != gran)
 			bad_gran++;
 	check(!bad_gran, "cut-block: 128K mapped with shift %d before (%u wrong)",
-	      EXP(G4K, G64K), bad_gran);
+	      gran, bad_gran);
 
 	p_vunmap_range(va + SZ_32K, va + SZ_64K + SZ_32K);
 
@@ -1611,8 +1873,8 @@ static void misuse_cut_block(void)
 				mapped++;
 			if (g == G64K)
 				cont++;
-			/* x86_64: only the middle 64K is unmapped. */
-			if ((g >= 0) != (!ON_ARM64 && (i < SZ_32K || i >= SZ_64K + SZ_32K)))
+			/* 4K PTEs: only the middle 64K is unmapped. */
+			if ((g >= 0) != (!blocks && (i < SZ_32K || i >= SZ_64K + SZ_32K)))
 				wrong++;
 		}
 		if (cont && invalid)
@@ -1621,7 +1883,7 @@ static void misuse_cut_block(void)
 	check(!half, "cut-block: %u of 2 blocks left valid with the contiguous bit next to invalid entries",
 	      half);
 	check(!wrong, "cut-block: %u pages mapped after the unmap, want %u (%u wrong)",
-	      mapped, ON_ARM64 ? 0 : 16, wrong);
+	      mapped, blocks ? 0 : 16, wrong);
 	vfree(p);
 out:
 	step_end("cut-block");
@@ -1631,6 +1893,7 @@ out:
  * One 4K page mapped at a + 8K, then vmap_page_range() of a 64K block at
  * a (VA and PA 64K-aligned): -EBUSY, one warning, and the page at a + 8K
  * still mapped to its own PFN, with no contiguous entry in the block.
+ * From patch 2 (F_EBUSY); stock BUG()s in vmap_pte_range() instead.
  */
 static void misuse_busy_block(void)
 {
@@ -1640,6 +1903,10 @@ static void misuse_busy_block(void)
 	unsigned int cont = 0;
 	int ret, g;
 
+	if (!has(F_EBUSY)) {
+		step_skip("busy-block", F_EBUSY, "below it vmap_pte_range() BUG()s");
+		return;
+	}
 	step_begin("busy-block", 1);
 	area = p_get_vm_area(SZ_128K, VM_MAP);
 	single = alloc_page(GFP_KERNEL);
@@ -1676,8 +1943,10 @@ out:
 /*
  * vmap_pages_range_noflush() at PMD_SHIFT of 512 pages that are an
  * order-9 block except for one: the walker's contract is broken, and
- * CONFIG_DEBUG_VM must say so on the PMD branch (one warning).  Without
- * DEBUG_VM nothing is checked: no warning.
+ * CONFIG_DEBUG_VM must say so on the PMD branch (one warning, from patch
+ * 6, F_CHUNK_CHECK).  Without DEBUG_VM, or below patch 6 (stock maps the
+ * chunk with vmap_range_noflush()), nothing is checked: no warning.  The
+ * PMD block is there either way.
  */
 static void misuse_pmd_broken_chunk(void)
 {
@@ -1686,7 +1955,8 @@ static void misuse_pmd_broken_chunk(void)
 	unsigned long a, pfn = 0, i;
 	int ret, g;
 
-	step_begin("pmd-broken-chunk", IS_ENABLED(CONFIG_DEBUG_VM) ? 1 : 0);
+	step_begin("pmd-broken-chunk",
+		   IS_ENABLED(CONFIG_DEBUG_VM) && has(F_CHUNK_CHECK) ? 1 : 0);
 	area = p_get_vm_area(SZ_4M, VM_MAP);
 	big = alloc_pages(GFP_KERNEL | __GFP_NOWARN, PMD_SHIFT - PAGE_SHIFT);
 	other = alloc_page(GFP_KERNEL);
@@ -1719,16 +1989,20 @@ out:
  * which is mapped with one PMD block: the range covers part of the
  * block, and clearing a PMD clears all of it, so the owner would fault
  * on the rest of the 2M with nothing pointing at the caller.  One
- * warning, and no page of the block left mapped.
+ * warning, and no page of the block left mapped.  Below patch 7
+ * (F_VMAP_BLOCKS) vmap() maps the page with 4K PTEs: the cut unmaps the
+ * one page and nothing warns.
  */
 static void misuse_cut_pmd_block(void)
 {
-	unsigned int nr = PMD_SIZE >> PAGE_SHIFT, i, mapped = 0;
+	const bool pmd = has(F_VMAP_BLOCKS);
+	const int gran = pmd ? G2M : G4K;
+	unsigned int nr = PMD_SIZE >> PAGE_SHIFT, i, mapped = 0, want;
 	struct page *big = NULL, **pages = NULL;
 	unsigned long va, pfn;
 	void *p = NULL;
 
-	step_begin("cut-pmd-block", 1);
+	step_begin("cut-pmd-block", pmd ? 1 : 0);
 	big = alloc_pages(GFP_KERNEL | __GFP_NOWARN, PMD_SHIFT - PAGE_SHIFT);
 	pages = kvcalloc(nr, sizeof(*pages), GFP_KERNEL);
 	if (!check(big && pages, "cut-pmd-block: an order-9 page"))
@@ -1739,14 +2013,18 @@ static void misuse_cut_pmd_block(void)
 	if (!check(p, "cut-pmd-block: vmap() of the order-9 page"))
 		goto out;
 	va = (unsigned long)p;
-	if (check(kpt_granule_at(va, &pfn) == G2M && pfn == page_to_pfn(big),
-		  "cut-pmd-block: mapped with a PMD block before")) {
+	if (check(kpt_granule_at(va, &pfn) == gran && pfn == page_to_pfn(big),
+		  "cut-pmd-block: mapped with %s before",
+		  pmd ? "a PMD block" : "4K PTEs (vmap() below patch 7)")) {
 		p_vunmap_range(va + PAGE_SIZE, va + 2 * PAGE_SIZE);
 		for (i = 0; i < nr; i++)
 			if (kpt_granule_at(va + i * PAGE_SIZE, &pfn) >= 0)
 				mapped++;
-		check(!mapped, "cut-pmd-block: %u pages of the block mapped after the cut, want 0",
-		      mapped);
+		want = pmd ? 0 : nr - 1;
+		check(mapped == want && kpt_granule_at(va + PAGE_SIZE, &pfn) < 0,
+		      "cut-pmd-block: %u pages of the block mapped after the cut, want %u, the page cut %s",
+		      mapped, want,
+		      kpt_granule_at(va + PAGE_SIZE, &pfn) < 0 ? "unmapped" : "still mapped");
 	}
 	vunmap(p);
 out:
@@ -1781,10 +2059,14 @@ static void misuse_foreign_page(void)
 			__free_page(other);
 		goto out;
 	}
-	/* PMD blocks on x86_64, 64K contiguous-PTE blocks (order 4) on arm64. */
-	check(vm->page_order == EXP(PMD_SHIFT - PAGE_SHIFT, 4),
+	/*
+	 * PMD blocks on x86_64, 64K contiguous-PTE blocks (order 4) on arm64
+	 * from patch 5 (order-0 pages before it: vfree() frees the array
+	 * page by page all the same).
+	 */
+	check(vm->page_order == EXP(PMD_SHIFT - PAGE_SHIFT, sub_pmd_order()),
 	      "foreign-page: allocated in blocks of order %u (got %u)",
-	      EXP(PMD_SHIFT - PAGE_SHIFT, 4), vm->page_order);
+	      EXP(PMD_SHIFT - PAGE_SHIFT, sub_pmd_order()), vm->page_order);
 	taken = vm->pages[1];
 	vm->pages[1] = other;
 	vfree(p);
@@ -1912,7 +2194,9 @@ static struct kprobe kp_area = { .symbol_name = "alloc_vmap_area",
  * pages one by one (fault.sh then checks that nothing leaked), and every
  * page mapped with a 4K PTE to the page the array holds, the block it
  * got included, as an order-0 area is mapped (arm64's set_memory_*()
- * accepts any order-0 area).
+ * accepts any order-0 area).  Below patch 13 (F_FALLBACK) the area is
+ * given back and a second one allocated at order 0: two areas, the rest
+ * the same.
  */
 static int mode_fallback(void)
 {
@@ -1921,6 +2205,7 @@ static int mode_fallback(void)
 	const unsigned long size = 4UL << (PAGE_SHIFT + order);
 	unsigned int i, nr = size >> PAGE_SHIFT, bad_page = 0, bad_gran = 0;
 	struct vm_struct *(*find)(const void *addr) = ksym("find_vm_area");
+	const bool in_place = has(F_FALLBACK);
 	unsigned long va, pfn;
 	struct vm_struct *vm;
 	bool probed;
@@ -1945,7 +2230,8 @@ static int mode_fallback(void)
 		return 0;
 	va = (unsigned long)p;
 	vm = find(p);
-	check(nr_areas == 1, "fallback: one vmap area reserved (got %u)", nr_areas);
+	check(nr_areas == (in_place ? 1 : 2), "fallback: %u vmap area(s) reserved (got %u)",
+	      in_place ? 1 : 2, nr_areas);
 	check(vm && vm->nr_pages == nr && !vm->page_order,
 	      "fallback: %u pages of order 0 in the area (got %u, order %u)",
 	      nr, vm ? vm->nr_pages : 0, vm ? vm->page_order : 0);
@@ -1981,6 +2267,21 @@ static int __init vmap_test_init(void)
 	int ret = 0;
 
 	nr_pass = nr_fail = 0;
+	if (patches > NR_SERIES_PATCHES) {
+		check(false, "patches=%u: the series has %u patches", patches,
+		      NR_SERIES_PATCHES);
+		pr_info("summary mode=%s pass=%u fail=%u\n", mode, nr_pass, nr_fail);
+		return -EINVAL;
+	}
+	if (patches < NR_SERIES_PATCHES) {
+		enum feature f;
+
+		pr_info("patches=%u of %u: stock 6.12's behaviour expected for:\n",
+			patches, NR_SERIES_PATCHES);
+		for (f = 0; f < NR_FEATURES; f++)
+			if (!has(f))
+				pr_info("  patch %u: %s\n", feature[f].patch, feature[f].what);
+	}
 	if (!strcmp(mode, "misuse") || !strcmp(mode, "fallback"))
 		events = false;
 	if (strcmp(mode, "fault")) {
