@@ -2,6 +2,10 @@
 KMOD=/opt/vmapscope/kmod/vmap_test.ko
 T=/sys/kernel/tracing
 fails=0
+# VMAP_PATCHES=N: the kernel carries patches 1..N of the series (0: stock
+# 6.12); the module then expects that prefix's behaviour (its parameter
+# "patches", default the whole series).
+VMAP_PATCHES_ARG=${VMAP_PATCHES:+patches=$VMAP_PATCHES}
 
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
@@ -14,8 +18,8 @@ run_vmap_test() {
 	mode=$1; shift
 	dmesg -c >/dev/null
 	case " $* " in
-	*" stay=1 "*) kload "$KMOD" mode="$mode" "$@" ;;
-	*) kload -e 11 "$KMOD" mode="$mode" "$@" ;;
+	*" stay=1 "*) kload "$KMOD" mode="$mode" $VMAP_PATCHES_ARG "$@" ;;
+	*) kload -e 11 "$KMOD" mode="$mode" $VMAP_PATCHES_ARG "$@" ;;
 	esac
 	krc=$?
 	dmesg | grep 'vmap_test: ' | sed 's/^\[[^]]*\] //' >/tmp/vmap_test.$mode.log

@@ -16,6 +16,8 @@
 # read; only without the memory cgroup: on 6.12 reading page_owner once a
 # task has run in a memory cgroup below the root oopses in
 # print_page_owner_memcg(), with or without this module.
+# VMAP_PATCHES=N: the kernel carries patches 1..N of the series (0: stock
+# 6.12), and the module expects that prefix's behaviour (lib.sh).
 . "$(dirname "$0")/lib.sh"
 MODE=${VMAP_MODE:-map}
 CG=/sys/fs/cgroup
