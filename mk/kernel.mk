@@ -90,7 +90,7 @@ SERIES_PREFIXES	?= 1 2 3 5 6 7 8 9 11
 check-series-prefixes: $(ARCHES:%=check-series-prefixes-%)
 $(ARCHES:%=check-series-prefixes-%): check-series-prefixes-%: deps
 	@set -e; for n in $(SERIES_PREFIXES); do \
-		d=$(OUTDIR)/series-prefix/$$n; \
+		d=$(OUTDIR)/series-prefix/$*-$$n; \
 		$(KSERIES) prefix $$n $$d; \
 		echo "== $*: patches 1-$$n"; \
 		VMAPSCOPE_PATCHDIR=$$d $(LAB) build --arch $* --variant patched >/dev/null; \
