@@ -171,6 +171,27 @@ static u64 inst_read(void)
 	return inst_ev ? perf_event_read_value(inst_ev, &enabled, &running) : 0;
 }
 
+/*
+ * One timed call, bracketed by timed_start() and timed_stop(): its time
+ * and instructions go to t_ns[i] and t_inst[i].  Inlined, so that the
+ * start values stay in registers as the callers' own locals would.
+ */
+struct timed {
+	u64 ns, inst;
+};
+
+static __always_inline void timed_start(struct timed *t)
+{
+	t->inst = inst_read();
+	t->ns = ktime_get_ns();
+}
+
+static __always_inline void timed_stop(struct timed *t, unsigned int i)
+{
+	t_ns[i] = ktime_get_ns() - t->ns;
+	t_inst[i] = inst_read() - t->inst;
+}
+
 /* ---- mapping-start probes ---------------------------------------------- */
 
 /*
@@ -276,16 +297,14 @@ static void bench_vmap_calls(const char *name, struct page **pages, unsigned int
 			     unsigned int n)
 {
 	unsigned int i;
-	u64 t0, i0;
+	struct timed t;
 	void *p;
 
 	for (i = 0; i < n; i++) {
 		bench_purge();
-		i0 = inst_read();
-		t0 = ktime_get_ns();
+		timed_start(&t);
 		p = vmap(pages, nr, VM_MAP, PAGE_KERNEL);
-		t_ns[i] = ktime_get_ns() - t0;
-		t_inst[i] = inst_read() - i0;
+		timed_stop(&t, i);
 		if (!p) {
 			pr_info("%s: vmap failed\n", name);
 			return;
@@ -352,15 +371,13 @@ static void bench_scan_calls(const char *name, struct page **pages, unsigned int
 {
 	unsigned int i, runs_ok = 0;
 	unsigned long m;
-	u64 t0, i0;
+	struct timed t;
 
 	for (i = 0; i < n; i++) {
 		bench_purge();
-		i0 = inst_read();
-		t0 = ktime_get_ns();
+		timed_start(&t);
 		m = scan_pages(pages, nr);
-		t_ns[i] = ktime_get_ns() - t0;
-		t_inst[i] = inst_read() - i0;
+		timed_stop(&t, i);
 		if (!m)
 			runs_ok++;
 		WRITE_ONCE(scan_sink, m);
@@ -426,21 +443,19 @@ out:
 static void bench_vmalloc(const char *name, unsigned long size, unsigned int n)
 {
 	unsigned int i, nmap = 0;
-	u64 t0, t1, i0;
+	struct timed t;
+	u64 t1;
 	void *p;
 
 	for (i = 0; i < n; i++) {
 		bench_purge();
-		i0 = inst_read();
-		t0 = ktime_get_ns();
+		timed_start(&t);
 		p = vmalloc_huge(size, GFP_KERNEL);
-		t1 = ktime_get_ns();
-		t_inst[i] = inst_read() - i0;
+		timed_stop(&t, i);
 		if (!p) {
 			pr_info("%s: vmalloc_huge failed\n", name);
 			break;
 		}
-		t_ns[i] = t1 - t0;
 		vfree(p);
 		cond_resched();
 	}
@@ -483,15 +498,14 @@ static void bench_ioremap(const char *name, resource_size_t phys,
 {
 	unsigned int i, nmap;
 	void __iomem *p;
-	u64 t0, t1, i0;
+	struct timed t;
+	u64 t1;
 
 	for (i = 0; i < n; i++) {
 		bench_purge();
-		i0 = inst_read();
-		t0 = ktime_get_ns();
+		timed_start(&t);
 		p = ioremap(phys, size);
-		t_ns[i] = ktime_get_ns() - t0;
-		t_inst[i] = inst_read() - i0;
+		timed_stop(&t, i);
 		if (!p) {
 			pr_info("%s: ioremap failed\n", name);
 			return;
@@ -749,7 +763,7 @@ static void bench_kvmalloc_frag(const char *name, size_t size, unsigned int n,
 {
 	unsigned int i, nr_kmalloc = 0;
 	unsigned long retaken = 0;
-	u64 t0, t1, i0;
+	struct timed t;
 	void *p;
 
 	for (i = 0; i < n; i++) {
@@ -758,11 +772,9 @@ static void bench_kvmalloc_frag(const char *name, size_t size, unsigned int n,
 #ifdef CONFIG_COMPACTION
 		all_vm_events(ev0);
 #endif
-		i0 = inst_read();
-		t0 = ktime_get_ns();
+		timed_start(&t);
 		p = alloc(size);
-		t1 = ktime_get_ns();
-		t_inst[i] = inst_read() - i0;
+		timed_stop(&t, i);
 #ifdef CONFIG_COMPACTION
 		all_vm_events(ev1);
 		t_stall[i] = ev1[COMPACTSTALL] - ev0[COMPACTSTALL];
@@ -772,7 +784,6 @@ static void bench_kvmalloc_frag(const char *name, size_t size, unsigned int n,
 			pr_info("%s: allocation failed\n", name);
 			break;
 		}
-		t_ns[i] = t1 - t0;
 		if (!is_vmalloc_addr(p))
 			nr_kmalloc++;
 		kvfree(p);
