@@ -1,7 +1,8 @@
 #!/bin/sh
 # vmap/vmalloc/vm_map_ram mappings: pages, data, granules, exact events;
 # and what vfree() of a huge vmalloc() gives back, whole blocks or page by
-# page (VMAP_MODE=vfree: those vfree() cases alone).
+# page (VMAP_MODE=vfree: those vfree() cases alone); then, with no free
+# block of the order of arm64's 64K blocks left, a huge vmalloc() of two.
 #
 # On a kernel with the memory controller (the debug kernels), the module
 # is loaded from a cgroup v2 group of its own with +memory (unless
@@ -43,6 +44,9 @@ if [ -n "$memcg" ]; then
 fi
 
 run_vmap_test "$MODE"
+# A huge vmalloc() while no block of its order is free (arm64; the module
+# says "skipped" on x86_64).
+[ "$MODE" != map ] || run_vmap_test nofree
 
 if [ -n "$memcg" ]; then
 	vmalloc1=$(memstat vmalloc); current1=$(cat $memcg/memory.current)

@@ -2,7 +2,7 @@
 /*
  * vmap_test - in-kernel checks of the vmapscope Linux 6.12 series.
  *
- * patches=N (default 13, the whole series): the kernel carries patches
+ * patches=N (default 15, the whole series): the kernel carries patches
  *	1..N of kernel-patches/linux-6.12/series, 0 being stock 6.12.  Every
  *	check asserts what such a kernel must do: the series' behaviour from
  *	the patch that introduces it on, stock 6.12's below it (the table
@@ -98,6 +98,10 @@
  *	blocks after the first (fault.sh arms fail_page_alloc): the area is
  *	finished with order-0 pages where it is (patch 13; see
  *	mode_fallback()).
+ * mode=nofree: a huge vmalloc() of two 64K blocks (arm64) while no zone
+ *	has a free block of order 4 or more: no page allocator call at that
+ *	order (patch 15; below it one, which fails), an order-0 area (see
+ *	mode_nofree()).  map.sh runs it after mode=map.
  *
  * Every check prints "vmap_test: ok ..." or "vmap_test: FAIL ..." and the
  * run ends with "vmap_test: summary mode=M pass=N fail=M".  map, vfree and
@@ -123,10 +127,11 @@
 #include <asm/pgtable.h>
 
 #include "kpt_walk.h"
+#include "kfrag.h"
 
 static char *mode = "map";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "map | vfree | ioremap | fault | fallback | misuse");
+MODULE_PARM_DESC(mode, "map | vfree | ioremap | fault | fallback | nofree | misuse");
 static bool events = true;
 module_param(events, bool, 0444);
 MODULE_PARM_DESC(events, "check the exact tracepoint events of each mapping");
@@ -136,7 +141,7 @@ MODULE_PARM_DESC(stay, "stay loaded after a successful map/vfree/ioremap run (so
 static unsigned int iters = 100;
 module_param(iters, uint, 0444);
 MODULE_PARM_DESC(iters, "rounds for mode=fault");
-#define NR_SERIES_PATCHES 13
+#define NR_SERIES_PATCHES 15
 static unsigned int patches = NR_SERIES_PATCHES;
 module_param(patches, uint, 0444);
 MODULE_PARM_DESC(patches, "the kernel carries patches 1..N of kernel-patches/linux-6.12/series (0: stock 6.12; default: all 13)");
@@ -193,11 +198,13 @@ static unsigned int nr_pass, nr_fail;
  * of blocks is freed and allocated again at order 0, in a second area.
  *
  * Patches no check here observes: 4 (the gfp mask of blocks below PMD
- * size: the test guests' memory is not fragmented), 10 alone (adds
- * free_split_page_block(), which nothing calls before patch 11: only the
- * symbol is checked), 12 (ioremap()'s PTE tables out of line: same
- * mappings; its vmap_pte_table() is vmap_pte_table.constprop.0 on x86_64,
- * which kallsyms_lookup_name() does not find).
+ * size: without reclaim; mode=nofree leaves nothing to reclaim a block
+ * from either way), 10 alone (adds free_split_page_block(), which nothing
+ * calls before patch 11: only the symbol is checked), 12 (ioremap()'s
+ * PTE tables out of line: same mappings; its vmap_pte_table() is
+ * vmap_pte_table.constprop.0 on x86_64, which kallsyms_lookup_name() does
+ * not find), 14 alone (adds free_block_available(), which nothing calls
+ * before patch 15).
  */
 enum feature {
 	F_CUT_WARN,		/* vunmap of part of a PTE-level block: whole, one warning */
@@ -213,6 +220,7 @@ enum feature {
 	F_SPLIT_BLOCK,		/* free_split_page_block() */
 	F_VFREE_WHOLE,		/* vfree() frees the blocks of a huge vmalloc() whole */
 	F_FALLBACK,		/* a huge vmalloc() out of blocks finished in place */
+	F_NOFREE_SKIP,		/* no block allocation tried when none is free */
 	NR_FEATURES
 };
 
@@ -303,6 +311,12 @@ static const struct {
 	 * and 4K PTEs only.  mode=map and mode=misuse do not reach it.
 	 */
 	[F_FALLBACK] = { 13, "a huge vmalloc() that runs out of blocks is finished with order-0 pages in place" },
+	/*
+	 * 15: mode=nofree: no page allocator call at the block order while
+	 * no block of it is free (14 adds free_block_available(), which
+	 * nothing calls before 15); below it one call, which fails.
+	 */
+	[F_NOFREE_SKIP] = { 15, "a huge vmalloc() does not try a block below PMD size when none is free" },
 };
 
 /* Whether the kernel carries the patch that introduces @f. */
@@ -2166,6 +2180,42 @@ static int mode_fault(void)
 /* ---- a huge vmalloc() that runs out of blocks ---------------------------- */
 
 /*
+ * The area @vm of the huge vmalloc() @p, which had to fall back: @nr
+ * pages of order 0, each mapped with a 4K PTE to the page the array
+ * holds, as an order-0 area is mapped (arm64's set_memory_*() accepts any
+ * order-0 area), and data written through the mapping is in those pages.
+ */
+static void check_order0_area(const char *what, struct vm_struct *vm, void *p,
+			      unsigned int nr)
+{
+	unsigned int i, bad_page = 0, bad_gran = 0;
+	unsigned long va = (unsigned long)p, pfn;
+
+	check(vm && vm->nr_pages == nr && !vm->page_order,
+	      "%s: %u pages of order 0 in the area (got %u, order %u)", what,
+	      nr, vm ? vm->nr_pages : 0, vm ? vm->page_order : 0);
+	if (!vm || vm->nr_pages != nr)
+		return;
+	for (i = 0; i < nr; i++) {
+		if (vmalloc_to_page(p + i * PAGE_SIZE) != vm->pages[i])
+			bad_page++;
+		if (kpt_granule_at(va + i * PAGE_SIZE, &pfn) != G4K ||
+		    pfn != page_to_pfn(vm->pages[i]))
+			bad_gran++;
+	}
+	check(!bad_page, "%s: vmalloc_to_page() of %u pages (%u wrong)", what, nr, bad_page);
+	check(!bad_gran, "%s: every page mapped with a 4K PTE to its page (%u wrong)",
+	      what, bad_gran);
+	for (i = 0; i < nr; i++)
+		*(unsigned long *)(p + i * PAGE_SIZE) = i;
+	for (i = 0; i < nr; i++)
+		if (*(unsigned long *)page_address(vm->pages[i]) != i)
+			break;
+	check(i == nr, "%s: data through the mapping in the array's pages (%u of %u right)",
+	      what, i, nr);
+}
+
+/*
  * vmap areas of at least area_size reserved by this task: calls of
  * alloc_vmap_area(), counted with a kprobe.  Smaller ones are the page
  * array, vmalloc()ed itself above PAGE_SIZE.
@@ -2203,11 +2253,8 @@ static int mode_fallback(void)
 #ifdef CONFIG_FAULT_INJECTION
 	const unsigned int order = EXP(PMD_SHIFT, 16) - PAGE_SHIFT;
 	const unsigned long size = 4UL << (PAGE_SHIFT + order);
-	unsigned int i, nr = size >> PAGE_SHIFT, bad_page = 0, bad_gran = 0;
 	struct vm_struct *(*find)(const void *addr) = ksym("find_vm_area");
 	const bool in_place = has(F_FALLBACK);
-	unsigned long va, pfn;
-	struct vm_struct *vm;
 	bool probed;
 	void *p;
 
@@ -2228,38 +2275,110 @@ static int mode_fallback(void)
 	if (!check(p, "fallback: vmalloc_huge(%luK) with blocks of order %u refused after the first",
 		   size >> 10, order))
 		return 0;
-	va = (unsigned long)p;
-	vm = find(p);
 	check(nr_areas == (in_place ? 1 : 2), "fallback: %u vmap area(s) reserved (got %u)",
 	      in_place ? 1 : 2, nr_areas);
-	check(vm && vm->nr_pages == nr && !vm->page_order,
-	      "fallback: %u pages of order 0 in the area (got %u, order %u)",
-	      nr, vm ? vm->nr_pages : 0, vm ? vm->page_order : 0);
-	if (!vm || vm->nr_pages != nr)
-		goto out;
-	for (i = 0; i < nr; i++) {
-		if (vmalloc_to_page(p + i * PAGE_SIZE) != vm->pages[i])
-			bad_page++;
-		if (kpt_granule_at(va + i * PAGE_SIZE, &pfn) != G4K ||
-		    pfn != page_to_pfn(vm->pages[i]))
-			bad_gran++;
-	}
-	check(!bad_page, "fallback: vmalloc_to_page() of %u pages (%u wrong)", nr, bad_page);
-	check(!bad_gran, "fallback: every page mapped with a 4K PTE to its page (%u wrong)",
-	      bad_gran);
-	for (i = 0; i < nr; i++)
-		*(unsigned long *)(p + i * PAGE_SIZE) = i;
-	for (i = 0; i < nr; i++)
-		if (*(unsigned long *)page_address(vm->pages[i]) != i)
-			break;
-	check(i == nr, "fallback: data through the mapping in the array's pages (%u of %u right)", i, nr);
-out:
+	check_order0_area("fallback", find(p), p, size >> PAGE_SHIFT);
 	vfree(p);
 	return 0;
 #else
 	check(false, "fallback: kernel built without CONFIG_FAULT_INJECTION");
 	return -EOPNOTSUPP;
 #endif
+}
+
+/* ---- a huge vmalloc() with no free block of its order --------------------- */
+
+/*
+ * This task's calls of the page allocator at alloc_order: calls of
+ * __alloc_pages_noprof(), which every alloc_pages*() reaches, counted with
+ * a kprobe whether they succeed or not.
+ */
+static struct task_struct *alloc_task;
+static unsigned int alloc_order, nr_order_allocs;
+
+static int count_order_alloc(struct kprobe *kp, struct pt_regs *regs)
+{
+	if (current == alloc_task && regs_get_kernel_argument(regs, 1) == alloc_order)
+		nr_order_allocs++;
+	return 0;
+}
+
+static struct kprobe kp_alloc = { .symbol_name = "__alloc_pages_noprof",
+				  .pre_handler = count_order_alloc };
+
+/* Free blocks of @order or above in the zones of the nodes @f holds pages of. */
+static unsigned long free_blocks_from(struct kfrag *f, unsigned int order)
+{
+	pg_data_t *pgdat = NULL;
+	unsigned long n = 0;
+	struct page *page;
+	struct zone *zone;
+	unsigned int o, k;
+
+	for (k = 1; k <= MAX_PAGE_ORDER; k++) {
+		list_for_each_entry(page, &f->held[k], lru) {
+			if (page_pgdat(page) == pgdat)
+				continue;
+			pgdat = page_pgdat(page);
+			for (zone = pgdat->node_zones;
+			     zone < pgdat->node_zones + MAX_NR_ZONES; zone++)
+				for (o = order; o <= MAX_PAGE_ORDER; o++)
+					n += data_race(zone->free_area[o].nr_free);
+		}
+	}
+	return n;
+}
+
+/*
+ * A vmalloc_huge() of two 64K blocks (arm64) while no zone has a free
+ * block of order 4 or more: kfrag.h takes them all first (and again just
+ * before the call, for blocks that merged since).  The blocks below PMD
+ * size are allocated without reclaim (patch 4), so none can be had, and
+ * from patch 15 (F_NOFREE_SKIP) vm_area_alloc_pages() sees that on the
+ * free lists and does not ask the page allocator for one: no call at
+ * order 4.  From patch 5 to 14 it asks for one, which fails; below patch
+ * 5 the area has page order 0 from the start.  Either way the area ends
+ * with order-0 pages, mapped with 4K PTEs (in place from patch 13, in a
+ * second area below it).  x86_64 has no block below PMD size: skipped.
+ */
+static int mode_nofree(void)
+{
+	const unsigned int order = G64K - PAGE_SHIFT;
+	const unsigned long size = SZ_128K;
+	const unsigned int want = sub_pmd_order() && !has(F_NOFREE_SKIP) ? 1 : 0;
+	struct vm_struct *(*find)(const void *addr) = ksym("find_vm_area");
+	unsigned long nr_free;
+	struct kfrag f;
+	void *p;
+
+	if (!ON_ARM64) {
+		pr_info("skipped: nofree: x86_64 maps no huge vmalloc() block below PMD size\n");
+		return 0;
+	}
+	if (!check(find && !register_kprobe(&kp_alloc),
+		   "nofree: kprobe on __alloc_pages_noprof(), find_vm_area()"))
+		return -ENOENT;
+	kfrag_init(&f);
+	kfrag_take(&f, order);
+	kfrag_take(&f, order);
+	nr_free = free_blocks_from(&f, order);
+	nr_order_allocs = 0;
+	alloc_order = order;
+	alloc_task = current;
+	p = vmalloc_huge(size, GFP_KERNEL);
+	alloc_task = NULL;
+	unregister_kprobe(&kp_alloc);
+	kfrag_release(&f);
+	check(!nr_free, "nofree: no free block of order %u or more before the call (%lu)",
+	      order, nr_free);
+	if (!check(p, "nofree: vmalloc_huge(%luK)", size >> 10))
+		return 0;
+	check(nr_order_allocs == want,
+	      "nofree: %u page allocator call(s) at order %u (got %u)%s", want, order,
+	      nr_order_allocs, has(F_NOFREE_SKIP) ? "" : ": the block is tried");
+	check_order0_area("nofree", find(p), p, size >> PAGE_SHIFT);
+	vfree(p);
+	return 0;
 }
 
 static int __init vmap_test_init(void)
@@ -2282,7 +2401,8 @@ static int __init vmap_test_init(void)
 			if (!has(f))
 				pr_info("  patch %u: %s\n", feature[f].patch, feature[f].what);
 	}
-	if (!strcmp(mode, "misuse") || !strcmp(mode, "fallback"))
+	if (!strcmp(mode, "misuse") || !strcmp(mode, "fallback") ||
+	    !strcmp(mode, "nofree"))
 		events = false;
 	if (strcmp(mode, "fault")) {
 		if (events && events_attach())
@@ -2300,6 +2420,8 @@ static int __init vmap_test_init(void)
 		ret = mode_misuse();
 	else if (!strcmp(mode, "fallback"))
 		ret = mode_fallback();
+	else if (!strcmp(mode, "nofree"))
+		ret = mode_nofree();
 	else
 		check(false, "unknown mode '%s'", mode);
 	if (strcmp(mode, "fault") && events)
