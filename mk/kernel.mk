@@ -112,7 +112,8 @@ CHECK_FULL_TARGETS += check-series-build check-series-prefixes
 # Stock vs patched, both arches, in one run: the in-kernel benchmark module
 # under TCG, and again with -icount, where virtual time advances with the
 # instructions executed (stable from run to run; arm64 also reads retired
-# instructions from its PMU).  Results:
+# instructions from its PMU).  The fragmented-memory cases run in a guest
+# boot of their own, appended to the same file.  Results:
 # out/bench/kernel/*.txt and the table out/bench/kernel/table.md, which
 # docs/benchmarks.md quotes.  Not a test: nothing here can fail on speed.
 BENCH_OUT	:= $(OUTDIR)/bench/kernel
@@ -120,14 +121,17 @@ BENCH_ITERS	?= 30
 
 bench-kernel: deps
 	@mkdir -p $(BENCH_OUT)
-	@set -e; for arch in $(ARCHES); do for v in stock patched; do \
+	@set -eo pipefail; for arch in $(ARCHES); do for v in stock patched; do \
 		$(LAB) build --arch $$arch --variant $$v >/dev/null; \
 		$(LAB) kmod --arch $$arch --variant $$v $(VMAP_BENCH) >/dev/null; \
-		echo "== $$arch $$v"; \
-		$(LAB) run --arch $$arch --variant $$v --timeout 1800 --ivshmem 64 \
-			-- env ITERS=$(BENCH_ITERS) $(call kguest,bench.sh) | tee $(BENCH_OUT)/$$arch-$$v.txt; \
-		echo "== $$arch $$v -icount"; \
-		$(LAB) run --arch $$arch --variant $$v --timeout 1800 --ivshmem 64 --icount \
-			-- env ITERS=$(BENCH_ITERS) $(call kguest,bench.sh) | tee $(BENCH_OUT)/$$arch-$$v-icount.txt; \
+		for mode in "" --icount; do \
+			out=$(BENCH_OUT)/$$arch-$$v$${mode:+-icount}.txt; \
+			echo "== $$arch $$v $$mode"; \
+			$(LAB) run --arch $$arch --variant $$v --timeout 1800 --ivshmem 64 $$mode \
+				-- env ITERS=$(BENCH_ITERS) FRAG=0 $(call kguest,bench.sh) | tee $$out; \
+			echo "== $$arch $$v $$mode, fragmented memory (a boot of its own)"; \
+			$(LAB) run --arch $$arch --variant $$v --timeout 1800 $$mode \
+				-- env ITERS=$(BENCH_ITERS) CASES=frag $(call kguest,bench.sh) | tee -a $$out; \
+		done; \
 	done; done
 	$(VMAP_BENCH)/compare.sh $(BENCH_OUT) | tee $(BENCH_OUT)/table.md

@@ -7,11 +7,12 @@
 # (the time of one run of TV_LOOPS loops, despite its name).
 # CASES (vmap_bench's cases=, e.g. CASES=scan,frag) runs only those cases,
 # and test_vmalloc's only if CASES names it (tv): for quick runs; by default
-# everything runs.
+# everything runs.  FRAG=0 leaves the fragmenting cases out (vmap_bench's
+# frag=0): make bench-kernel runs them in a boot of their own, CASES=frag.
 B=/opt/vmapscope/kmod/vmap_bench.ko
 [ -f $B ] || { echo "no $B"; exit 1; }
 dmesg -c >/dev/null
-kload -e 11 $B iters=${ITERS:-30} ${CASES:+cases=$CASES} >/dev/null || exit 1
+kload -e 11 $B iters=${ITERS:-30} ${CASES:+cases=$CASES} ${FRAG:+frag=$FRAG} >/dev/null || exit 1
 dmesg | grep 'vmap_bench: ' | sed 's/^\[[^]]*\] //'
 dmesg | grep -q 'vmap_bench: done' || exit 1
 case ",${CASES:-tv}," in

@@ -75,6 +75,15 @@ module_param(iters, uint, 0444);
  */
 static bool vmap_first;
 module_param(vmap_first, bool, 0444);
+
+/*
+ * frag=0 leaves the fragmenting cases out.  make bench-kernel runs them in
+ * a guest boot of their own (cases=frag): what kvmalloc()'s kmalloc()
+ * attempt reclaims and compacts depends on what the cases before it left
+ * in memory, and those differ between the kernels.
+ */
+static bool frag = true;
+module_param(frag, bool, 0444);
 /*
  * Before each timed call (untimed), free the lazily unmapped areas with
  * vm_unmap_aliases(), so that every call finds the same free vmalloc space
@@ -848,7 +857,8 @@ static int __init vmap_bench_init(void)
 		bench_vmalloc("vmalloc_huge_2M", SZ_2M, n);
 	if (!vmap_first)
 		bench_vmap_cases(n);
-	bench_kvmalloc_frag_cases(n);
+	if (frag)
+		bench_kvmalloc_frag_cases(n);
 
 	if (inst_ev)
 		perf_event_release_kernel(inst_ev);
