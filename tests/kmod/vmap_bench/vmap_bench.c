@@ -645,7 +645,7 @@ static void bench_ioremap_cases(unsigned int n)
  * order 1 or more left, about half of the free memory still free, in
  * single pages.
  */
-static struct kfrag frag;
+static struct kfrag frag_kept;
 
 static bool frag_setup(void)
 {
@@ -654,11 +654,11 @@ static bool frag_setup(void)
 	struct page *page;
 	unsigned int order;
 
-	kfrag_init(&frag);
-	kfrag_take(&frag, 1);
+	kfrag_init(&frag_kept);
+	kfrag_take(&frag_kept, 1);
 	for (order = 1; order <= MAX_PAGE_ORDER; order++) {
-		blocks += frag.nr[order];
-		held += frag.nr[order] << (order - 1);
+		blocks += frag_kept.nr[order];
+		held += frag_kept.nr[order] << (order - 1);
 	}
 	pr_info("kvmalloc_frag: %lu blocks of order 1-%u taken, %lu pages kept, %lu of %lu pages free, in single pages\n",
 		blocks, MAX_PAGE_ORDER, held, global_zone_page_state(NR_FREE_PAGES),
@@ -667,7 +667,7 @@ static bool frag_setup(void)
 	page = alloc_pages(GFP_NOWAIT | __GFP_NOWARN, 1);
 	if (page) {
 		pr_info("kvmalloc_frag: NOT fragmented: an order-1 allocation still succeeded (block kept)\n");
-		kfrag_keep(&frag, page, 1);
+		kfrag_keep(&frag_kept, page, 1);
 	} else {
 		pr_info("kvmalloc_frag: fragmented: an order-1 allocation fails\n");
 	}
@@ -697,7 +697,7 @@ static void frag_reset_compaction(void)
 	unsigned int order;
 
 	for (order = 1; order <= MAX_PAGE_ORDER; order++) {
-		list_for_each_entry(page, &frag.held[order], lru) {
+		list_for_each_entry(page, &frag_kept.held[order], lru) {
 			if (page_pgdat(page) == pgdat)
 				continue;
 			pgdat = page_pgdat(page);
@@ -766,7 +766,7 @@ static void bench_kvmalloc_frag(const char *name, size_t size, unsigned int n,
 
 	frag_reset_compaction();
 	for (i = 0; i < n; i++) {
-		retaken += kfrag_take(&frag, 1);
+		retaken += kfrag_take(&frag_kept, 1);
 		bench_purge();
 #ifdef CONFIG_COMPACTION
 		all_vm_events(ev0);
@@ -839,7 +839,7 @@ static void bench_kvmalloc_frag_cases(unsigned int n)
 		if (want(cases[i].name))
 			bench_kvmalloc_frag(cases[i].name, cases[i].size, n,
 					    cases[i].alloc);
-	kfrag_release(&frag);
+	kfrag_release(&frag_kept);
 }
 
 static int __init vmap_bench_init(void)
