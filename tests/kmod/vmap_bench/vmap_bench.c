@@ -679,8 +679,7 @@ static unsigned long ev0[NR_VM_EVENT_ITEMS], ev1[NR_VM_EVENT_ITEMS];
 static u64 t_stall[MAX_ITERS], t_fail[MAX_ITERS];
 
 /*
- * Put the compaction deferral of every zone of the nodes the kept pages
- * are on back to its boot state: no failed compaction recorded.  Whether
+ * Put the compaction deferral of every zone back to its boot state: no failed compaction recorded.  Whether
  * a kmalloc() attempt compacts or finds compaction deferred depends on
  * the failures before it, and the cases before the fragmenting ones
  * differ between the kernels (huge vmalloc() takes blocks on one and not
@@ -691,22 +690,15 @@ static u64 t_stall[MAX_ITERS], t_fail[MAX_ITERS];
  */
 static void frag_reset_compaction(void)
 {
-	pg_data_t *pgdat = NULL;
-	struct page *page;
 	struct zone *zone;
-	unsigned int order;
+	int nid;
 
-	for (order = 1; order <= MAX_PAGE_ORDER; order++) {
-		list_for_each_entry(page, &frag_kept.held[order], lru) {
-			if (page_pgdat(page) == pgdat)
-				continue;
-			pgdat = page_pgdat(page);
-			for (zone = pgdat->node_zones;
-			     zone < pgdat->node_zones + MAX_NR_ZONES; zone++) {
-				zone->compact_considered = 0;
-				zone->compact_defer_shift = 0;
-				zone->compact_order_failed = 0;
-			}
+	for_each_online_node(nid) {
+		for (zone = NODE_DATA(nid)->node_zones;
+		     zone < NODE_DATA(nid)->node_zones + MAX_NR_ZONES; zone++) {
+			zone->compact_considered = 0;
+			zone->compact_defer_shift = 0;
+			zone->compact_order_failed = 0;
 		}
 	}
 }

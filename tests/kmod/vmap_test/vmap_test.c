@@ -2306,26 +2306,19 @@ static int count_order_alloc(struct kprobe *kp, struct pt_regs *regs)
 static struct kprobe kp_alloc = { .symbol_name = "__alloc_pages_noprof",
 				  .pre_handler = count_order_alloc };
 
-/* Free blocks of @order or above in the zones of the nodes @f holds pages of. */
-static unsigned long free_blocks_from(struct kfrag *f, unsigned int order)
+/* Free blocks of @order or above, in every zone of every online node. */
+static unsigned long nr_free_blocks_from(unsigned int order)
 {
-	pg_data_t *pgdat = NULL;
 	unsigned long n = 0;
-	struct page *page;
 	struct zone *zone;
-	unsigned int o, k;
+	unsigned int o;
+	int nid;
 
-	for (k = 1; k <= MAX_PAGE_ORDER; k++) {
-		list_for_each_entry(page, &f->held[k], lru) {
-			if (page_pgdat(page) == pgdat)
-				continue;
-			pgdat = page_pgdat(page);
-			for (zone = pgdat->node_zones;
-			     zone < pgdat->node_zones + MAX_NR_ZONES; zone++)
-				for (o = order; o <= MAX_PAGE_ORDER; o++)
-					n += data_race(zone->free_area[o].nr_free);
-		}
-	}
+	for_each_online_node(nid)
+		for (zone = NODE_DATA(nid)->node_zones;
+		     zone < NODE_DATA(nid)->node_zones + MAX_NR_ZONES; zone++)
+			for (o = order; o <= MAX_PAGE_ORDER; o++)
+				n += data_race(zone->free_area[o].nr_free);
 	return n;
 }
 
@@ -2361,7 +2354,7 @@ static int mode_nofree(void)
 	kfrag_init(&f);
 	kfrag_take(&f, order);
 	kfrag_take(&f, order);
-	nr_free = free_blocks_from(&f, order);
+	nr_free = nr_free_blocks_from(order);
 	nr_order_allocs = 0;
 	alloc_order = order;
 	alloc_task = current;
