@@ -21,7 +21,15 @@
 #include <linux/gfp.h>
 #include <linux/list.h>
 #include <linux/mm.h>
+#include <linux/mmzone.h>
+#include <linux/nodemask.h>
 #include <linux/sched.h>
+
+/* Every zone of every online node (@nid an int, @zone a struct zone *). */
+#define kfrag_for_each_zone(nid, zone)						\
+	for_each_online_node(nid)						\
+		for ((zone) = NODE_DATA(nid)->node_zones;			\
+		     (zone) < NODE_DATA(nid)->node_zones + MAX_NR_ZONES; (zone)++)
 
 #define KFRAG_GFP	((GFP_NOWAIT & ~__GFP_KSWAPD_RECLAIM) | __GFP_NOWARN | __GFP_NORETRY)
 

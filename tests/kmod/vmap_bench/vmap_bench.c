@@ -693,13 +693,10 @@ static void frag_reset_compaction(void)
 	struct zone *zone;
 	int nid;
 
-	for_each_online_node(nid) {
-		for (zone = NODE_DATA(nid)->node_zones;
-		     zone < NODE_DATA(nid)->node_zones + MAX_NR_ZONES; zone++) {
-			zone->compact_considered = 0;
-			zone->compact_defer_shift = 0;
-			zone->compact_order_failed = 0;
-		}
+	kfrag_for_each_zone(nid, zone) {
+		zone->compact_considered = 0;
+		zone->compact_defer_shift = 0;
+		zone->compact_order_failed = 0;
 	}
 }
 #else

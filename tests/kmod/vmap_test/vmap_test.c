@@ -2314,11 +2314,9 @@ static unsigned long nr_free_blocks_from(unsigned int order)
 	unsigned int o;
 	int nid;
 
-	for_each_online_node(nid)
-		for (zone = NODE_DATA(nid)->node_zones;
-		     zone < NODE_DATA(nid)->node_zones + MAX_NR_ZONES; zone++)
-			for (o = order; o <= MAX_PAGE_ORDER; o++)
-				n += data_race(zone->free_area[o].nr_free);
+	kfrag_for_each_zone(nid, zone)
+		for (o = order; o <= MAX_PAGE_ORDER; o++)
+			n += data_race(zone->free_area[o].nr_free);
 	return n;
 }
 
