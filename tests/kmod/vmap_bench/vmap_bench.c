@@ -679,14 +679,13 @@ static unsigned long ev0[NR_VM_EVENT_ITEMS], ev1[NR_VM_EVENT_ITEMS];
 static u64 t_stall[MAX_ITERS], t_fail[MAX_ITERS];
 
 /*
- * Put the compaction deferral of every zone back to its boot state: no failed compaction recorded.  Whether
- * a kmalloc() attempt compacts or finds compaction deferred depends on
- * the failures before it, and the cases before the fragmenting ones
- * differ between the kernels (huge vmalloc() takes blocks on one and not
- * on the other): without this, each kernel starts a case from its own
- * point of the deferral cycle (compaction skipped for up to 64 attempts
- * after a failure), and kvmalloc()'s median follows that, not the
- * kernel.  With it, each case starts where the first one would.
+ * Put the compaction deferral of every zone back to its boot state: no
+ * failed compaction recorded.  Whether a kmalloc() attempt compacts or
+ * finds compaction deferred depends on the failures before it (compaction
+ * is skipped for up to 64 attempts after one), and what ran before a case
+ * (the other cases when frag=1, the other fragmented cases otherwise) is
+ * not the same on both kernels.  With this, each case starts where the
+ * first one would, and kvmalloc()'s median follows the kernel.
  */
 static void frag_reset_compaction(void)
 {
