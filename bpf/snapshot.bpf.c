@@ -89,22 +89,39 @@ __noinline int decode_entry(__u32 arch, __u32 shift, int last, __u64 e)
 	return kind | (g << 4);
 }
 
-static long count_pte(__u32 i, void *data)
+/*
+ * The per-PTE step, global for the same reason as decode_entry(): the
+ * verifier checks it once with every field of p unknown.  Inlined into
+ * the bpf_loop() callback, the counters it adds to would be tracked as
+ * constants that differ on every iteration, and newer verifiers, which
+ * check a callback until its states converge, run past their 1M
+ * instruction limit.
+ */
+__noinline int count_pte_entry(struct pte_ctx *p, __u32 i)
 {
-	struct pte_ctx *p = data;
-	__u64 e = ptes[i & (LSNAP_PTRS_PER_TABLE - 1)];
-	int d = decode_entry(p->arch, 12, 1, e);
+	__u64 e;
 	__u32 cont;
+	int d;
 
+	if (!p)
+		return 0;
+	e = ptes[i & (LSNAP_PTRS_PER_TABLE - 1)];
+	d = decode_entry(p->arch, 12, 1, e);
 	if ((d & 0xf) != LSNAP_PT_LEAF) {
 		p->unmapped += 4096;
 		lsnap_run_end(p->arch, &p->run, p->pot);
 		return 0;
 	}
 	cont = (d >> 4) == LSNAP_G_CONT_PTE;
-	p->bytes[cont] += 4096;
+	p->bytes[cont & 1] += 4096;
 	lsnap_run_add(p->arch, &p->run, p->base, p->va + ((__u64)i << 12), e & p->addr_mask,
 		      cont, p->pot);
+	return 0;
+}
+
+static long count_pte(__u32 i, void *data)
+{
+	count_pte_entry(data, i);
 	return 0;
 }
 
