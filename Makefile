@@ -1,8 +1,10 @@
 # vmapscope top-level Makefile.
 #
-# Each concern keeps its rules in mk/<concern>.mk and adds its test target
-# to CHECK_TARGETS; "make check" runs them all in order.  The two commands
-# the README gives are "make demo" and "make check".
+# mk/build.mk is how the user-space code is built (one source list, one
+# rule set, a flavour per compiler and link); every other concern keeps its
+# rules in mk/<concern>.mk and adds its test target to CHECK_TARGETS;
+# "make check" runs them all in order.  The two commands the README gives
+# are "make demo" and "make check".
 
 SHELL		:= /bin/bash
 TOPDIR		:= $(CURDIR)
@@ -11,7 +13,7 @@ OUTDIR		?= $(TOPDIR)/out
 HOST_ARCH	:= $(shell uname -m | sed 's/aarch64/arm64/')
 # The architectures everything is built and tested for: the tools, the lab
 # kernels and guests.  Per-arch facts (compiler, BPF target) are in
-# mk/tools.mk; every list of arches in mk/ is this one.
+# mk/build.mk; every list of arches in mk/ is this one.
 ARCHES		:= x86_64 arm64
 # Lab cache (kernel trees, builds); outside the repo on purpose.
 export VMAPSCOPE_CACHE ?= /var/cache/vmapscope
@@ -27,7 +29,11 @@ all:
 deps:
 	scripts/install-deps
 
-include $(sort $(wildcard mk/*.mk))
+# The build first: the other fragments name its flavours' files in their
+# rules.  They do not use each other's variables outside recipes, so
+# their own order does not matter.
+include mk/build.mk
+include $(filter-out mk/build.mk,$(wildcard mk/*.mk))
 
 all: tools
 

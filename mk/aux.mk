@@ -8,7 +8,7 @@
 #   make check-aux-guest-ARCH    one arch
 #
 # aux-record (tests/guest/aux/aux_record.c) is the "perf record -m ,SIZE"
-# for that PMU, built static per arch; CC_<arch> comes from mk/tools.mk.
+# for that PMU, built static per arch; CC_<arch> comes from mk/build.mk.
 
 .PHONY: check-aux-guest $(ARCHES:%=check-aux-guest-%)
 

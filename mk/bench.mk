@@ -55,9 +55,7 @@ BENCH_SUITES	:= bench-kernel bench-vmaptop bench-snapshot bench-overhead
 
 # The floor program, static for each guest arch: out/<arch>/bin/ goes into
 # the guest.  Its BPF object and skeleton come from the tools' rules
-# (mk/tools.mk, BPF_EXTRA_DIRS); it is not part of the library.
-BPF_EXTRA_DIRS	+= bench/floor
-
+# (mk/build.mk, BPF_DIRS); it is not part of the library.
 define floor_rules
 .SECONDARY: $(OUTDIR)/$(1)/bpf/floor.bpf.o
 $(OUTDIR)/$(1)/bin/vmapscope-floor: bench/floor/floor.c $(OUTDIR)/$(1)/include/floor.skel.h

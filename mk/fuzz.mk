@@ -24,19 +24,13 @@
 # bug is fixed the input goes to tests/fuzz/regressions/TARGET/, which every
 # run replays first.  tests/fuzz/run.sh does the running.
 #
-# Included before mk/tools.mk (name order): TOOLS_CFLAGS, TOOLS_LDLIBS and
-# TOOL_NAMES are used in recipes only.  The BPF skeletons are the normal
-# build's.
+# The library is mk/build.mk's "fuzz" flavour (clang, -O1, ASan + UBSan,
+# -fsanitize=fuzzer-no-link); each target links it with libFuzzer.  The BPF
+# skeletons are the normal build's.
 
 FUZZ_O		 = $(OUTDIR)/fuzz
-FUZZ_CC		?= clang
-FUZZ_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_CFLAGS	 = $(TOOLS_CFLAGS) -O1 $(FUZZ_SAN) -Iinclude -Iuser -I$(OUTDIR)/$(HOST_ARCH)/include
 FUZZ_TARGETS	:= $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS	 = $(FUZZ_TARGETS:%=$(FUZZ_O)/fuzz_%)
-FUZZ_OBJS	 = $(patsubst user/%.c,$(FUZZ_O)/obj/%.o,$(wildcard user/*.c))
-FUZZ_HDRS	:= $(wildcard user/*.h include/*.h tests/fuzz/*.h)
-FUZZ_SKELS	:= $(patsubst bpf/%.bpf.c,$(OUTDIR)/$(HOST_ARCH)/include/%.skel.h,$(wildcard bpf/*.bpf.c))
 
 # Mutations per target in "make check-fuzz", sized so that the whole suite
 # takes about a minute on 2 busy cores; the server target pays a TCP
@@ -51,23 +45,11 @@ FUZZ_LONG_SECONDS	?= 300
 
 .PHONY: fuzz check-fuzz check-fuzz-long $(FUZZ_TARGETS:%=fuzz-%)
 
-$(FUZZ_O)/obj/%.o: user/%.c $(FUZZ_HDRS) $(FUZZ_SKELS)
-	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
-
-# Every object but the tools' main files, as mk/tools.mk's library.
-$(FUZZ_O)/lib/libvmapscope.a: $(FUZZ_OBJS)
-	@mkdir -p $(@D)
-	rm -f $@ && ar rcs $@ $(filter-out $(TOOL_NAMES:%=$(FUZZ_O)/obj/%.o),$^)
-
-# Dynamic link: without prom_tls_stubs.o (see mk/prom.mk), libmicrohttpd.so
-# brings the real GnuTLS.
-$(FUZZ_O)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_O)/lib/libvmapscope.a $(FUZZ_HDRS)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Itests/fuzz \
+$(FUZZ_O)/fuzz_%: tests/fuzz/fuzz_%.c $(fuzz_LIB) $(USER_HDRS) $(wildcard tests/fuzz/*.h)
+	$(fuzz_COMPILE) $(fuzz_LDFLAGS) -fsanitize=fuzzer -Itests/fuzz \
 		-DFUZZ_FIXTURES='"$(TOPDIR)/tests/fixtures"' \
 		$(if $(wildcard user/cli.c),-DFUZZ_HAVE_CLI) \
-		-o $@ $< $(FUZZ_O)/lib/libvmapscope.a \
-		$(filter-out %/prom_tls_stubs.o,$(TOOLS_LDLIBS))
+		-o $@ $< $(fuzz_LINK_LIBS)
 
 fuzz: $(FUZZ_BINS)
 

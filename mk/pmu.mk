@@ -1,8 +1,8 @@
 # PMU counting, --repeat tables, "vmapstat compare" and sample attribution
 # The sources (user/pmu_*.c; the sampler's BPF side is bpf/area_track.h in
 # the collector's object) are built into libvmapscope.a / vmapstat by
-# mk/tools.mk's wildcards, and the unit tests tests/unit/test_pmu_*.c run in
-# its check-unit.  This file adds:
+# mk/build.mk's wildcards (libpfm4 for event names that are not sysfs
+# aliases), and the unit tests tests/unit/test_pmu_*.c run in check-unit.  This file adds:
 #
 #   make pmu-unit         the PMU unit tests alone
 #   make check-pmu-guest  guest tests (tests/guest/pmu/*.sh) on the patched
@@ -12,11 +12,7 @@
 #                         real perf record where out/<arch>/bin/perf exists
 #   make perf-tools       scripts/build-perf: static perf for both arches
 
-# Event names that are not sysfs aliases: libpfm4's tables (libpfm4-dev,
-# static libpfm.a for both arches).
-TOOLS_LDLIBS	+= -lpfm
-
-PMU_UNIT_BINS	= $(patsubst tests/unit/%.c,$(OUTDIR)/$(HOST_ARCH)/tests/%,$(wildcard tests/unit/test_pmu_*.c))
+PMU_UNIT_BINS	:= $(patsubst tests/unit/%.c,$($(HOST_ARCH)_TESTDIR)/%,$(wildcard tests/unit/test_pmu_*.c))
 
 .PHONY: pmu-unit check-pmu-guest perf-tools
 

@@ -7,9 +7,6 @@
 #                              granule and mapping potential; x86_64 also
 #                              against the kernel's own page-table dump
 #   make bench-snapshot        cost of one snapshot with thousands of areas
-#
-# Included before mk/tools.mk (name order): only recipes may use its
-# variables (CC_<arch>, TOOLS_CFLAGS, TOOLS_LDLIBS), never targets.
 
 SNAP_KMOD	:= tests/kmod/snapshot_workload
 SNAP_GUEST	:= tests/guest/snapshot

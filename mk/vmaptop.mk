@@ -1,6 +1,6 @@
 # vmaptop: top-style live view (user/vmaptop.c, user/top_*.c).
 #
-# mk/tools.mk builds out/<arch>/bin/vmaptop (static, x86_64 and arm64):
+# mk/build.mk builds out/<arch>/bin/vmaptop (static, x86_64 and arm64):
 # user/vmaptop.c is a tool main file by name and user/top_*.c go into
 # libvmapscope.a.  Unit tests (tests/unit/test_top_*.c) run in check-unit,
 # host tests (tests/host/vmaptop_host.sh: batch on this kernel;
@@ -9,9 +9,6 @@
 #   make check-vmaptop-guest   batch mode in the patched x86_64 and arm64
 #                              guests against a workload with known callers
 #   make bench-vmaptop         vmaptop's own CPU cost at a 1 s refresh
-
-# Static: libncursesw.a needs libtinfo.a after it.
-TOOLS_LDLIBS	+= -lncursesw -ltinfo
 
 VMAPTOP_GUEST_ARCHES ?= $(ARCHES)
 

@@ -12,7 +12,7 @@
 #include "pmu_events.h"
 
 /*
- * Fixture root, derived from mk/tools.mk's TEST_DATA_DIR
+ * Fixture root, derived from mk/build.mk's TEST_DATA_DIR
  * ($(TOPDIR)/tests/unit/data, which need not exist).
  */
 static const char *fx(const char *tree)
@@ -30,7 +30,7 @@ static const char *fx(const char *tree)
 		*cut = '\0';
 	snprintf(b, sizeof(buf[0]), "%s/tests/fixtures/pmu/%s", top, tree);
 #else
-#error "build with -DTEST_DATA_DIR (mk/tools.mk)"
+#error "build with -DTEST_DATA_DIR (mk/build.mk)"
 #endif
 	return b;
 }

@@ -3,9 +3,10 @@
  * --web.config.file parsing (exporter-toolkit keys; unknown ones are one
  * line naming the key) and basic auth against bcrypt hashes.  Files are
  * written to a temporary directory; the hashes are made with libcrypt.
- * This is the library the static tools link: TLS is refused with a line
- * that points to the dynamic build (the TLS build is tested end to end
- * by tests/prom/test_web_config.sh).
+ * Built against the static tools' library, TLS is refused with a line
+ * that points to the dynamic build; against a TLS build's (the
+ * sanitizers'), the certificate is read (the TLS build is tested end to
+ * end by tests/prom/test_web_config.sh).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -117,10 +118,16 @@ static void test_tls_keys(void **state)
 	assert_non_null(strstr(wc->key_pem, "PRIVATE KEY"));
 	assert_false(wc->verify_client);
 	assert_string_equal(wc->priorities, "NORMAL:-VERS-ALL:+VERS-TLS1.3");
-	/* this library is the static tools': TLS goes to the dynamic build */
+#ifdef VMAPSCOPE_TLS
+	/* the TLS build (the sanitizers' too) reads the certificate: not one */
+	assert_int_equal(prom_webconfig_check_tls(wc, "web.yml", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not a PEM certificate"));
+#else
+	/* the static tools' library: TLS goes to the dynamic build */
 	assert_int_equal(prom_webconfig_check_tls(wc, "web.yml", err, sizeof(err)), -ENOTSUP);
 	assert_non_null(strstr(err, "dynamically linked"));
 	assert_non_null(strstr(err, "bin-dynamic"));
+#endif
 	prom_webconfig_free(wc);
 
 	wc = load_ok("tls_server_config:\n  cert_file: srv.crt\n  key_file: srv.key\n"
