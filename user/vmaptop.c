@@ -319,8 +319,8 @@ int main(int argc, char **argv)
 		 */
 		setlocale(LC_ALL, "");
 		setlocale(LC_NUMERIC, "C");
-		err = top_ui_run(&src, &ui, env.delay_s, env.iterations, env.noclear,
-				 errbuf, sizeof(errbuf));
+		err = top_ui_run(&src, &ui, cli_fd_stdout(), env.delay_s, env.iterations,
+				 env.noclear, errbuf, sizeof(errbuf));
 		if (err)
 			fprintf(stderr, "vmaptop: %s\n", errbuf);
 		ret = err ? EXIT_RUNTIME : 0;

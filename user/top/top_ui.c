@@ -12,7 +12,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
 #include "top_ui.h"
 
 static volatile sig_atomic_t stop_signal;
@@ -136,7 +135,7 @@ static void draw(const struct top_table *full, struct top_table *shown, const st
 	refresh();
 }
 
-int top_ui_run(const struct top_source *src, struct top_ui *ui, double delay_s,
+int top_ui_run(const struct top_source *src, struct top_ui *ui, FILE *term, double delay_s,
 	       long iterations, bool noclear, char *errbuf, size_t errlen)
 {
 	struct top_table full = { 0 }, shown = { 0 };
@@ -158,7 +157,7 @@ int top_ui_run(const struct top_source *src, struct top_ui *ui, double delay_s,
 		return err;
 	}
 	/* newterm, not initscr: initscr exits the process on a bad TERM */
-	scr = newterm(NULL, cli_fd_stdout(), stdin);
+	scr = newterm(NULL, term, stdin);
 	if (!scr) {
 		snprintf(errbuf, errlen, "cannot use the terminal (TERM=%s); try -b",
 			 getenv("TERM") ? getenv("TERM") : "unset");

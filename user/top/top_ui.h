@@ -21,12 +21,13 @@ struct top_source {
 };
 
 /*
- * Interactive full-screen loop until 'q' (or iterations refreshes if
- * > 0).  delay_s between refreshes.  Returns 0, or a negative errno from
- * sample() / terminal setup with a message in errbuf.  With noclear,
- * the last frame is printed to stdout as text after the screen is left.
+ * Interactive full-screen loop on the terminal term (the stream behind
+ * standard output) until 'q' (or iterations refreshes if > 0).  delay_s
+ * between refreshes.  Returns 0, or a negative errno from sample() /
+ * terminal setup with a message in errbuf.  With noclear, the last frame
+ * is printed to stdout as text after the screen is left.
  */
-int top_ui_run(const struct top_source *src, struct top_ui *ui, double delay_s,
+int top_ui_run(const struct top_source *src, struct top_ui *ui, FILE *term, double delay_s,
 	       long iterations, bool noclear, char *errbuf, size_t errlen);
 
 #endif /* VMAPSCOPE_TOP_UI_H */
