@@ -75,13 +75,30 @@ TOOLS_LDLIBS	:= -lpfm -lmicrohttpd -lyaml -lcrypt -lncursesw -ltinfo -ljson-c \
 		   -lbpf -lelf -lz -lm -lpthread
 
 # ---- sources -------------------------------------------------------------
-# USER_DIRS: user/ and its module folders; every one is on the include path.
-USER_DIRS	:= user
+# user/ is the front end (the tools and their option layer); below it one
+# folder per module (docs/architecture.md).  USES_<folder> lists the
+# folders whose headers that folder's code may include: itself and those
+# below it, never one above.  The compiler holds the code to it, since
+# each object gets only those folders on its include path; the front end,
+# the unit tests and the fuzz targets get them all.
+USER_MODULES	:= lib collector pmu prom snapshot top
+USES_lib	:= lib
+USES_collector	:= collector lib
+USES_snapshot	:= snapshot lib
+USES_pmu	:= pmu collector lib
+USES_prom	:= prom pmu snapshot lib
+USES_top	:= top snapshot lib
+USES_user	:= . $(USER_MODULES)
+
+USER_DIRS	:= user $(USER_MODULES:%=user/%)
 USER_SRCS	:= $(sort $(foreach d,$(USER_DIRS),$(wildcard $(d)/*.c)))
 USER_HDRS	:= $(sort $(foreach d,$(USER_DIRS),$(wildcard $(d)/*.h)) $(wildcard include/*.h))
 USER_INCS	:= -Iinclude $(USER_DIRS:%=-I%)
+# The include path of source $(1): its folder's USES_.
+user_folder	 = $(or $(patsubst user/%/,%,$(filter user/%/,$(dir $(1)))),user)
+user_incs	 = -Iinclude $(patsubst %/.,%,$(USES_$(call user_folder,$(1)):%=-Iuser/%))
 TOOL_MAINS	:= $(TOOL_NAMES:%=user/%.c)
-TLS_STUBS_SRC	:= user/prom_tls_stubs.c
+TLS_STUBS_SRC	:= user/prom/prom_tls_stubs.c
 LIB_SRCS	:= $(filter-out $(TOOL_MAINS) $(TLS_STUBS_SRC),$(USER_SRCS))
 
 BPF_DIRS	:= bpf bench/floor
@@ -174,11 +191,13 @@ $$(OUTDIR)/$(1)/include/%.skel.h: $$(OUTDIR)/$(1)/bpf/%.bpf.o
 endef
 
 # Flavour $(1): its objects, library, tools and unit tests.
-# $(1)_COMPILE is the compiler with every flag an object of it needs;
-# $(1)_LIB the library, $(1)_LINK_LIBS what follows it on a link line.
+# $(1)_CC_FLAGS is the compiler with the flavour's flags; $(1)_COMPILE
+# adds every include folder (the tests' and fuzz targets' compile), an
+# object gets its own folder's (user_incs).  $(1)_LIB is the library,
+# $(1)_LINK_LIBS what follows it on a link line.
 define flavour_rules
-$(1)_COMPILE	 = $$($(1)_CC) $$(TOOLS_CFLAGS) $$($(1)_CFLAGS) $$(USER_INCS) \
-		   -I$$(OUTDIR)/$$($(1)_ARCH)/include
+$(1)_CC_FLAGS	 = $$($(1)_CC) $$(TOOLS_CFLAGS) $$($(1)_CFLAGS) -I$$(OUTDIR)/$$($(1)_ARCH)/include
+$(1)_COMPILE	 = $$($(1)_CC_FLAGS) $$(USER_INCS)
 $(1)_LIB	:= $$($(1)_LIBDIR)/libvmapscope.a
 $(1)_LINK_LIBS	 = $$($(1)_LIB) $$(TOOLS_LDLIBS) $$($(1)_LDLIBS)
 $(1)_BINS	:= $$($(1)_TOOLS:%=$$($(1)_BINDIR)/%)
@@ -187,7 +206,7 @@ $(1)_UNIT_BINS	:= $$(UNIT_NAMES:%=$$($(1)_TESTDIR)/%)
 
 $$($(1)_OBJDIR)/%.o: user/%.c $$(USER_HDRS) $$(SKELS_$$($(1)_ARCH))
 	@mkdir -p $$(@D)
-	$$($(1)_COMPILE) -c $$< -o $$@
+	$$($(1)_CC_FLAGS) $$(call user_incs,$$<) -c $$< -o $$@
 
 $$($(1)_OBJDIR)/cli.o: $$(GIT_DESCRIBE_STAMP)
 
