@@ -3,7 +3,7 @@
  * Log2 bucketing shared by the BPF programs and (for testing) user space:
  * slot 0 = {0, 1}, slot i = [2^i, 2^(i+1) - 1], clamped into the last
  * slot.  Branch-free, so the verifier sees no loop.  tests/unit/test_hist.c
- * checks it against user/hist.c for every bucket edge.
+ * checks it against user/lib/hist.c for every bucket edge.
  */
 #ifndef VMAPSCOPE_LOG2_H
 #define VMAPSCOPE_LOG2_H

@@ -2,7 +2,7 @@
 /*
  * Live mapping audit (vmapstat --snapshot): the layout shared by the
  * page-table walker in bpf/snapshot.bpf.c and its driver in
- * user/snapshot_walk.c, and the page-table entry decoding itself.
+ * user/snapshot/snapshot_walk.c, and the page-table entry decoding itself.
  *
  * The decoding is plain C on purpose: the same inline functions run in
  * the BPF program and in the cmocka unit tests (which feed them x86_64

@@ -64,7 +64,7 @@ enum vmapscope_api {
 
 /*
  * ---------------------------------------------------------------------
- * vmapstat collector maps (bpf/vmapstat.bpf.c <-> user/collector.c).
+ * vmapstat collector maps (bpf/vmapstat.bpf.c <-> user/collector/collector.c).
  * Not a kernel ABI: only the BPF object and the user-space library that
  * embeds it agree on this layout, and both are built from this header.
  * ---------------------------------------------------------------------
@@ -115,7 +115,7 @@ struct vmapscope_key {
  * Per-row fields: one (caller, api) row of the "stats" map, and every
  * per-row column of every output, defined once.  struct vmapscope_stats
  * is generated from this list, and user space's row field table
- * (user/rows.c) from the same lines, which the text report, the JSON
+ * (user/lib/rows.c) from the same lines, which the text report, the JSON
  * rows, the Prometheus families and vmaptop iterate: a new per-row
  * counter is one line here plus the BPF code that counts it.
  *
@@ -191,8 +191,8 @@ struct vmapscope_key {
 /*
  * vmaptop's columns of the row fields: a percentile of an NS HIST each,
  * after its fixed columns (rates, granule shares, the mean chunk) and
- * before the live ones, in this order; user/top_model.c and
- * user/top_format.c iterate this list.
+ * before the live ones, in this order; user/top/top_model.c and
+ * user/top/top_format.c iterate this list.
  *
  * X(ID, field, p, name, header, drop, feature, shown)
  *   ID		TOP_COL_<ID> (the sort key) and TOP_PCT_<ID> (the row's value)
@@ -201,7 +201,7 @@ struct vmapscope_key {
  *   name	its name for vmaptop -s
  *   header	its column header
  *   drop	on a narrow screen, columns with lower numbers go first
- *   feature	the feature (user/feature_table.h) without which it is n/a
+ *   feature	the feature (user/lib/feature_table.h) without which it is n/a
  *   shown	ALWAYS: a column, n/a without its feature; WITH_FEATURE: a
  *		column only when the feature is there (what an option asks for)
  */
@@ -418,7 +418,7 @@ enum pmu_sample_op {
  * on_area_exit / on_area_ret): at the exit of alloc_vmap_area() the BPF
  * program reads the area's vm_struct, vm->caller and vm->flags, which
  * __get_vm_area_node() set before the call.  The row's API is the one
- * vmallocinfo's flag words give (user/snapshot_vmallocinfo.c, api_of()):
+ * vmallocinfo's flag words give (user/snapshot/snapshot_vmallocinfo.c, api_of()):
  * VM_IOREMAP "ioremap" (ioremap*, and vmap_pfn), else VM_ALLOC "vmalloc",
  * else VM_MAP "vmap", else "other"; no vm_struct (vm_map_ram() and its
  * vmap blocks, va->flags VMAP_RAM): "vm_map_ram" with caller 0, as

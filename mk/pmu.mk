@@ -1,5 +1,5 @@
 # PMU counting, --repeat tables, "vmapstat compare" and sample attribution
-# The sources (user/pmu_*.c; the sampler's BPF side is bpf/area_track.h in
+# The sources (user/pmu/*.c; the sampler's BPF side is bpf/area_track.h in
 # the collector's object) are built into libvmapscope.a / vmapstat by
 # mk/build.mk's wildcards (libpfm4 for event names that are not sysfs
 # aliases), and the unit tests tests/unit/test_pmu_*.c run in check-unit.  This file adds:

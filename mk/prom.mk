@@ -1,7 +1,7 @@
 # Prometheus export of vmapstat: --listen, --textfile, --prometheus,
-# --top-callers.  The sources (user/prom_*.c) are built like every other
+# --top-callers.  The sources (user/prom/*.c) are built like every other
 # (mk/build.mk: the library, the libraries it links, the dynamic build with
-# TLS and the static one with user/prom_tls_stubs.c), and the unit tests
+# TLS and the static one with user/prom/prom_tls_stubs.c), and the unit tests
 # (tests/unit/test_prom_*.c) run in check-unit.  This file adds:
 #
 #   make prom-unit     the Prometheus unit tests alone

@@ -1,7 +1,7 @@
-# vmaptop: top-style live view (user/vmaptop.c, user/top_*.c).
+# vmaptop: top-style live view (user/vmaptop.c, user/top/*.c).
 #
 # mk/build.mk builds out/<arch>/bin/vmaptop (static, x86_64 and arm64):
-# user/vmaptop.c is a tool main file by name and user/top_*.c go into
+# user/vmaptop.c is a tool main file by name and user/top/*.c go into
 # libvmapscope.a.  Unit tests (tests/unit/test_top_*.c) run in check-unit,
 # host tests (tests/host/vmaptop_host.sh: batch on this kernel;
 # tests/host/vmaptop_tui.sh: full screen driven in tmux) in check-host.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Granule labels per architecture and page size (user/granule.c). */
+/* Granule labels per architecture and page size (user/lib/granule.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Log2 histogram bucketing and printing (user/hist.c). */
+/* Log2 histogram bucketing and printing (user/lib/hist.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* /proc/kallsyms parsing, lookup and kptr_restrict zeros (user/ksyms.c). */
+/* /proc/kallsyms parsing, lookup and kptr_restrict zeros (user/lib/ksyms.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

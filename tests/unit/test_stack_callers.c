@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The stack method's internals from kallsyms (user/stack_callers.c). */
+/* The stack method's internals from kallsyms (user/collector/stack_callers.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

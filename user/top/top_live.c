@@ -25,7 +25,7 @@ long top_live_parse(FILE *f, struct top_live **out)
 	while (fgets(line, sizeof(line), f)) {
 		struct live_area a;
 
-		/* the one vmallocinfo line parser: user/snapshot_vmallocinfo.c */
+		/* the one vmallocinfo line parser: user/snapshot/snapshot_vmallocinfo.c */
 		if (vmallocinfo_parse_line(line, &a))
 			continue;	/* not an area line */
 		if (a.flags & LIVE_F_UNPURGED)

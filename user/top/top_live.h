@@ -4,7 +4,7 @@
  * "AREAS" columns of vmaptop.  The BPF collector counts mapping events
  * since it attached; only vmallocinfo knows what is mapped right now.
  *
- * Lines are parsed by vmallocinfo_parse_line() (user/snapshot.h), which
+ * Lines are parsed by vmallocinfo_parse_line() (user/snapshot/snapshot.h), which
  * gives the caller as "func+0x1a [module]" (%pS without "/0xlen") and the
  * API from the flags.  The size is the area's (it includes the guard
  * page); vm_map_ram blocks have no caller; lazily freed areas ("unpurged

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * vmaptop row model: one row per (caller, api), computed from the
- * collector's samples (user/rows.h): the cumulative sample gives
+ * collector's samples (user/lib/rows.h): the cumulative sample gives
  * the set of rows (callers stay listed while idle, as processes do in
  * top), sample_delta() of two cumulative samples gives the interval's
  * counts, which become rates here.
  *
  * The model knows nothing about BPF or ncurses: the unit tests build
  * samples by hand.  Its output is a struct top_table that
- * user/top_format.c turns into text for both the batch mode and the
+ * user/top/top_format.c turns into text for both the batch mode and the
  * ncurses screen.
  */
 #ifndef VMAPSCOPE_TOP_MODEL_H

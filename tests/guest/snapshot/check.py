@@ -39,7 +39,7 @@ import shapes  # noqa: E402
 
 K = 1024
 M = 1024 * K
-# vmapstat's granule labels (user/granule.c), 4K pages; x86_64 has no
+# vmapstat's granule labels (user/lib/granule.c), 4K pages; x86_64 has no
 # contiguous-bit granules, so its snapshots carry no 64K/32M keys at all
 SHIFT_LABEL = {12: "4K", 16: "64K cont", 21: "2M PMD", 25: "32M cont PMD", 30: "1G PUD"}
 GRANULES = list(SHIFT_LABEL.values())
