@@ -1,22 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Live mapping audit (vmapstat --snapshot): walk the kernel page tables
+ * Snapshot (vmapstat --snapshot): walk the kernel page tables
  * of given virtual ranges and count the bytes mapped at each granule, and
  * which of the 4K-mapped bytes the series would map with larger blocks
- * (potential: lsnap_run_add() per PTE, the arithmetic once per run).
+ * (potential: snapshot_run_add() per PTE, the arithmetic once per run).
  *
  * Two syscall programs, run on demand with BPF_PROG_TEST_RUN (nothing is
  * attached anywhere):
  *  - snapshot_probe: checks the layout user space derived (init_mm, the
  *    linear map) by resolving an address whose physical address user
  *    space can predict, and finds init_task for the init_mm fallback;
- *  - snapshot_walk: walks up to LSNAP_BATCH ranges from init_mm.pgd and
- *    fills one lsnap_result per range.
+ *  - snapshot_walk: walks up to SNAPSHOT_BATCH ranges from init_mm.pgd and
+ *    fills one snapshot_result per range.
  *
  * Every entry is read with bpf_probe_read_kernel(): an area unmapped
  * while we walk it (its tables freed or reused) can only make a read
  * fail or return stale data, never fault; a failed read marks the range
- * LSNAP_RES_FAULT and user space reports it as changed.  Work per run is
+ * SNAPSHOT_RES_FAULT and user space reports it as changed.  Work per run is
  * bounded by max_steps (one step = one upper-level entry or one run of
  * entries inside a PTE table); a range cut short records where to resume.
  */
@@ -41,18 +41,18 @@ struct task_struct {
 } __attribute__((preserve_access_index));
 
 /* Inputs and outputs, all in .bss (user space maps it). */
-struct lsnap_layout layout = {};
-struct lsnap_probe probe = {};
+struct snapshot_layout layout = {};
+struct snapshot_probe probe = {};
 __u32 nr_ranges = 0;
 __u32 max_steps = 0;		/* per run; 0 = 4096 */
 __u32 steps_used = 0;
 /* Always 0; read at run time so the verifier does not track constants. */
 __u32 zero = 0;
-struct lsnap_range ranges[LSNAP_BATCH] = {};
-struct lsnap_result results[LSNAP_BATCH] = {};
+struct snapshot_range ranges[SNAPSHOT_BATCH] = {};
+struct snapshot_result results[SNAPSHOT_BATCH] = {};
 
 /* One PTE table's worth of entries (too big for the stack). */
-__u64 ptes[LSNAP_PTRS_PER_TABLE] = {};
+__u64 ptes[SNAPSHOT_PTRS_PER_TABLE] = {};
 
 struct walk_ctx {
 	__u32 ri;		/* range index */
@@ -61,7 +61,7 @@ struct walk_ctx {
 	__u64 table;		/* table holding addr's entry at level lvl */
 	__u32 lvl;		/* 0 = top level */
 	__u32 pad;
-	struct lsnap_run run;	/* physically contiguous PTE run, across tables */
+	struct snapshot_run run;	/* physically contiguous PTE run, across tables */
 };
 
 struct pte_ctx {
@@ -70,10 +70,10 @@ struct pte_ctx {
 	__u64 va;		/* address of the first entry of this step */
 	__u64 base;		/* the range's base: run offsets count from it */
 	__u64 addr_mask;
-	__u64 bytes[2];		/* LSNAP_G_PTE, LSNAP_G_CONT_PTE */
+	__u64 bytes[2];		/* SNAPSHOT_G_PTE, SNAPSHOT_G_CONT_PTE */
 	__u64 unmapped;
-	__u64 pot[LSNAP_NR_POT];
-	struct lsnap_run run;
+	__u64 pot[SNAPSHOT_NR_POT];
+	struct snapshot_run run;
 };
 
 /*
@@ -84,7 +84,7 @@ struct pte_ctx {
 __noinline int decode_entry(__u32 arch, __u32 shift, int last, __u64 e)
 {
 	int g = 0;
-	int kind = lsnap_decode(arch, shift, last, e, &g);
+	int kind = snapshot_decode(arch, shift, last, e, &g);
 
 	return kind | (g << 4);
 }
@@ -105,16 +105,16 @@ __noinline int count_pte_entry(struct pte_ctx *p, __u32 i)
 
 	if (!p)
 		return 0;
-	e = ptes[i & (LSNAP_PTRS_PER_TABLE - 1)];
+	e = ptes[i & (SNAPSHOT_PTRS_PER_TABLE - 1)];
 	d = decode_entry(p->arch, 12, 1, e);
-	if ((d & 0xf) != LSNAP_PT_LEAF) {
+	if ((d & 0xf) != SNAPSHOT_PT_LEAF) {
 		p->unmapped += 4096;
-		lsnap_run_end(p->arch, &p->run, p->pot);
+		snapshot_run_end(p->arch, &p->run, p->pot);
 		return 0;
 	}
-	cont = (d >> 4) == LSNAP_G_CONT_PTE;
+	cont = (d >> 4) == SNAPSHOT_G_CONT_PTE;
 	p->bytes[cont & 1] += 4096;
-	lsnap_run_add(p->arch, &p->run, p->base, p->va + ((__u64)i << 12), e & p->addr_mask,
+	snapshot_run_add(p->arch, &p->run, p->base, p->va + ((__u64)i << 12), e & p->addr_mask,
 		      cont, p->pot);
 	return 0;
 }
@@ -131,14 +131,14 @@ static long count_pte(__u32 i, void *data)
  */
 static __always_inline void next_range(struct walk_ctx *w)
 {
-	if (w->ri < LSNAP_BATCH)
-		lsnap_run_end(layout.arch, &w->run, results[w->ri & (LSNAP_BATCH - 1)].potential);
+	if (w->ri < SNAPSHOT_BATCH)
+		snapshot_run_end(layout.arch, &w->run, results[w->ri & (SNAPSHOT_BATCH - 1)].potential);
 	w->ri++;
 	w->lvl = 0;
 	w->table = layout.pgd;
-	if (w->ri < LSNAP_BATCH) {
-		w->addr = ranges[w->ri & (LSNAP_BATCH - 1)].start;
-		w->run = ranges[w->ri & (LSNAP_BATCH - 1)].run;
+	if (w->ri < SNAPSHOT_BATCH) {
+		w->addr = ranges[w->ri & (SNAPSHOT_BATCH - 1)].start;
+		w->run = ranges[w->ri & (SNAPSHOT_BATCH - 1)].run;
 	}
 }
 
@@ -150,14 +150,14 @@ static __always_inline void next_range(struct walk_ctx *w)
 static long walk_step(__u32 i, void *data)
 {
 	struct walk_ctx *w = data;
-	struct lsnap_result *res;
+	struct snapshot_result *res;
 	__u64 addr, end, size, boundary, idx, e;
 	__u32 ri, shift;
 	int d, g, kind;
 
-	if (w->ri >= nr_ranges || w->ri >= LSNAP_BATCH)
+	if (w->ri >= nr_ranges || w->ri >= SNAPSHOT_BATCH)
 		return 1;
-	ri = w->ri & (LSNAP_BATCH - 1);
+	ri = w->ri & (SNAPSHOT_BATCH - 1);
 	res = &results[ri];
 	if (w->steps >= max_steps) {
 		res->resume = w->addr;
@@ -168,19 +168,19 @@ static long walk_step(__u32 i, void *data)
 	addr = w->addr;
 	end = ranges[ri].end;
 	if (addr >= end) {
-		res->flags |= LSNAP_RES_DONE;
+		res->flags |= SNAPSHOT_RES_DONE;
 		res->resume = 0;
 		next_range(w);
 		return 0;
 	}
-	if (w->lvl >= layout.nr_levels || w->lvl >= LSNAP_MAX_LEVELS) {
-		res->flags |= LSNAP_RES_FAULT;	/* bad layout: give up */
+	if (w->lvl >= layout.nr_levels || w->lvl >= SNAPSHOT_MAX_LEVELS) {
+		res->flags |= SNAPSHOT_RES_FAULT;	/* bad layout: give up */
 		next_range(w);
 		return 0;
 	}
 	shift = layout.shift[w->lvl];
 	if (shift < 12 || shift > 48) {
-		res->flags |= LSNAP_RES_FAULT;
+		res->flags |= SNAPSHOT_RES_FAULT;
 		next_range(w);
 		return 0;
 	}
@@ -188,7 +188,7 @@ static long walk_step(__u32 i, void *data)
 	boundary = (addr | (size - 1)) + 1;
 	if (boundary > end || boundary == 0)
 		boundary = end;
-	idx = (addr >> shift) & (LSNAP_PTRS_PER_TABLE - 1);
+	idx = (addr >> shift) & (SNAPSHOT_PTRS_PER_TABLE - 1);
 
 	if (w->lvl + 1 >= layout.nr_levels) {
 		/* PTE level: one read for this range's entries in this table. */
@@ -200,26 +200,26 @@ static long walk_step(__u32 i, void *data)
 			.run = w->run,
 		};
 		__u64 n = (boundary - addr + 4095) >> 12;
-		__u64 left = LSNAP_PTRS_PER_TABLE - idx;
+		__u64 left = SNAPSHOT_PTRS_PER_TABLE - idx;
 
 		if (n > left)
 			n = left;
 		if (n < 1)
 			n = 1;
-		if (n > LSNAP_PTRS_PER_TABLE)
-			n = LSNAP_PTRS_PER_TABLE;
+		if (n > SNAPSHOT_PTRS_PER_TABLE)
+			n = SNAPSHOT_PTRS_PER_TABLE;
 		if (bpf_probe_read_kernel(ptes, n * 8, (void *)(w->table + idx * 8))) {
-			res->flags |= LSNAP_RES_FAULT;
+			res->flags |= SNAPSHOT_RES_FAULT;
 			next_range(w);
 			return 0;
 		}
 		bpf_loop(n, count_pte, &p, 0);
-		res->bytes[LSNAP_G_PTE] += p.bytes[0];
-		res->bytes[LSNAP_G_CONT_PTE] += p.bytes[1];
+		res->bytes[SNAPSHOT_G_PTE] += p.bytes[0];
+		res->bytes[SNAPSHOT_G_CONT_PTE] += p.bytes[1];
 		res->unmapped += p.unmapped;
-		res->potential[LSNAP_POT_64K] += p.pot[LSNAP_POT_64K];
-		res->potential[LSNAP_POT_2M] += p.pot[LSNAP_POT_2M];
-		res->potential[LSNAP_POT_MISALIGNED] += p.pot[LSNAP_POT_MISALIGNED];
+		res->potential[SNAPSHOT_POT_64K] += p.pot[SNAPSHOT_POT_64K];
+		res->potential[SNAPSHOT_POT_2M] += p.pot[SNAPSHOT_POT_2M];
+		res->potential[SNAPSHOT_POT_MISALIGNED] += p.pot[SNAPSHOT_POT_MISALIGNED];
 		w->run = p.run;
 		w->addr = addr + (n << 12);
 		w->lvl = 0;
@@ -228,20 +228,20 @@ static long walk_step(__u32 i, void *data)
 	}
 
 	if (bpf_probe_read_kernel(&e, sizeof(e), (void *)(w->table + idx * 8))) {
-		res->flags |= LSNAP_RES_FAULT;
+		res->flags |= SNAPSHOT_RES_FAULT;
 		next_range(w);
 		return 0;
 	}
 	d = decode_entry(layout.arch, shift, 0, e);
 	kind = d & 0xf;
 	g = (d >> 4) & 7;
-	if (kind == LSNAP_PT_TABLE) {
-		w->table = lsnap_table_va(&layout, e);
+	if (kind == SNAPSHOT_PT_TABLE) {
+		w->table = snapshot_table_va(&layout, e);
 		w->lvl++;
 		return 0;
 	}
-	if (kind == LSNAP_PT_LEAF) {
-		if (g >= LSNAP_NR_G)
+	if (kind == SNAPSHOT_PT_LEAF) {
+		if (g >= SNAPSHOT_NR_G)
 			g = 0;
 		res->bytes[g] += boundary - addr;
 	} else {
@@ -262,8 +262,8 @@ int snapshot_walk(void *ctx)
 	 * A range advances only after a descent through every level: with
 	 * fewer steps than that a run would never make progress.
 	 */
-	if (max_steps < 2 * LSNAP_MAX_LEVELS)
-		max_steps = max_steps ? 2 * LSNAP_MAX_LEVELS : 4096;
+	if (max_steps < 2 * SNAPSHOT_MAX_LEVELS)
+		max_steps = max_steps ? 2 * SNAPSHOT_MAX_LEVELS : 4096;
 	/*
 	 * Start from unknown (to the verifier) zeros: with constants it would
 	 * check every (range index, level) pair of the loop separately.
@@ -275,7 +275,7 @@ int snapshot_walk(void *ctx)
 	w.run = ranges[0].run;
 	w.table = layout.pgd;
 	/* Each step ends a range, descends a level or advances addr. */
-	bpf_loop(max_steps + LSNAP_BATCH + 1, walk_step, &w, 0);
+	bpf_loop(max_steps + SNAPSHOT_BATCH + 1, walk_step, &w, 0);
 	steps_used = w.steps;
 	return 0;
 }
@@ -287,7 +287,7 @@ static __always_inline void resolve(__u64 addr)
 	__u32 lvl;
 
 	probe.leaf_granule = -1;
-	for (lvl = 0; lvl < LSNAP_MAX_LEVELS; lvl++) {
+	for (lvl = 0; lvl < SNAPSHOT_MAX_LEVELS; lvl++) {
 		__u32 shift = layout.shift[lvl];
 		int last = lvl + 1 >= layout.nr_levels;
 		int d, kind;
@@ -301,16 +301,16 @@ static __always_inline void resolve(__u64 addr)
 		}
 		d = decode_entry(layout.arch, shift, last, e);
 		kind = d & 0xf;
-		if (kind == LSNAP_PT_NONE)
+		if (kind == SNAPSHOT_PT_NONE)
 			return;
-		if (kind == LSNAP_PT_LEAF) {
+		if (kind == SNAPSHOT_PT_LEAF) {
 			probe.leaf_entry = e;
 			probe.leaf_granule = (d >> 4) & 7;
 			probe.leaf_phys = (e & layout.addr_mask & ~((1ULL << shift) - 1)) |
 					  (addr & ((1ULL << shift) - 1));
 			return;
 		}
-		table = lsnap_table_va(&layout, e);
+		table = snapshot_table_va(&layout, e);
 	}
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Live mapping audit (vmapstat --snapshot): the layout shared by the
+ * Snapshot (vmapstat --snapshot): the layout shared by the
  * page-table walker in bpf/snapshot.bpf.c and its driver in
  * user/snapshot/snapshot_walk.c, and the page-table entry decoding itself.
  *
@@ -24,90 +24,90 @@
 #endif
 
 /* Ranges per BPF program run (power of two: the BPF side masks with it). */
-#define LSNAP_BATCH		256
-#define LSNAP_MAX_LEVELS	5
-#define LSNAP_PTRS_PER_TABLE	512
+#define SNAPSHOT_BATCH		256
+#define SNAPSHOT_MAX_LEVELS	5
+#define SNAPSHOT_PTRS_PER_TABLE	512
 
-enum lsnap_arch {
-	LSNAP_ARCH_X86_64 = 1,
-	LSNAP_ARCH_ARM64 = 2,
+enum snapshot_arch {
+	SNAPSHOT_ARCH_X86_64 = 1,
+	SNAPSHOT_ARCH_ARM64 = 2,
 };
 
-/* Granules a leaf entry can map; index into lsnap_result.bytes. */
-enum lsnap_granule {
-	LSNAP_G_PTE = 0,	/* 4K PTE */
-	LSNAP_G_CONT_PTE,	/* arm64: PTE with the contiguous bit (64K runs) */
-	LSNAP_G_PMD,		/* 2M block */
-	LSNAP_G_CONT_PMD,	/* arm64: PMD block with the contiguous bit (32M) */
-	LSNAP_G_PUD,		/* 1G block */
-	LSNAP_NR_G,
+/* Granules a leaf entry can map; index into snapshot_result.bytes. */
+enum snapshot_granule {
+	SNAPSHOT_G_PTE = 0,	/* 4K PTE */
+	SNAPSHOT_G_CONT_PTE,	/* arm64: PTE with the contiguous bit (64K runs) */
+	SNAPSHOT_G_PMD,		/* 2M block */
+	SNAPSHOT_G_CONT_PMD,	/* arm64: PMD block with the contiguous bit (32M) */
+	SNAPSHOT_G_PUD,		/* 1G block */
+	SNAPSHOT_NR_G,
 };
 
 /* Mapping shift of each granule (4K pages). */
-static __always_inline unsigned int lsnap_granule_shift(int g)
+static __always_inline unsigned int snapshot_granule_shift(int g)
 {
 	switch (g) {
-	case LSNAP_G_PTE:	return 12;
-	case LSNAP_G_CONT_PTE:	return 16;
-	case LSNAP_G_PMD:	return 21;
-	case LSNAP_G_CONT_PMD:	return 25;
-	case LSNAP_G_PUD:	return 30;
+	case SNAPSHOT_G_PTE:	return 12;
+	case SNAPSHOT_G_CONT_PTE:	return 16;
+	case SNAPSHOT_G_PMD:	return 21;
+	case SNAPSHOT_G_CONT_PMD:	return 25;
+	case SNAPSHOT_G_PUD:	return 30;
 	}
 	return 0;
 }
 
 /* What an entry is. */
-enum lsnap_kind {
-	LSNAP_PT_NONE = 0,	/* not valid: nothing mapped below it */
-	LSNAP_PT_TABLE,		/* points to the next-level table */
-	LSNAP_PT_LEAF,		/* maps memory: granule in *g */
+enum snapshot_kind {
+	SNAPSHOT_PT_NONE = 0,	/* not valid: nothing mapped below it */
+	SNAPSHOT_PT_TABLE,		/* points to the next-level table */
+	SNAPSHOT_PT_LEAF,		/* maps memory: granule in *g */
 };
 
-#define LSNAP_X86_PRESENT	0x1ULL
-#define LSNAP_X86_PSE		0x80ULL
-#define LSNAP_X86_ADDR_MASK	0x000ffffffffff000ULL
-#define LSNAP_ARM64_CONT	(1ULL << 52)
-#define LSNAP_ARM64_ADDR_MASK	0x0000fffffffff000ULL
+#define SNAPSHOT_X86_PRESENT	0x1ULL
+#define SNAPSHOT_X86_PSE		0x80ULL
+#define SNAPSHOT_X86_ADDR_MASK	0x000ffffffffff000ULL
+#define SNAPSHOT_ARM64_CONT	(1ULL << 52)
+#define SNAPSHOT_ARM64_ADDR_MASK	0x0000fffffffff000ULL
 
 /*
  * Decode entry e found at a level whose entries each cover 1 << shift
- * bytes; last is true for the PTE level.  Returns enum lsnap_kind and,
+ * bytes; last is true for the PTE level.  Returns enum snapshot_kind and,
  * for leaves, the granule in *g.
  */
-static __always_inline int lsnap_decode(unsigned int arch, unsigned int shift,
+static __always_inline int snapshot_decode(unsigned int arch, unsigned int shift,
 					int last, __u64 e, int *g)
 {
-	if (arch == LSNAP_ARCH_X86_64) {
-		if (!(e & LSNAP_X86_PRESENT))
-			return LSNAP_PT_NONE;
+	if (arch == SNAPSHOT_ARCH_X86_64) {
+		if (!(e & SNAPSHOT_X86_PRESENT))
+			return SNAPSHOT_PT_NONE;
 		if (last) {
-			*g = LSNAP_G_PTE;
-			return LSNAP_PT_LEAF;
+			*g = SNAPSHOT_G_PTE;
+			return SNAPSHOT_PT_LEAF;
 		}
-		if ((e & LSNAP_X86_PSE) && (shift == 30 || shift == 21)) {
-			*g = shift == 30 ? LSNAP_G_PUD : LSNAP_G_PMD;
-			return LSNAP_PT_LEAF;
+		if ((e & SNAPSHOT_X86_PSE) && (shift == 30 || shift == 21)) {
+			*g = shift == 30 ? SNAPSHOT_G_PUD : SNAPSHOT_G_PMD;
+			return SNAPSHOT_PT_LEAF;
 		}
-		return LSNAP_PT_TABLE;
+		return SNAPSHOT_PT_TABLE;
 	}
-	if (arch == LSNAP_ARCH_ARM64) {
+	if (arch == SNAPSHOT_ARCH_ARM64) {
 		if ((e & 3) == 3) {
 			if (!last)
-				return LSNAP_PT_TABLE;
-			*g = (e & LSNAP_ARM64_CONT) ? LSNAP_G_CONT_PTE : LSNAP_G_PTE;
-			return LSNAP_PT_LEAF;
+				return SNAPSHOT_PT_TABLE;
+			*g = (e & SNAPSHOT_ARM64_CONT) ? SNAPSHOT_G_CONT_PTE : SNAPSHOT_G_PTE;
+			return SNAPSHOT_PT_LEAF;
 		}
 		/* Block descriptors exist at levels 1 and 2 only. */
 		if ((e & 3) == 1 && !last && (shift == 30 || shift == 21)) {
 			if (shift == 30)
-				*g = LSNAP_G_PUD;
+				*g = SNAPSHOT_G_PUD;
 			else
-				*g = (e & LSNAP_ARM64_CONT) ? LSNAP_G_CONT_PMD : LSNAP_G_PMD;
-			return LSNAP_PT_LEAF;
+				*g = (e & SNAPSHOT_ARM64_CONT) ? SNAPSHOT_G_CONT_PMD : SNAPSHOT_G_PMD;
+			return SNAPSHOT_PT_LEAF;
 		}
-		return LSNAP_PT_NONE;
+		return SNAPSHOT_PT_NONE;
 	}
-	return LSNAP_PT_NONE;
+	return SNAPSHOT_PT_NONE;
 }
 
 /*
@@ -118,10 +118,10 @@ static __always_inline int lsnap_decode(unsigned int arch, unsigned int shift,
  * page_offset_base; arm64: phys_base memstart_addr, virt_base
  * PAGE_OFFSET).
  */
-struct lsnap_layout {
+struct snapshot_layout {
 	__u32 arch;
 	__u32 nr_levels;
-	__u32 shift[LSNAP_MAX_LEVELS];
+	__u32 shift[SNAPSHOT_MAX_LEVELS];
 	__u32 pad;
 	__u64 addr_mask;
 	__u64 phys_base;
@@ -129,17 +129,17 @@ struct lsnap_layout {
 	__u64 pgd;		/* virtual address of init_mm.pgd */
 };
 
-static __always_inline __u64 lsnap_table_va(const struct lsnap_layout *l, __u64 e)
+static __always_inline __u64 snapshot_table_va(const struct snapshot_layout *l, __u64 e)
 {
 	return (e & l->addr_mask) - l->phys_base + l->virt_base;
 }
 
-/* The PTE run being followed (see lsnap_run_add()); pages 0 = none. */
-struct lsnap_run {
+/* The PTE run being followed (see snapshot_run_add()); pages 0 = none. */
+struct snapshot_run {
 	__u64 va;
 	__u64 pa;
 	__u64 pages;
-	__u64 off;		/* va - base (lsnap_range.base) at the run's first page */
+	__u64 off;		/* va - base (snapshot_range.base) at the run's first page */
 	__u32 cont;		/* contiguous-PTE entries (arm64) */
 	__u32 pad;
 };
@@ -166,10 +166,10 @@ struct lsnap_run {
  * miss.  For the other APIs the series does not move the area: blocks
  * count where VA and PA line up in place (base 0).
  *
- *  LSNAP_POT_64K  arm64 only: bytes in 64K blocks (contiguous PTEs),
+ *  SNAPSHOT_POT_64K  arm64 only: bytes in 64K blocks (contiguous PTEs),
  *                 outside the 2M ones;
- *  LSNAP_POT_2M   bytes in 2M blocks (PMDs);
- *  LSNAP_POT_MISALIGNED  every plain-PTE run of at least the arch's
+ *  SNAPSHOT_POT_2M   bytes in 2M blocks (PMDs);
+ *  SNAPSHOT_POT_MISALIGNED  every plain-PTE run of at least the arch's
  *                 smallest block (64K arm64, 2M x86_64) whose offset and
  *                 PA differ modulo that block: physically contiguous, but
  *                 off every block boundary, so mapped with 4K PTEs even
@@ -179,30 +179,30 @@ struct lsnap_run {
  * nothing there with a larger block (where a PMD fits, it uses one in the
  * first place), so they carry no potential.  With the series, a row's
  * bytes per granule are its bytes plus the potential of that granule,
- * taken from its 4K bytes (lsnap_potential_shift()).
+ * taken from its 4K bytes (snapshot_potential_shift()).
  */
-enum lsnap_potential {
-	LSNAP_POT_64K = 0,
-	LSNAP_POT_2M,
-	LSNAP_POT_MISALIGNED,
-	LSNAP_NR_POT,
+enum snapshot_potential {
+	SNAPSHOT_POT_64K = 0,
+	SNAPSHOT_POT_2M,
+	SNAPSHOT_POT_MISALIGNED,
+	SNAPSHOT_NR_POT,
 };
 
-#define LSNAP_SZ_64K	(1ULL << 16)
-#define LSNAP_SZ_2M	(1ULL << 21)
+#define SNAPSHOT_SZ_64K	(1ULL << 16)
+#define SNAPSHOT_SZ_2M	(1ULL << 21)
 
 /* Mapping shift of the block a potential figure counts; 0 for none. */
-static __always_inline unsigned int lsnap_potential_shift(int k)
+static __always_inline unsigned int snapshot_potential_shift(int k)
 {
 	switch (k) {
-	case LSNAP_POT_64K:	return 16;
-	case LSNAP_POT_2M:	return 21;
+	case SNAPSHOT_POT_64K:	return 16;
+	case SNAPSHOT_POT_2M:	return 21;
 	}
 	return 0;
 }
 
 /* Naturally aligned blocks of size sz (a power of two) inside [off, end). */
-static __always_inline __u64 lsnap_blocks_in(__u64 off, __u64 end, __u64 sz)
+static __always_inline __u64 snapshot_blocks_in(__u64 off, __u64 end, __u64 sz)
 {
 	__u64 lo = (off + sz - 1) & ~(sz - 1), hi = end & ~(sz - 1);
 
@@ -213,43 +213,43 @@ static __always_inline __u64 lsnap_blocks_in(__u64 off, __u64 end, __u64 sz)
  * Blocks of a plain-PTE run at offset off whose first page is at pa:
  * *b2m bytes in 2M blocks, *b64k bytes in 64K blocks outside them (arm64).
  */
-static __always_inline void lsnap_blocks_at(unsigned int arch, __u64 off, __u64 pa,
+static __always_inline void snapshot_blocks_at(unsigned int arch, __u64 off, __u64 pa,
 					    __u64 bytes, __u64 *b64k, __u64 *b2m)
 {
 	__u64 n2m = 0;
 
-	if (!((off ^ pa) & (LSNAP_SZ_2M - 1)))
-		n2m = lsnap_blocks_in(off, off + bytes, LSNAP_SZ_2M);
-	*b2m = n2m * LSNAP_SZ_2M;
+	if (!((off ^ pa) & (SNAPSHOT_SZ_2M - 1)))
+		n2m = snapshot_blocks_in(off, off + bytes, SNAPSHOT_SZ_2M);
+	*b2m = n2m * SNAPSHOT_SZ_2M;
 	*b64k = 0;
-	if (arch == LSNAP_ARCH_ARM64 && !((off ^ pa) & (LSNAP_SZ_64K - 1)))
-		*b64k = lsnap_blocks_in(off, off + bytes, LSNAP_SZ_64K) * LSNAP_SZ_64K - *b2m;
+	if (arch == SNAPSHOT_ARCH_ARM64 && !((off ^ pa) & (SNAPSHOT_SZ_64K - 1)))
+		*b64k = snapshot_blocks_in(off, off + bytes, SNAPSHOT_SZ_64K) * SNAPSHOT_SZ_64K - *b2m;
 }
 
-/* Add the potential of run r to pot (LSNAP_NR_POT counters). */
-static __always_inline void lsnap_run_potential(unsigned int arch, const struct lsnap_run *r,
+/* Add the potential of run r to pot (SNAPSHOT_NR_POT counters). */
+static __always_inline void snapshot_run_potential(unsigned int arch, const struct snapshot_run *r,
 						__u64 *pot)
 {
 	__u64 bytes = r->pages << 12, b64k, b2m;
-	__u64 small = arch == LSNAP_ARCH_ARM64 ? LSNAP_SZ_64K : LSNAP_SZ_2M;
+	__u64 small = arch == SNAPSHOT_ARCH_ARM64 ? SNAPSHOT_SZ_64K : SNAPSHOT_SZ_2M;
 
 	if (r->cont)
 		return;
 	if ((r->off ^ r->pa) & (small - 1)) {
 		if (bytes >= small)
-			pot[LSNAP_POT_MISALIGNED] += bytes;
+			pot[SNAPSHOT_POT_MISALIGNED] += bytes;
 		return;
 	}
-	lsnap_blocks_at(arch, r->off, r->pa, bytes, &b64k, &b2m);
-	pot[LSNAP_POT_64K] += b64k;
-	pot[LSNAP_POT_2M] += b2m;
+	snapshot_blocks_at(arch, r->off, r->pa, bytes, &b64k, &b2m);
+	pot[SNAPSHOT_POT_64K] += b64k;
+	pot[SNAPSHOT_POT_2M] += b2m;
 }
 
 /* Close run r (if any) into pot. */
-static __always_inline void lsnap_run_end(unsigned int arch, struct lsnap_run *r, __u64 *pot)
+static __always_inline void snapshot_run_end(unsigned int arch, struct snapshot_run *r, __u64 *pot)
 {
 	if (r->pages)
-		lsnap_run_potential(arch, r, pot);
+		snapshot_run_potential(arch, r, pot);
 	r->pages = 0;
 }
 
@@ -257,10 +257,10 @@ static __always_inline void lsnap_run_end(unsigned int arch, struct lsnap_run *r
  * The walker's step for one valid PTE at va mapping pa (cont: it has the
  * contiguous bit): extend run r when VA and PA both follow on in the same
  * kind, else close it into pot and start a new one.  base is the range's
- * (lsnap_range.base).  The run survives PTE tables and resumed walks: it
+ * (snapshot_range.base).  The run survives PTE tables and resumed walks: it
  * ends only at an entry that does not continue it, or at the range's end.
  */
-static __always_inline void lsnap_run_add(unsigned int arch, struct lsnap_run *r, __u64 base,
+static __always_inline void snapshot_run_add(unsigned int arch, struct snapshot_run *r, __u64 base,
 					  __u64 va, __u64 pa, __u32 cont, __u64 *pot)
 {
 	__u64 next = r->pages << 12;
@@ -269,7 +269,7 @@ static __always_inline void lsnap_run_add(unsigned int arch, struct lsnap_run *r
 		r->pages++;
 		return;
 	}
-	lsnap_run_end(arch, r, pot);
+	snapshot_run_end(arch, r, pot);
 	r->va = va;
 	r->pa = pa;
 	r->pages = 1;
@@ -279,25 +279,25 @@ static __always_inline void lsnap_run_add(unsigned int arch, struct lsnap_run *r
 
 /*
  * One range to walk: [start, end).  run is the run open at start when a
- * walk cut short by its step budget resumes (from lsnap_result.run), so
+ * walk cut short by its step budget resumes (from snapshot_result.run), so
  * that a run is never split by where a BPF run stopped.
  */
-struct lsnap_range {
+struct snapshot_range {
 	__u64 start;
 	__u64 end;
-	__u64 base;		/* runs' offsets count from here (lsnap_run_potential()) */
-	struct lsnap_run run;
+	__u64 base;		/* runs' offsets count from here (snapshot_run_potential()) */
+	struct snapshot_run run;
 };
 
-#define LSNAP_RES_DONE	0x1	/* walked to the end */
-#define LSNAP_RES_FAULT	0x2	/* an entry could not be read: area changed under us */
+#define SNAPSHOT_RES_DONE	0x1	/* walked to the end */
+#define SNAPSHOT_RES_FAULT	0x2	/* an entry could not be read: area changed under us */
 
-struct lsnap_result {
-	__u64 bytes[LSNAP_NR_G];	/* mapped, by granule */
-	__u64 potential[LSNAP_NR_POT];	/* of the PTE-mapped bytes */
+struct snapshot_result {
+	__u64 bytes[SNAPSHOT_NR_G];	/* mapped, by granule */
+	__u64 potential[SNAPSHOT_NR_POT];	/* of the PTE-mapped bytes */
 	__u64 unmapped;			/* bytes with no valid entry (guard pages, holes) */
 	__u64 resume;			/* next address when the run ran out of steps */
-	struct lsnap_run run;		/* ... and the PTE run open there */
+	struct snapshot_run run;		/* ... and the PTE run open there */
 	__u32 flags;
 	__u32 steps;
 };
@@ -307,7 +307,7 @@ struct lsnap_result {
  * resolve one address known to be in the linear map (the calling task's
  * task_struct) and read init_mm's identity.
  */
-struct lsnap_probe {
+struct snapshot_probe {
 	/* in */
 	__u64 init_mm;		/* candidate &init_mm ("" = use init_task.active_mm) */
 	__u64 addr;		/* address to resolve; 0 = current task_struct */
@@ -323,7 +323,7 @@ struct lsnap_probe {
 	__u64 mm_task_size;	/* init_mm->task_size: 0 for init_mm only */
 	__u64 leaf_entry;	/* the entry mapping addr */
 	__u64 leaf_phys;	/* physical address of addr */
-	__s32 leaf_granule;	/* enum lsnap_granule, -1 unmapped */
+	__s32 leaf_granule;	/* enum snapshot_granule, -1 unmapped */
 	__s32 err;		/* 0, or the level + 1 whose read faulted */
 	__s32 mm_err;		/* reading init_mm failed */
 	__u32 pad;

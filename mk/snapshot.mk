@@ -1,4 +1,4 @@
-# Live mapping audit (vmapstat --snapshot).
+# The snapshot: the page tables of live mappings (vmapstat --snapshot).
 #
 #   make check-snapshot-host   this machine's kernel: real areas, or the
 #                              exact list of what it hides

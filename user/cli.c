@@ -109,8 +109,8 @@ FILE *cli_fd_stdout(void)
 	return fd_stdout ? fd_stdout : stdout;
 }
 
-/* In the binary only when the live mapping audit was linked in. */
-extern int live_auditor_open() __attribute__((weak));
+/* In the binary only when the snapshot was linked in. */
+extern int snapshot_auditor_open() __attribute__((weak));
 
 static void print_version(FILE *f, struct argp_state *state)
 {
@@ -119,7 +119,7 @@ static void print_version(FILE *f, struct argp_state *state)
 	fprintf(f, "arch: %s, libbpf %u.%u\n", BUILD_ARCH, libbpf_major_version(),
 		libbpf_minor_version());
 	collector_describe_bpf(f);
-	if (live_auditor_open)
+	if (snapshot_auditor_open)
 		fprintf(f, "bpf: snapshot.bpf.c: the page-table walker of --snapshot and "
 			"--live-bytes (syscall programs, run by BPF_PROG_RUN)\n");
 }

@@ -5,7 +5,7 @@
  * vmapstat.c's table; vmapstat calls no group by name.
  *
  * The groups: PMU counting (pmu_cli.c), Prometheus export (prom_cli.c)
- * and the live mapping audit (snapshot_cli.c).  vmapstat calls every
+ * and the snapshot (snapshot_cli.c).  vmapstat calls every
  * group's callbacks that are set, in table order (PMU before the
  * exporter, which reads what PMU leaves in the run), in this order; a
  * group does nothing when none of its options were given:

@@ -85,7 +85,7 @@ static struct prom_buf buf;
 static bool textfile_failing;
 static char textfile_err[512];	/* the last write's error */
 static bool live_failing;
-static struct live_auditor *auditor;	/* --live-bytes: walker loaded once */
+static struct snapshot_auditor *auditor;	/* --live-bytes: walker loaded once */
 static struct prom_webconfig *webconfig;
 
 /*
@@ -98,17 +98,17 @@ static struct collector *scrape_collector;
 static struct vmapstat_sample scrape_prev;
 
 /*
- * One live-mapping audit into the state.  At start a failure is fatal
+ * One snapshot into the state.  At start a failure is fatal
  * (the user asked for it and should learn why at once); later ones are
  * reported once, and the gauges are dropped until an audit works again.
  */
 static int take_live(bool fatal)
 {
-	struct live_snapshot ls;
+	struct snapshot ls;
 	char err[512];
 	int rc;
 
-	rc = live_auditor_take(auditor, &ls, err, sizeof(err));
+	rc = snapshot_auditor_take(auditor, &ls, err, sizeof(err));
 	if (rc) {
 		if (fatal) {
 			fprintf(stderr, "vmapstat: --live-bytes: %s\n", err);
@@ -122,7 +122,7 @@ static int take_live(bool fatal)
 	}
 	live_failing = false;
 	rc = prom_state_set_live(state, &ls);
-	live_snapshot_free(&ls);
+	snapshot_free(&ls);
 	if (rc) {
 		fprintf(stderr, "vmapstat: prometheus: out of memory\n");
 		return -1;
@@ -229,9 +229,9 @@ static int prom_cli_start(struct vmapstat_run *run)
 	}
 	if (popt.live) {
 		/* the collector's kallsyms: read once, not once per audit */
-		struct live_opts o = { .ksyms = collector_ksyms(run->collector) };
+		struct snapshot_opts o = { .ksyms = collector_ksyms(run->collector) };
 
-		if (live_auditor_open(&o, &auditor, err, sizeof(err))) {
+		if (snapshot_auditor_open(&o, &auditor, err, sizeof(err))) {
 			fprintf(stderr, "vmapstat: --live-bytes: %s\n", err);
 			return -1;
 		}
@@ -347,7 +347,7 @@ static int prom_cli_end(struct vmapstat_run *run,
 	textfile_failing = false;
 	sample_free(&scrape_prev);
 	scrape_collector = NULL;
-	live_auditor_close(auditor);
+	snapshot_auditor_close(auditor);
 	auditor = NULL;
 	prom_webconfig_free(webconfig);
 	webconfig = NULL;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vmapstat --snapshot: command-line side of the live mapping audit.
+ * vmapstat --snapshot: command-line side of the snapshot.
  *
  * snapshot_group is one of vmapstat's option groups (hooks.h): --snapshot
  * and its input overrides, a mode of its own that replaces tracing.
@@ -77,14 +77,14 @@ static const struct argp snapshot_argp = {
 	.parser = snapshot_parse,
 };
 
-static bool live_snapshot_requested(void)
+static bool snapshot_requested(void)
 {
 	return cli.requested;
 }
 
-static int live_snapshot_main(const struct select_opts *sel, bool json, bool per_caller)
+static int snapshot_main(const struct select_opts *sel, bool json, bool per_caller)
 {
-	struct live_opts o = {
+	struct snapshot_opts o = {
 		.vmallocinfo = cli.vmallocinfo,
 		.kallsyms = cli.kallsyms,
 		.caller_filter = sel->caller,
@@ -93,26 +93,26 @@ static int live_snapshot_main(const struct select_opts *sel, bool json, bool per
 		.keep_areas = cli.areas,
 		.verbose = sel->verbose,
 	};
-	struct live_snapshot s;
+	struct snapshot s;
 	char err[1024];
 	int ret;
 
-	ret = live_snapshot_take(&o, &s, err, sizeof(err));
+	ret = snapshot_take(&o, &s, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "vmapstat: --snapshot: %s\n", err);
 		return 1;
 	}
 	if (json)
-		ret = live_print_json(stdout, &s, per_caller);
+		ret = snapshot_print_json(stdout, &s, per_caller);
 	else
-		live_print_text(stdout, &s, per_caller);
-	live_snapshot_free(&s);
+		snapshot_print_text(stdout, &s, per_caller);
+	snapshot_free(&s);
 	return ret ? 1 : 0;
 }
 
 const struct vmapstat_group snapshot_group = {
 	.title = "Live mapping audit:",
 	.argp = &snapshot_argp,
-	.replaces_tracing = live_snapshot_requested,
-	.main = live_snapshot_main,
+	.replaces_tracing = snapshot_requested,
+	.main = snapshot_main,
 };

@@ -8,13 +8,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct live_areas areas;
-	struct live_area a;
+	struct snapshot_areas areas;
+	struct snapshot_area a;
 	char err[256], *keep, *s, *line, *save = NULL;
 	FILE *f = fuzz_stream(data, size, &keep);
 
 	if (!vmallocinfo_read(f, "fuzz", &areas, err, sizeof(err)))
-		live_areas_free(&areas);
+		snapshot_areas_free(&areas);
 	fclose(f);
 	free(keep);
 

@@ -54,7 +54,7 @@ expect() {
 # the one error line must be exactly this
 says() { [ "$(cat "$tmp/errors")" = "$1" ] || fail "stderr '$(cat "$tmp/errors")', want '$1'"; }
 # kptr1 CHECK...: run the check (a subshell) with kernel.kptr_restrict=1,
-# the live audit's need.  The setting is the whole host's: if another
+# the snapshot's need.  The setting is the whole host's: if another
 # process changed it during a failed check, the check says nothing, run
 # it again.
 kptr1() {
@@ -87,7 +87,7 @@ expect 0 "vmapstat --version" -- "$V" --version
 expect 0 "vmaptop -b -n 1" -- "$T" -b -n 1 -d 0.2
 expect 0 "vmaptop --help" -- "$T" --help
 expect 0 "vmaptop --version" -- "$T" --version
-# the live audit needs real addresses in /proc/vmallocinfo: kptr_restrict=1
+# the snapshot needs real addresses in /proc/vmallocinfo: kptr_restrict=1
 kptr1 expect 0 "vmapstat --snapshot" -- "$V" --snapshot
 pass "status 0: vmapstat (interval, JSON, command, compare, --snapshot, --help, --version), vmaptop (batch, --help, --version)"
 

@@ -317,7 +317,7 @@ static void test_empty_state(void **state)
 	assert_int_equal(count_lines_with("# TYPE "), count_lines_with("# HELP "));
 }
 
-static void live_row(struct live_row *r, const char *caller, int api,
+static void live_row(struct snapshot_row *r, const char *caller, int api,
 		     uint64_t b4k, uint64_t b2m, uint64_t areas)
 {
 	memset(r, 0, sizeof(*r));
@@ -331,8 +331,8 @@ static void live_row(struct live_row *r, const char *caller, int api,
 /* Live gauges: top N callers by live bytes (over APIs), the rest "other". */
 static void test_live_bytes(void **state)
 {
-	struct live_row rows[4];
-	struct live_snapshot ls = { .rows = rows, .nr_rows = 4, .seconds = 0.25 };
+	struct snapshot_row rows[4];
+	struct snapshot ls = { .rows = rows, .nr_rows = 4, .seconds = 0.25 };
 
 	(void)state;
 	st = prom_state_new(1);

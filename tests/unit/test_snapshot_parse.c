@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the /proc/vmallocinfo parser of the live mapping audit:
+ * Unit tests of the /proc/vmallocinfo parser of the snapshot:
  * single lines of every kind, and whole fixture files
  * (tests/fixtures/vmallocinfo/) with real, hashed and zeroed addresses
  * and malformed lines.
@@ -34,7 +34,7 @@ static const char *fixture(const char *name)
 
 static void test_vmalloc_line(void **state)
 {
-	struct live_area a;
+	struct snapshot_area a;
 
 	assert_int_equal(vmallocinfo_parse_line(
 		"0xffffc90000008000-0xffffc9000000d000   20480 kernel_clone+0xb8/0x400 pages=4 vmalloc N0=4\n",
@@ -44,13 +44,13 @@ static void test_vmalloc_line(void **state)
 	assert_int_equal(a.size, 20480);
 	assert_string_equal(a.caller, "kernel_clone+0xb8/0x400");
 	assert_int_equal(a.nr_pages, 4);
-	assert_int_equal(a.flags, LIVE_F_VMALLOC);
+	assert_int_equal(a.flags, SNAPSHOT_F_VMALLOC);
 	assert_int_equal(a.api, VMAPSCOPE_API_VMALLOC);
 }
 
 static void test_ioremap_phys_line(void **state)
 {
-	struct live_area a;
+	struct snapshot_area a;
 
 	assert_int_equal(vmallocinfo_parse_line(
 		"0xffffc90000005000-0xffffc90000007000    8192 acpi_os_map_iomem+0x1bc/0x1e0 phys=0x00000000000a0000 ioremap",
@@ -62,30 +62,30 @@ static void test_ioremap_phys_line(void **state)
 
 static void test_module_caller_and_flags(void **state)
 {
-	struct live_area a;
+	struct snapshot_area a;
 
 	assert_int_equal(vmallocinfo_parse_line(
 		"0xffffc90000200000-0xffffc90000601000 4198400 sw_vmalloc_huge+0x1c/0x40 [snapshot_workload] pages=1024 vmalloc vpages N0=1024",
 		&a), 0);
 	assert_string_equal(a.caller, "sw_vmalloc_huge+0x1c/0x40 [snapshot_workload]");
-	assert_int_equal(a.flags, LIVE_F_VMALLOC | LIVE_F_VPAGES);
+	assert_int_equal(a.flags, SNAPSHOT_F_VMALLOC | SNAPSHOT_F_VPAGES);
 	assert_int_equal(a.nr_pages, 1024);
 
 	assert_int_equal(vmallocinfo_parse_line(
 		"0xffffc90000700000-0xffffc90000711000   69632 bpf_map_area_alloc+0x5e/0x90 pages=16 vmalloc user N0=16",
 		&a), 0);
-	assert_int_equal(a.flags, LIVE_F_VMALLOC | LIVE_F_USER);
+	assert_int_equal(a.flags, SNAPSHOT_F_VMALLOC | SNAPSHOT_F_USER);
 
 	assert_int_equal(vmallocinfo_parse_line(
 		"0xffffc90000740000-0xffffc90000743000   12288 dma_common_contiguous_remap+0x90/0xc0 vmap dma-coherent",
 		&a), 0);
-	assert_int_equal(a.flags, LIVE_F_VMAP | LIVE_F_DMA_COHERENT);
+	assert_int_equal(a.flags, SNAPSHOT_F_VMAP | SNAPSHOT_F_DMA_COHERENT);
 	assert_int_equal(a.api, VMAPSCOPE_API_VMAP);
 }
 
 static void test_bare_address_caller(void **state)
 {
-	struct live_area a;
+	struct snapshot_area a;
 
 	assert_int_equal(vmallocinfo_parse_line(
 		"0xffffc90000730000-0xffffc90000735000   20480 0xffffffffc0201234 pages=4 vmalloc N0=4", &a), 0);
@@ -94,7 +94,7 @@ static void test_bare_address_caller(void **state)
 
 static void test_no_caller(void **state)
 {
-	struct live_area a;
+	struct snapshot_area a;
 
 	/* Areas without a caller (early vm_area_add_early()) print none. */
 	assert_int_equal(vmallocinfo_parse_line(
@@ -105,17 +105,17 @@ static void test_no_caller(void **state)
 
 static void test_vm_map_ram_and_unpurged(void **state)
 {
-	struct live_area a;
+	struct snapshot_area a;
 
 	assert_int_equal(vmallocinfo_parse_line(
 		"0xffffc90000020000-0xffffc90000022000    8192 vm_map_ram", &a), 0);
-	assert_int_equal(a.flags, LIVE_F_VM_MAP_RAM);
+	assert_int_equal(a.flags, SNAPSHOT_F_VM_MAP_RAM);
 	assert_int_equal(a.api, VMAPSCOPE_API_VM_MAP_RAM);
 	assert_string_equal(a.caller, "");
 
 	assert_int_equal(vmallocinfo_parse_line(
 		"0xffffc90000010000-0xffffc90000015000   20480 unpurged vm_area", &a), 0);
-	assert_int_equal(a.flags, LIVE_F_UNPURGED);
+	assert_int_equal(a.flags, SNAPSHOT_F_UNPURGED);
 }
 
 static void test_malformed_lines(void **state)
@@ -142,7 +142,7 @@ static void test_malformed_lines(void **state)
 		"0xffffc90000005000-0xffffc90000007000 8192 f+0x1/0x2 phys=0x-1 ioremap",
 		"0xffffc90000005000-0xffffc90000007000 8192 f+0x1/0x2 phys=0x0x1 ioremap",
 	};
-	struct live_area a;
+	struct snapshot_area a;
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -158,7 +158,7 @@ static void test_malformed_lines(void **state)
 static void test_long_line(void **state)
 {
 	char name[501], line[2048];
-	struct live_area a;
+	struct snapshot_area a;
 	size_t off;
 
 	memset(name, 'r', sizeof(name) - 1);
@@ -173,34 +173,34 @@ static void test_long_line(void **state)
 	assert_int_equal(vmallocinfo_parse_line(line, &a), 0);
 	assert_true(a.start == 0xffffc90000008000ULL && a.end == 0xffffc90000049000ULL);
 	assert_true(a.size == 266240 && a.nr_pages == 100);
-	assert_int_equal(a.flags, LIVE_F_VMALLOC);
-	/* the caller is cut to LIVE_CALLER_LEN, never overrun */
-	assert_int_equal(strlen(a.caller), LIVE_CALLER_LEN - 1);
+	assert_int_equal(a.flags, SNAPSHOT_F_VMALLOC);
+	/* the caller is cut to SNAPSHOT_CALLER_LEN, never overrun */
+	assert_int_equal(strlen(a.caller), SNAPSHOT_CALLER_LEN - 1);
 	assert_int_equal(strncmp(a.caller, "_RNvrrr", 7), 0);
 }
 
 static void test_file_real(void **state)
 {
-	struct live_areas areas;
+	struct snapshot_areas areas;
 	char err[512] = "";
 
 	assert_int_equal(vmallocinfo_load(fixture("x86_64-real.txt"), &areas, err, sizeof(err)), 0);
-	assert_int_equal(areas.addr_kind, LIVE_ADDR_REAL);
+	assert_int_equal(areas.addr_kind, SNAPSHOT_ADDR_REAL);
 	assert_int_equal(areas.n, 9);		/* 10 lines, 1 unpurged */
 	assert_int_equal(areas.skipped_unpurged, 1);
 	assert_int_equal(areas.v[3].api, VMAPSCOPE_API_VM_MAP_RAM);
 	assert_string_equal(areas.v[4].caller, "sw_alloc_huge+0x1c/0x40 [snapshot_workload]");
-	live_areas_free(&areas);
+	snapshot_areas_free(&areas);
 
 	assert_int_equal(vmallocinfo_load(fixture("arm64-real.txt"), &areas, err, sizeof(err)), 0);
 	assert_int_equal(areas.n, 4);
 	assert_true(areas.v[3].phys == 0x8000000000ULL);
-	live_areas_free(&areas);
+	snapshot_areas_free(&areas);
 }
 
 static void expect_error(const char *name, int ret, const char *msg)
 {
-	struct live_areas areas;
+	struct snapshot_areas areas;
 	char err[512] = "";
 
 	assert_int_equal(vmallocinfo_load(fixture(name), &areas, err, sizeof(err)), ret);
@@ -231,7 +231,7 @@ static void test_mixed_addresses(void **state)
 		"0xffffc90000000000-0xffffc90000005000   20480 a+0x1/0x2 vmap\n"
 		"0x000000001078bb84-0x00000000172cf4a5    8192 b+0x1/0x2 ioremap\n";
 	FILE *f = fmemopen((void *)text, sizeof(text) - 1, "r");
-	struct live_areas areas;
+	struct snapshot_areas areas;
 	char err[512] = "";
 
 	assert_non_null(f);

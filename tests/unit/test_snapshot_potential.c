@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the live audit's mapping potential: the per-PTE run
- * tracking and per-run arithmetic the BPF walker runs (lsnap_run_add(),
- * lsnap_run_potential(): plain C shared with it), checked against what
+ * Unit tests of the snapshot's mapping potential: the per-PTE run
+ * tracking and per-run arithmetic the BPF walker runs (snapshot_run_add(),
+ * snapshot_run_potential(): plain C shared with it), checked against what
  * the series' vmap() does with the same page array, and how the figures
  * fold into rows and reach the JSON output on each arch.
  *
@@ -36,23 +36,23 @@
 #define VA 0xffffc90000000000ULL	/* 1G-aligned */
 #define PA 0x40000000ULL		/* 1G-aligned */
 
-static const unsigned int X86 = LSNAP_ARCH_X86_64, ARM = LSNAP_ARCH_ARM64;
+static const unsigned int X86 = SNAPSHOT_ARCH_X86_64, ARM = SNAPSHOT_ARCH_ARM64;
 
 struct pot {
-	__u64 v[LSNAP_NR_POT];
+	__u64 v[SNAPSHOT_NR_POT];
 };
 
 /* One run of count bytes at VA va (base 0: in place) and PA pa. */
 static struct pot run_at(unsigned int arch, __u64 base, __u64 va, __u64 pa, __u64 bytes,
 			 int cont)
 {
-	struct lsnap_run r = { 0 };
+	struct snapshot_run r = { 0 };
 	struct pot p = { { 0 } };
 	__u64 i;
 
 	for (i = 0; i < bytes >> 12; i++)
-		lsnap_run_add(arch, &r, base, va + (i << 12), pa + (i << 12), cont, p.v);
-	lsnap_run_end(arch, &r, p.v);
+		snapshot_run_add(arch, &r, base, va + (i << 12), pa + (i << 12), cont, p.v);
+	snapshot_run_end(arch, &r, p.v);
 	return p;
 }
 
@@ -63,9 +63,9 @@ static struct pot run(unsigned int arch, __u64 va, __u64 pa, __u64 bytes, int co
 
 static void assert_pot(struct pot p, __u64 c64k, __u64 c2m, __u64 mis)
 {
-	assert_int_equal(p.v[LSNAP_POT_64K], c64k);
-	assert_int_equal(p.v[LSNAP_POT_2M], c2m);
-	assert_int_equal(p.v[LSNAP_POT_MISALIGNED], mis);
+	assert_int_equal(p.v[SNAPSHOT_POT_64K], c64k);
+	assert_int_equal(p.v[SNAPSHOT_POT_2M], c2m);
+	assert_int_equal(p.v[SNAPSHOT_POT_MISALIGNED], mis);
 }
 
 /* In place (base 0): blocks where VA and PA line up. */
@@ -137,45 +137,45 @@ static void test_runs_from_base(void **state)
 /* Runs: extended across PTE tables, cut by a PA jump or a change of kind. */
 static void test_run_tracking(void **state)
 {
-	struct lsnap_run r = { 0 };
+	struct snapshot_run r = { 0 };
 	struct pot p = { { 0 } };
 	__u64 area = VA + 2 * M - 32 * K, i;
 
 	/* 64 pages over a PTE-table boundary (VA + 2M), one run. */
 	for (i = 0; i < 64; i++)
-		lsnap_run_add(ARM, &r, area, area + i * 4 * K, PA + i * 4 * K, 0, p.v);
+		snapshot_run_add(ARM, &r, area, area + i * 4 * K, PA + i * 4 * K, 0, p.v);
 	assert_int_equal(r.pages, 64);
 	assert_int_equal(r.off, 0);
 	/* A resumed walk continues from the saved run (struct copy). */
 	{
-		struct lsnap_run saved = r;
+		struct snapshot_run saved = r;
 
 		memset(&r, 0xff, sizeof(r));
 		r = saved;
 	}
-	lsnap_run_add(ARM, &r, area, area + 64 * 4 * K, PA + 64 * 4 * K, 0, p.v);
+	snapshot_run_add(ARM, &r, area, area + 64 * 4 * K, PA + 64 * 4 * K, 0, p.v);
 	assert_int_equal(r.pages, 65);
 	/* A PA jump closes it: 4 x 64K blocks at offsets 0..256K. */
-	lsnap_run_add(ARM, &r, area, area + 65 * 4 * K, PA + 8 * M, 0, p.v);
+	snapshot_run_add(ARM, &r, area, area + 65 * 4 * K, PA + 8 * M, 0, p.v);
 	assert_pot(p, 256 * K, 0, 0);
 	assert_int_equal(r.pages, 1);
 	assert_int_equal(r.off, 65 * 4 * K);
 	/* A contiguous PTE next to it starts another run. */
-	lsnap_run_add(ARM, &r, area, area + 66 * 4 * K, PA + 8 * M + 4 * K, 1, p.v);
+	snapshot_run_add(ARM, &r, area, area + 66 * 4 * K, PA + 8 * M + 4 * K, 1, p.v);
 	assert_int_equal(r.pages, 1);
 	assert_int_equal(r.cont, 1);
-	lsnap_run_end(ARM, &r, p.v);
+	snapshot_run_end(ARM, &r, p.v);
 	assert_int_equal(r.pages, 0);
 	assert_pot(p, 256 * K, 0, 0);
 }
 
 static void test_blocks_in(void **state)
 {
-	assert_int_equal(lsnap_blocks_in(VA, VA + 2 * M, 2 * M), 1);
-	assert_int_equal(lsnap_blocks_in(VA + 4 * K, VA + 4 * M, 2 * M), 1);
-	assert_int_equal(lsnap_blocks_in(VA + 4 * K, VA + 4 * M - 4 * K, 2 * M), 0);
-	assert_int_equal(lsnap_blocks_in(VA, VA, 64 * K), 0);
-	assert_int_equal(lsnap_blocks_in(0, 128 * K, 64 * K), 2);
+	assert_int_equal(snapshot_blocks_in(VA, VA + 2 * M, 2 * M), 1);
+	assert_int_equal(snapshot_blocks_in(VA + 4 * K, VA + 4 * M, 2 * M), 1);
+	assert_int_equal(snapshot_blocks_in(VA + 4 * K, VA + 4 * M - 4 * K, 2 * M), 0);
+	assert_int_equal(snapshot_blocks_in(VA, VA, 64 * K), 0);
+	assert_int_equal(snapshot_blocks_in(0, 128 * K, 64 * K), 2);
 }
 
 /* ---- page arrays and the series' vmap() ------------------------------ */
@@ -237,7 +237,7 @@ static void build(struct array *a, const struct ss_seg *segs, unsigned int nsegs
 /* arch_vmap_pte_supported_shift(): arm64 contiguous PTEs, else PAGE_SHIFT. */
 static unsigned int pte_supported_shift(unsigned int arch, __u64 size)
 {
-	return arch == LSNAP_ARCH_ARM64 && size >= 64 * K ? 16 : 12;
+	return arch == SNAPSHOT_ARCH_ARM64 && size >= 64 * K ? 16 : 12;
 }
 
 static bool contiguous(const __u64 *p, unsigned int nr)
@@ -393,7 +393,7 @@ static void series_vmap(unsigned int arch, const struct array *a, __u64 hint, st
 static void audit(unsigned int arch, const struct array *a, __u64 va, const struct mapping *m,
 		  __u64 bytes[VMAPSCOPE_NR_SHIFTS], struct pot *p)
 {
-	struct lsnap_run r = { 0 };
+	struct snapshot_run r = { 0 };
 	unsigned int i;
 
 	memset(bytes, 0, VMAPSCOPE_NR_SHIFTS * sizeof(*bytes));
@@ -407,9 +407,9 @@ static void audit(unsigned int arch, const struct array *a, __u64 va, const stru
 			continue;
 		}
 		bytes[kind == MAP_CONT ? 16 : 12] += 4 * K;
-		lsnap_run_add(arch, &r, va, at, a->pfn[i] << 12, kind == MAP_CONT, p->v);
+		snapshot_run_add(arch, &r, va, at, a->pfn[i] << 12, kind == MAP_CONT, p->v);
 	}
-	lsnap_run_end(arch, &r, p->v);
+	snapshot_run_end(arch, &r, p->v);
 }
 
 static __u64 shape_pages(const struct ss_seg *segs, unsigned int nsegs)
@@ -422,17 +422,17 @@ static __u64 shape_pages(const struct ss_seg *segs, unsigned int nsegs)
 	return n;
 }
 
-/* live_predicted() on the walker's __u64 counters. */
+/* snapshot_predicted() on the walker's __u64 counters. */
 static void predicted_of(const __u64 *bytes, const __u64 *pot, uint64_t out[VMAPSCOPE_NR_SHIFTS])
 {
-	uint64_t b[VMAPSCOPE_NR_SHIFTS], p[LSNAP_NR_POT];
+	uint64_t b[VMAPSCOPE_NR_SHIFTS], p[SNAPSHOT_NR_POT];
 	unsigned int i;
 
 	for (i = 0; i < VMAPSCOPE_NR_SHIFTS; i++)
 		b[i] = bytes[i];
-	for (i = 0; i < LSNAP_NR_POT; i++)
+	for (i = 0; i < SNAPSHOT_NR_POT; i++)
 		p[i] = pot[i];
-	live_predicted(b, p, out);
+	snapshot_predicted(b, p, out);
 }
 
 /* The stock prediction for a at a stock area va, per mapping shift. */
@@ -483,7 +483,7 @@ static const __u64 stock_offsets[] = {
  */
 static void test_shapes_predict_the_series(void **state)
 {
-	static const unsigned int arches[] = { LSNAP_ARCH_X86_64, LSNAP_ARCH_ARM64 };
+	static const unsigned int arches[] = { SNAPSHOT_ARCH_X86_64, SNAPSHOT_ARCH_ARM64 };
 	uint64_t pred[VMAPSCOPE_NR_SHIFTS];
 	__u64 walked[VMAPSCOPE_NR_SHIFTS];
 	struct pot p;
@@ -509,8 +509,8 @@ static void test_shapes_predict_the_series(void **state)
 			}
 			audit(arch, &arr, map.base, &map, walked, &p);
 			assert_memory_equal(walked, map.bytes, sizeof(walked));
-			assert_int_equal(p.v[LSNAP_POT_64K], 0);
-			assert_int_equal(p.v[LSNAP_POT_2M], 0);
+			assert_int_equal(p.v[SNAPSHOT_POT_64K], 0);
+			assert_int_equal(p.v[SNAPSHOT_POT_2M], 0);
 		}
 	}
 }
@@ -529,12 +529,12 @@ static void assert_shape(unsigned int arch, const char *name, __u64 off, struct 
 	build(&arr, sh->segs, SS_MAX_SEGS, 1ULL << 24);
 	predict(arch, &arr, VA + off, pred, &p);
 	if (pred[12] != w.k4 * K || pred[16] != w.k64 * K || pred[21] != w.m2 * K ||
-	    p.v[LSNAP_POT_MISALIGNED] != w.mis * K)
+	    p.v[SNAPSHOT_POT_MISALIGNED] != w.mis * K)
 		fail_msg("%s on %s at +0x%llx: 4K %llu, 64K %llu, 2M %llu KiB, misaligned %llu; want %llu %llu %llu %llu",
 			 name, arch == X86 ? "x86_64" : "arm64", (unsigned long long)off,
 			 (unsigned long long)(pred[12] / K), (unsigned long long)(pred[16] / K),
 			 (unsigned long long)(pred[21] / K),
-			 (unsigned long long)(p.v[LSNAP_POT_MISALIGNED] / K),
+			 (unsigned long long)(p.v[SNAPSHOT_POT_MISALIGNED] / K),
 			 (unsigned long long)w.k4, (unsigned long long)w.k64,
 			 (unsigned long long)w.m2, (unsigned long long)w.mis);
 }
@@ -597,14 +597,14 @@ static void test_series_alignment(void **state)
 /* ---- rows and output -------------------------------------------------- */
 
 /* Two areas of one caller: potential adds up per row, per API and total. */
-static void fold(struct live_snapshot *s, struct live_areas *areas, const char *arch)
+static void fold(struct snapshot *s, struct snapshot_areas *areas, const char *arch)
 {
 	static const char *const lines[] = {
 		"0xffffc90000200000-0xffffc90000401000 2101248 m_map+0x1c/0x40 [m] pages=512 vmap",
 		"0xffffc90000800000-0xffffc90000811000   69632 m_map+0x1c/0x40 [m] pages=16 vmap",
 	};
-	struct live_area_result res[2];
-	struct live_opts o = { 0 };
+	struct snapshot_area_result res[2];
+	struct snapshot_opts o = { 0 };
 	size_t i;
 
 	memset(areas, 0, sizeof(*areas));
@@ -614,16 +614,16 @@ static void fold(struct live_snapshot *s, struct live_areas *areas, const char *
 		assert_int_equal(vmallocinfo_parse_line(lines[i], &areas->v[areas->n++]), 0);
 	memset(res, 0, sizeof(res));
 	res[0].bytes[12] = 2 * M;
-	res[0].potential[LSNAP_POT_2M] = 2 * M;
+	res[0].potential[SNAPSHOT_POT_2M] = 2 * M;
 	res[1].bytes[12] = 72 * K;
-	res[1].potential[LSNAP_POT_64K] = 64 * K;
-	res[1].potential[LSNAP_POT_MISALIGNED] = 8 * K;
+	res[1].potential[SNAPSHOT_POT_64K] = 64 * K;
+	res[1].potential[SNAPSHOT_POT_MISALIGNED] = 8 * K;
 	memset(s, 0, sizeof(*s));
-	assert_int_equal(live_fold(areas, res, &o, s), 0);
+	assert_int_equal(snapshot_fold(areas, res, &o, s), 0);
 	snprintf(s->arch, sizeof(s->arch), "%s", arch);
 }
 
-static json_object *json_of(const struct live_snapshot *s, bool per_caller)
+static json_object *json_of(const struct snapshot *s, bool per_caller)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -631,7 +631,7 @@ static json_object *json_of(const struct live_snapshot *s, bool per_caller)
 	json_object *o;
 
 	assert_non_null(f);
-	assert_int_equal(live_print_json(f, s, per_caller), 0);
+	assert_int_equal(snapshot_print_json(f, s, per_caller), 0);
 	fclose(f);
 	o = json_tokener_parse(buf);
 	free(buf);
@@ -655,16 +655,16 @@ static __u64 pot_of(json_object *row, const char *key, bool *present)
 
 static void test_fold_and_json(void **state)
 {
-	struct live_snapshot s;
-	struct live_areas areas;
+	struct snapshot s;
+	struct snapshot_areas areas;
 	json_object *j, *rows, *row;
 	bool present;
 
 	fold(&s, &areas, "arm64");
 	assert_int_equal(s.nr_rows, 1);
-	assert_int_equal(s.rows[0].potential[LSNAP_POT_2M], 2 * M);
-	assert_int_equal(s.rows[0].potential[LSNAP_POT_64K], 64 * K);
-	assert_int_equal(s.total.potential[LSNAP_POT_MISALIGNED], 8 * K);
+	assert_int_equal(s.rows[0].potential[SNAPSHOT_POT_2M], 2 * M);
+	assert_int_equal(s.rows[0].potential[SNAPSHOT_POT_64K], 64 * K);
+	assert_int_equal(s.total.potential[SNAPSHOT_POT_MISALIGNED], 8 * K);
 	j = json_of(&s, true);
 	assert_true(json_object_object_get_ex(j, "rows", &rows));
 	row = json_object_array_get_idx(rows, 0);
@@ -687,8 +687,8 @@ static void test_fold_and_json(void **state)
 	assert_int_equal(key_of(json_object_array_get_idx(rows, 0), "predicted", "4K", &present),
 			 8 * K);
 	json_object_put(j);
-	live_snapshot_free(&s);
-	live_areas_free(&areas);
+	snapshot_free(&s);
+	snapshot_areas_free(&areas);
 
 	/* x86_64 has no 64K block: no could_64K key at all, no 64K granule. */
 	fold(&s, &areas, "x86_64");
@@ -700,22 +700,22 @@ static void test_fold_and_json(void **state)
 	key_of(row, "predicted", "64K cont", &present);
 	assert_false(present);
 	json_object_put(j);
-	live_snapshot_free(&s);
-	live_areas_free(&areas);
+	snapshot_free(&s);
+	snapshot_areas_free(&areas);
 }
 
 static void test_predicted(void **state)
 {
-	uint64_t bytes[VMAPSCOPE_NR_SHIFTS] = { 0 }, pot[LSNAP_NR_POT] = { 0 };
+	uint64_t bytes[VMAPSCOPE_NR_SHIFTS] = { 0 }, pot[SNAPSHOT_NR_POT] = { 0 };
 	uint64_t out[VMAPSCOPE_NR_SHIFTS];
 
 	bytes[12] = 5 * M;
 	bytes[16] = 64 * K;
 	bytes[21] = 2 * M;
-	pot[LSNAP_POT_2M] = 2 * M;
-	pot[LSNAP_POT_64K] = 128 * K;
-	pot[LSNAP_POT_MISALIGNED] = 1 * M;
-	live_predicted(bytes, pot, out);
+	pot[SNAPSHOT_POT_2M] = 2 * M;
+	pot[SNAPSHOT_POT_64K] = 128 * K;
+	pot[SNAPSHOT_POT_MISALIGNED] = 1 * M;
+	snapshot_predicted(bytes, pot, out);
 	assert_int_equal(out[12], 5 * M - 2 * M - 128 * K);
 	assert_int_equal(out[16], 64 * K + 128 * K);
 	assert_int_equal(out[21], 4 * M);
@@ -725,34 +725,34 @@ static void test_predicted(void **state)
 /* vmap() areas are judged from their first page, the others in place. */
 static void test_area_base(void **state)
 {
-	struct live_area a;
+	struct snapshot_area a;
 
 	assert_int_equal(vmallocinfo_parse_line(
 		"0xffffc90000203000-0xffffc90000404000 2101248 m_map+0x1c/0x40 [m] pages=512 vmap",
 		&a), 0);
-	assert_int_equal(live_area_base(&a), 0xffffc90000203000ULL);
+	assert_int_equal(snapshot_area_base(&a), 0xffffc90000203000ULL);
 	assert_int_equal(vmallocinfo_parse_line(
 		"0xffffc90000203000-0xffffc90000404000 2101248 m_alloc+0x1c/0x40 [m] pages=512 vmalloc",
 		&a), 0);
-	assert_int_equal(live_area_base(&a), 0);
+	assert_int_equal(snapshot_area_base(&a), 0);
 	assert_int_equal(vmallocinfo_parse_line(
 		"0xffffc90000400000-0xffffc90000801000 4198400 m_io+0x18/0x30 [m] phys=0x0000000080000000 ioremap",
 		&a), 0);
-	assert_int_equal(live_area_base(&a), 0);
+	assert_int_equal(snapshot_area_base(&a), 0);
 }
 
 static void test_names(void **state)
 {
-	assert_string_equal(live_potential_name(LSNAP_POT_64K), "could_64K");
-	assert_string_equal(live_potential_name(LSNAP_POT_2M), "could_2M");
-	assert_string_equal(live_potential_name(LSNAP_POT_MISALIGNED), "misaligned");
-	assert_int_equal(LSNAP_NR_POT, 3);
-	assert_int_equal(lsnap_potential_shift(LSNAP_POT_64K), 16);
-	assert_int_equal(lsnap_potential_shift(LSNAP_POT_2M), 21);
-	assert_int_equal(lsnap_potential_shift(LSNAP_POT_MISALIGNED), 0);
-	assert_true(live_potential_applies("arm64", LSNAP_POT_64K));
-	assert_false(live_potential_applies("x86_64", LSNAP_POT_64K));
-	assert_true(live_potential_applies("x86_64", LSNAP_POT_MISALIGNED));
+	assert_string_equal(snapshot_potential_name(SNAPSHOT_POT_64K), "could_64K");
+	assert_string_equal(snapshot_potential_name(SNAPSHOT_POT_2M), "could_2M");
+	assert_string_equal(snapshot_potential_name(SNAPSHOT_POT_MISALIGNED), "misaligned");
+	assert_int_equal(SNAPSHOT_NR_POT, 3);
+	assert_int_equal(snapshot_potential_shift(SNAPSHOT_POT_64K), 16);
+	assert_int_equal(snapshot_potential_shift(SNAPSHOT_POT_2M), 21);
+	assert_int_equal(snapshot_potential_shift(SNAPSHOT_POT_MISALIGNED), 0);
+	assert_true(snapshot_potential_applies("arm64", SNAPSHOT_POT_64K));
+	assert_false(snapshot_potential_applies("x86_64", SNAPSHOT_POT_64K));
+	assert_true(snapshot_potential_applies("x86_64", SNAPSHOT_POT_MISALIGNED));
 }
 
 int main(void)

@@ -24,7 +24,7 @@ struct ksym {
 	bool unloaded;		/* added for a module no longer loaded */
 };
 
-/* The data symbols the live audit needs (snapshot_walk.c). */
+/* The data symbols the snapshot needs (snapshot_walk.c). */
 enum ksyms_data {
 	KSYMS_INIT_MM,
 	KSYMS_SWAPPER_PG_DIR,

@@ -63,9 +63,9 @@ struct prom_state {
 	double last_interval_s;
 	bool have_info;
 	struct vmapstat_sample info;	/* kernel, features, symbols; no rows */
-	/* last live-mapping audit, folded to top callers + "other" */
+	/* last snapshot, folded to top callers + "other" */
 	bool have_live;
-	struct live_row *live;
+	struct snapshot_row *live;
 	size_t nr_live;
 	double live_seconds;
 	char live_arch[16];		/* which potential figures exist */
@@ -268,24 +268,24 @@ int prom_state_add(struct prom_state *st, const struct vmapstat_sample *delta)
 
 static int cmp_live_caller(const void *a, const void *b)
 {
-	const struct live_row *x = a, *y = b;
+	const struct snapshot_row *x = a, *y = b;
 
 	return strcmp(x->caller, y->caller);
 }
 
 static int cmp_live_rank(const void *a, const void *b)
 {
-	const struct live_row *x = a, *y = b;
-	uint64_t tx = live_row_mapped(x), ty = live_row_mapped(y);
+	const struct snapshot_row *x = a, *y = b;
+	uint64_t tx = snapshot_row_mapped(x), ty = snapshot_row_mapped(y);
 
 	if (tx != ty)
 		return tx > ty ? -1 : 1;
 	return strcmp(x->caller, y->caller);
 }
 
-int prom_state_set_live(struct prom_state *st, const struct live_snapshot *ls)
+int prom_state_set_live(struct prom_state *st, const struct snapshot *ls)
 {
-	struct live_row *rows, *callers;
+	struct snapshot_row *rows, *callers;
 	size_t i, j, n = 0, nc = 0;
 
 	if (!ls) {
@@ -329,14 +329,14 @@ int prom_state_set_live(struct prom_state *st, const struct live_snapshot *ls)
 				 PROM_OTHER_CALLER);
 	}
 	free(callers);
-	qsort(rows, ls->nr_rows, sizeof(*rows), live_row_cmp);
+	qsort(rows, ls->nr_rows, sizeof(*rows), snapshot_row_cmp);
 	for (i = 0; i < ls->nr_rows; i++) {
-		if (n && !live_row_cmp(&rows[n - 1], &rows[i])) {
-			struct live_row *d = &rows[n - 1];
+		if (n && !snapshot_row_cmp(&rows[n - 1], &rows[i])) {
+			struct snapshot_row *d = &rows[n - 1];
 
 			for (j = 0; j < VMAPSCOPE_NR_SHIFTS; j++)
 				d->bytes[j] += rows[i].bytes[j];
-			for (j = 0; j < LSNAP_NR_POT; j++)
+			for (j = 0; j < SNAPSHOT_NR_POT; j++)
 				d->potential[j] += rows[i].potential[j];
 			d->areas += rows[i].areas;
 			d->area_bytes += rows[i].area_bytes;
@@ -365,7 +365,7 @@ static void live_gauges(struct prom_buf *b, const struct prom_state *st)
 	prom_family(b, "vmapscope_live_bytes", PROM_GAUGE,
 		    "Bytes the kernel page tables map right now for live vmalloc/vmap/ioremap areas, by caller (as /proc/vmallocinfo shows it), API and granule (--live-bytes).");
 	for (i = 0; i < st->nr_live; i++) {
-		const struct live_row *r = &st->live[i];
+		const struct snapshot_row *r = &st->live[i];
 
 		for (sh = 0; sh < VMAPSCOPE_NR_SHIFTS; sh++) {
 			if (!r->bytes[sh])
@@ -380,15 +380,15 @@ static void live_gauges(struct prom_buf *b, const struct prom_state *st)
 	prom_family(b, "vmapscope_live_potential_bytes", PROM_GAUGE,
 		    "Of the bytes mapped with 4K PTEs, those the vmap series would map with a larger block (could_64K, could_2M: vmap areas by array index, other areas in place), and contiguous runs off every block boundary (misaligned), by caller and API (--live-bytes).");
 	for (i = 0; i < st->nr_live; i++) {
-		const struct live_row *r = &st->live[i];
+		const struct snapshot_row *r = &st->live[i];
 		int k;
 
-		for (k = 0; k < LSNAP_NR_POT; k++) {
-			if (!live_potential_applies(st->live_arch, k))
+		for (k = 0; k < SNAPSHOT_NR_POT; k++) {
+			if (!snapshot_potential_applies(st->live_arch, k))
 				continue;
 			l[0] = (struct prom_label){ "caller", r->caller };
 			l[1] = (struct prom_label){ "api", api_name(r->api) };
-			l[2] = (struct prom_label){ "potential", live_potential_name(k) };
+			l[2] = (struct prom_label){ "potential", snapshot_potential_name(k) };
 			prom_sample_u64(b, "vmapscope_live_potential_bytes", l, 3, r->potential[k]);
 		}
 	}

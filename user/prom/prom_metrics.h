@@ -64,7 +64,7 @@ void prom_state_set_info(struct prom_state *st, const struct vmapstat_sample *s)
  * top_callers bound is applied afresh each time (by live bytes).  NULL
  * drops them (audit failed).  Returns 0 or -ENOMEM.
  */
-int prom_state_set_live(struct prom_state *st, const struct live_snapshot *ls);
+int prom_state_set_live(struct prom_state *st, const struct snapshot *ls);
 
 /*
  * Add one period of PMU counts (pmu_count.h): vmapscope_pmu_events_total

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Live mapping audit: fold per-area walk results into (caller, api) rows
+ * Snapshot: fold per-area walk results into (caller, api) rows
  * and print them as text tables or one JSON object.
  */
 #include <errno.h>
@@ -33,35 +33,35 @@ static void gcols_of(const char *arch, struct gcols *c)
 		granule_label(a, 12, c->shift[i], c->label[i], sizeof(c->label[i]));
 }
 
-const char *live_potential_name(int k)
+const char *snapshot_potential_name(int k)
 {
 	switch (k) {
-	case LSNAP_POT_64K: return "could_64K";
-	case LSNAP_POT_2M: return "could_2M";
-	case LSNAP_POT_MISALIGNED: return "misaligned";
+	case SNAPSHOT_POT_64K: return "could_64K";
+	case SNAPSHOT_POT_2M: return "could_2M";
+	case SNAPSHOT_POT_MISALIGNED: return "misaligned";
 	}
 	return "?";
 }
 
-bool live_potential_applies(const char *arch, int k)
+bool snapshot_potential_applies(const char *arch, int k)
 {
-	return k != LSNAP_POT_64K || !strcmp(arch, "arm64");
+	return k != SNAPSHOT_POT_64K || !strcmp(arch, "arm64");
 }
 
-uint64_t live_area_base(const struct live_area *a)
+uint64_t snapshot_area_base(const struct snapshot_area *a)
 {
 	return a->api == VMAPSCOPE_API_VMAP ? a->start : 0;
 }
 
-void live_predicted(const uint64_t bytes[VMAPSCOPE_NR_SHIFTS],
-		    const uint64_t pot[LSNAP_NR_POT], uint64_t out[VMAPSCOPE_NR_SHIFTS])
+void snapshot_predicted(const uint64_t bytes[VMAPSCOPE_NR_SHIFTS],
+		    const uint64_t pot[SNAPSHOT_NR_POT], uint64_t out[VMAPSCOPE_NR_SHIFTS])
 {
 	unsigned int sh;
 	int k;
 
 	memcpy(out, bytes, VMAPSCOPE_NR_SHIFTS * sizeof(*out));
-	for (k = 0; k < LSNAP_NR_POT; k++) {
-		sh = lsnap_potential_shift(k);
+	for (k = 0; k < SNAPSHOT_NR_POT; k++) {
+		sh = snapshot_potential_shift(k);
 		if (!sh)
 			continue;
 		out[sh] += pot[k];
@@ -69,7 +69,7 @@ void live_predicted(const uint64_t bytes[VMAPSCOPE_NR_SHIFTS],
 	}
 }
 
-uint64_t live_row_mapped(const struct live_row *r)
+uint64_t snapshot_row_mapped(const struct snapshot_row *r)
 {
 	uint64_t sum = 0;
 	unsigned int i;
@@ -79,16 +79,16 @@ uint64_t live_row_mapped(const struct live_row *r)
 	return sum;
 }
 
-int live_row_cmp(const void *a, const void *b)
+int snapshot_row_cmp(const void *a, const void *b)
 {
-	const struct live_row *x = a, *y = b;
+	const struct snapshot_row *x = a, *y = b;
 	int c = strcmp(x->caller, y->caller);
 
 	return c ? c : x->api - y->api;
 }
 
-static void row_add(struct live_row *r, const struct live_area *a,
-		    const struct live_area_result *res)
+static void row_add(struct snapshot_row *r, const struct snapshot_area *a,
+		    const struct snapshot_area_result *res)
 {
 	unsigned int i;
 
@@ -100,13 +100,13 @@ static void row_add(struct live_row *r, const struct live_area *a,
 	r->area_bytes += a->size;
 	for (i = 0; i < VMAPSCOPE_NR_SHIFTS; i++)
 		r->bytes[i] += res->bytes[i];
-	for (i = 0; i < LSNAP_NR_POT; i++)
+	for (i = 0; i < SNAPSHOT_NR_POT; i++)
 		r->potential[i] += res->potential[i];
 	r->unmapped += res->unmapped;
 }
 
-int live_fold(const struct live_areas *areas, const struct live_area_result *res,
-	      const struct live_opts *o, struct live_snapshot *s)
+int snapshot_fold(const struct snapshot_areas *areas, const struct snapshot_area_result *res,
+	      const struct snapshot_opts *o, struct snapshot *s)
 {
 	size_t i, j, cap = 0;
 
@@ -114,8 +114,8 @@ int live_fold(const struct live_areas *areas, const struct live_area_result *res
 	s->areas_unpurged = areas->skipped_unpurged;
 	s->total.api = -1;
 	for (i = 0; i < areas->n; i++) {
-		const struct live_area *a = &areas->v[i];
-		struct live_row *r = NULL;
+		const struct snapshot_area *a = &areas->v[i];
+		struct snapshot_row *r = NULL;
 
 		if (o->api_mask && !(o->api_mask & (1u << a->api)))
 			continue;
@@ -131,7 +131,7 @@ int live_fold(const struct live_areas *areas, const struct live_area_result *res
 			}
 		if (!r) {
 			if (s->nr_rows == cap) {
-				struct live_row *v;
+				struct snapshot_row *v;
 
 				cap = cap ? cap * 2 : 64;
 				v = realloc(s->rows, cap * sizeof(*v));
@@ -148,33 +148,33 @@ int live_fold(const struct live_areas *areas, const struct live_area_result *res
 		row_add(&s->total, a, &res[i]);
 	}
 	if (s->nr_rows)
-		qsort(s->rows, s->nr_rows, sizeof(*s->rows), live_row_cmp);
+		qsort(s->rows, s->nr_rows, sizeof(*s->rows), snapshot_row_cmp);
 	return 0;
 }
 
-void live_snapshot_free(struct live_snapshot *s)
+void snapshot_free(struct snapshot *s)
 {
 	free(s->rows);
 	s->rows = NULL;
 	s->nr_rows = 0;
 	free(s->area_res);
 	s->area_res = NULL;
-	live_areas_free(&s->areas);
+	snapshot_areas_free(&s->areas);
 }
 
 /* Rows folded per API (caller ""), for the default view. */
-static size_t by_api(const struct live_snapshot *s, struct live_row out[VMAPSCOPE_API_MAX])
+static size_t by_api(const struct snapshot *s, struct snapshot_row out[VMAPSCOPE_API_MAX])
 {
 	size_t i, n = 0;
 	int api;
 	unsigned int k;
 
 	for (api = 0; api < VMAPSCOPE_API_MAX; api++) {
-		struct live_row r = { .api = api };
+		struct snapshot_row r = { .api = api };
 		bool any = false;
 
 		for (i = 0; i < s->nr_rows; i++) {
-			const struct live_row *x = &s->rows[i];
+			const struct snapshot_row *x = &s->rows[i];
 
 			if (x->api != api)
 				continue;
@@ -185,7 +185,7 @@ static size_t by_api(const struct live_snapshot *s, struct live_row out[VMAPSCOP
 			r.changed += x->changed;
 			for (k = 0; k < VMAPSCOPE_NR_SHIFTS; k++)
 				r.bytes[k] += x->bytes[k];
-			for (k = 0; k < LSNAP_NR_POT; k++)
+			for (k = 0; k < SNAPSHOT_NR_POT; k++)
 				r.potential[k] += x->potential[k];
 		}
 		if (any)
@@ -194,7 +194,7 @@ static size_t by_api(const struct live_snapshot *s, struct live_row out[VMAPSCOP
 	return n;
 }
 
-static void print_row(FILE *f, const char *arch, const char *name, const struct live_row *r)
+static void print_row(FILE *f, const char *arch, const char *name, const struct snapshot_row *r)
 {
 	struct gcols c;
 	size_t g;
@@ -205,17 +205,17 @@ static void print_row(FILE *f, const char *arch, const char *name, const struct 
 		r->areas);
 	for (g = 0; g < c.n; g++)
 		fprintf(f, " %12" PRIu64, r->bytes[c.shift[g]] >> 10);
-	fprintf(f, " %10" PRIu64 " %10" PRIu64 " %7" PRIu64, live_row_mapped(r) >> 10,
+	fprintf(f, " %10" PRIu64 " %10" PRIu64 " %7" PRIu64, snapshot_row_mapped(r) >> 10,
 		r->unmapped >> 10, r->changed);
-	for (k = 0; k < LSNAP_NR_POT; k++)
-		if (live_potential_applies(arch, k))
+	for (k = 0; k < SNAPSHOT_NR_POT; k++)
+		if (snapshot_potential_applies(arch, k))
 			fprintf(f, " %10" PRIu64, r->potential[k] >> 10);
 	fputc('\n', f);
 }
 
-void live_print_text(FILE *f, const struct live_snapshot *s, bool per_caller)
+void snapshot_print_text(FILE *f, const struct snapshot *s, bool per_caller)
 {
-	struct live_row api_rows[VMAPSCOPE_API_MAX];
+	struct snapshot_row api_rows[VMAPSCOPE_API_MAX];
 	size_t i, n;
 	struct gcols c;
 	size_t g;
@@ -230,9 +230,9 @@ void live_print_text(FILE *f, const struct live_snapshot *s, bool per_caller)
 	for (g = 0; g < c.n; g++)
 		fprintf(f, " %12s", c.label[g]);
 	fprintf(f, " %10s %10s %7s", "mapped", "holes", "changed");
-	for (k = 0; k < LSNAP_NR_POT; k++)
-		if (live_potential_applies(s->arch, k))
-			fprintf(f, " %10s", live_potential_name(k));
+	for (k = 0; k < SNAPSHOT_NR_POT; k++)
+		if (snapshot_potential_applies(s->arch, k))
+			fprintf(f, " %10s", snapshot_potential_name(k));
 	fputc('\n', f);
 	if (per_caller) {
 		for (i = 0; i < s->nr_rows; i++)
@@ -256,9 +256,9 @@ static json_object *potential_json(const char *arch, const uint64_t *pot)
 	json_object *o = json_object_new_object();
 	int k;
 
-	for (k = 0; k < LSNAP_NR_POT; k++)
-		if (live_potential_applies(arch, k))
-			json_object_object_add(o, live_potential_name(k),
+	for (k = 0; k < SNAPSHOT_NR_POT; k++)
+		if (snapshot_potential_applies(arch, k))
+			json_object_object_add(o, snapshot_potential_name(k),
 					       json_object_new_int64(pot[k]));
 	return o;
 }
@@ -281,11 +281,11 @@ static json_object *predicted_json(const char *arch, const uint64_t *bytes, cons
 {
 	uint64_t p[VMAPSCOPE_NR_SHIFTS];
 
-	live_predicted(bytes, pot, p);
+	snapshot_predicted(bytes, pot, p);
 	return granules_json(arch, p);
 }
 
-static json_object *row_json(const char *arch, const struct live_row *r, bool with_caller)
+static json_object *row_json(const char *arch, const struct snapshot_row *r, bool with_caller)
 {
 	json_object *o = json_object_new_object(), *b = json_object_new_object();
 	struct gcols c;
@@ -301,7 +301,7 @@ static json_object *row_json(const char *arch, const struct live_row *r, bool wi
 	for (g = 0; g < c.n; g++)
 		json_object_object_add(b, c.label[g], json_object_new_int64(r->bytes[c.shift[g]]));
 	json_object_object_add(o, "bytes", b);
-	json_object_object_add(o, "mapped", json_object_new_int64(live_row_mapped(r)));
+	json_object_object_add(o, "mapped", json_object_new_int64(snapshot_row_mapped(r)));
 	json_object_object_add(o, "potential", potential_json(arch, r->potential));
 	json_object_object_add(o, "predicted", predicted_json(arch, r->bytes, r->potential));
 	json_object_object_add(o, "unmapped", json_object_new_int64(r->unmapped));
@@ -309,8 +309,8 @@ static json_object *row_json(const char *arch, const struct live_row *r, bool wi
 	return o;
 }
 
-static json_object *area_json(const char *arch, const struct live_area *a,
-			      const struct live_area_result *r)
+static json_object *area_json(const char *arch, const struct snapshot_area *a,
+			      const struct snapshot_area_result *r)
 {
 	json_object *o = json_object_new_object(), *b = json_object_new_object();
 	char hex[24];
@@ -336,10 +336,10 @@ static json_object *area_json(const char *arch, const struct live_area *a,
 	return o;
 }
 
-int live_print_json(FILE *f, const struct live_snapshot *s, bool per_caller)
+int snapshot_print_json(FILE *f, const struct snapshot *s, bool per_caller)
 {
 	json_object *o = json_object_new_object(), *rows = json_object_new_array();
-	struct live_row api_rows[VMAPSCOPE_API_MAX];
+	struct snapshot_row api_rows[VMAPSCOPE_API_MAX];
 	size_t i, n;
 	int ret;
 

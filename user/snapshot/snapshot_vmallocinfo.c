@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /proc/vmallocinfo parser for the live mapping audit.
+ * /proc/vmallocinfo parser for the snapshot.
  *
  * Line format (mm/vmalloc.c, s_show() in 6.12; older and newer kernels
  * print the same words in the same order):
@@ -29,13 +29,13 @@ static const struct {
 	const char *word;
 	unsigned int flag;
 } flag_words[] = {
-	{ "ioremap", LIVE_F_IOREMAP },
-	{ "vmalloc", LIVE_F_VMALLOC },
-	{ "vmap", LIVE_F_VMAP },
-	{ "user", LIVE_F_USER },
-	{ "dma-coherent", LIVE_F_DMA_COHERENT },
-	{ "sparse", LIVE_F_SPARSE },
-	{ "vpages", LIVE_F_VPAGES },
+	{ "ioremap", SNAPSHOT_F_IOREMAP },
+	{ "vmalloc", SNAPSHOT_F_VMALLOC },
+	{ "vmap", SNAPSHOT_F_VMAP },
+	{ "user", SNAPSHOT_F_USER },
+	{ "dma-coherent", SNAPSHOT_F_DMA_COHERENT },
+	{ "sparse", SNAPSHOT_F_SPARSE },
+	{ "vpages", SNAPSHOT_F_VPAGES },
 };
 
 /* Digits only: strtoull() would also take a sign, blanks and a second "0x". */
@@ -70,13 +70,13 @@ static bool is_node_word(const char *w)
 
 static int api_of(unsigned int flags)
 {
-	if (flags & LIVE_F_VM_MAP_RAM)
+	if (flags & SNAPSHOT_F_VM_MAP_RAM)
 		return VMAPSCOPE_API_VM_MAP_RAM;
-	if (flags & LIVE_F_IOREMAP)
+	if (flags & SNAPSHOT_F_IOREMAP)
 		return VMAPSCOPE_API_IOREMAP;
-	if (flags & LIVE_F_VMALLOC)
+	if (flags & SNAPSHOT_F_VMALLOC)
 		return VMAPSCOPE_API_VMALLOC;
-	if (flags & LIVE_F_VMAP)
+	if (flags & SNAPSHOT_F_VMAP)
 		return VMAPSCOPE_API_VMAP;
 	return VMAPSCOPE_API_OTHER;
 }
@@ -89,7 +89,7 @@ static void caller_append(char *caller, const char *w)
 {
 	size_t len = strlen(caller);
 
-	snprintf(caller + len, LIVE_CALLER_LEN - len, "%s%s", len ? " " : "", w);
+	snprintf(caller + len, SNAPSHOT_CALLER_LEN - len, "%s%s", len ? " " : "", w);
 }
 
 /*
@@ -97,9 +97,9 @@ static void caller_append(char *caller, const char *w)
  * (KSYM_NAME_LEN, Rust), and a machine with many nodes prints an N<node>=
  * word for each.
  */
-static int parse_words(char *buf, struct live_area *a);
+static int parse_words(char *buf, struct snapshot_area *a);
 
-int vmallocinfo_parse_line(const char *line, struct live_area *a)
+int vmallocinfo_parse_line(const char *line, struct snapshot_area *a)
 {
 	char small[512], *buf = small;
 	size_t len = strlen(line);
@@ -117,7 +117,7 @@ int vmallocinfo_parse_line(const char *line, struct live_area *a)
 	return ret;
 }
 
-static int parse_words(char *buf, struct live_area *a)
+static int parse_words(char *buf, struct snapshot_area *a)
 {
 	char *save = NULL, *w, *dash;
 	size_t i;
@@ -140,14 +140,14 @@ static int parse_words(char *buf, struct live_area *a)
 			continue;
 		}
 		if (idx == 2 && !strcmp(w, "vm_map_ram")) {
-			a->flags |= LIVE_F_VM_MAP_RAM;
+			a->flags |= SNAPSHOT_F_VM_MAP_RAM;
 			continue;
 		}
 		if (idx == 2 && !strcmp(w, "unpurged")) {
 			w = strtok_r(NULL, " \t", &save);
 			if (!w || strcmp(w, "vm_area"))
 				return -EINVAL;
-			a->flags |= LIVE_F_UNPURGED;
+			a->flags |= SNAPSHOT_F_UNPURGED;
 			idx++;
 			continue;
 		}
@@ -193,31 +193,31 @@ static bool kernel_va(uint64_t v)
 	return (v >> 56) == 0xff;
 }
 
-static const char *live_addr_kind_reason(enum live_addr_kind k)
+static const char *snapshot_addr_kind_reason(enum snapshot_addr_kind k)
 {
 	switch (k) {
-	case LIVE_ADDR_REAL:
+	case SNAPSHOT_ADDR_REAL:
 		return "real addresses";
-	case LIVE_ADDR_ZERO:
+	case SNAPSHOT_ADDR_ZERO:
 		return "addresses are printed as zeros: kernel.kptr_restrict is 2, or 1 and the reader "
 		       "lacks CAP_SYSLOG (run as root with kernel.kptr_restrict=1)";
-	case LIVE_ADDR_HASHED:
+	case SNAPSHOT_ADDR_HASHED:
 		return "addresses are hashed: kernel.kptr_restrict is 0, where %pK hashes pointers "
 		       "(set kernel.kptr_restrict=1 and run as root, i.e. with CAP_SYSLOG)";
-	case LIVE_ADDR_MIXED:
+	case SNAPSHOT_ADDR_MIXED:
 		return "addresses are inconsistent (end - start != size on some lines): not a usable "
 		       "vmallocinfo";
 	}
 	return "?";
 }
 
-void live_areas_free(struct live_areas *a)
+void snapshot_areas_free(struct snapshot_areas *a)
 {
 	free(a->v);
 	memset(a, 0, sizeof(*a));
 }
 
-int vmallocinfo_read(FILE *f, const char *name, struct live_areas *out,
+int vmallocinfo_read(FILE *f, const char *name, struct snapshot_areas *out,
 		     char *err, size_t errlen)
 {
 	size_t cap = 0, lineno = 0, nreal = 0, nzero = 0, nother = 0;
@@ -229,7 +229,7 @@ int vmallocinfo_read(FILE *f, const char *name, struct live_areas *out,
 	memset(out, 0, sizeof(*out));
 	errno = 0;
 	while ((len = getline(&line, &linecap, f)) >= 0) {
-		struct live_area a;
+		struct snapshot_area a;
 
 		lineno++;
 		if (len == 0 || line[0] == '\n')
@@ -252,12 +252,12 @@ int vmallocinfo_read(FILE *f, const char *name, struct live_areas *out,
 			nreal++;
 		else
 			nother++;
-		if (a.flags & LIVE_F_UNPURGED) {
+		if (a.flags & SNAPSHOT_F_UNPURGED) {
 			out->skipped_unpurged++;
 			continue;
 		}
 		if (out->n == cap) {
-			struct live_area *v;
+			struct snapshot_area *v;
 
 			cap = cap ? cap * 2 : 1024;
 			v = realloc(out->v, cap * sizeof(*v));
@@ -281,15 +281,15 @@ int vmallocinfo_read(FILE *f, const char *name, struct live_areas *out,
 		goto fail;
 	}
 	if (nreal == nreal + nzero + nother)
-		out->addr_kind = LIVE_ADDR_REAL;
+		out->addr_kind = SNAPSHOT_ADDR_REAL;
 	else if (nzero == nreal + nzero + nother)
-		out->addr_kind = LIVE_ADDR_ZERO;
+		out->addr_kind = SNAPSHOT_ADDR_ZERO;
 	else if (!nreal)
-		out->addr_kind = LIVE_ADDR_HASHED;
+		out->addr_kind = SNAPSHOT_ADDR_HASHED;
 	else
-		out->addr_kind = LIVE_ADDR_MIXED;
-	if (out->addr_kind != LIVE_ADDR_REAL) {
-		snprintf(err, errlen, "%s: %s", name, live_addr_kind_reason(out->addr_kind));
+		out->addr_kind = SNAPSHOT_ADDR_MIXED;
+	if (out->addr_kind != SNAPSHOT_ADDR_REAL) {
+		snprintf(err, errlen, "%s: %s", name, snapshot_addr_kind_reason(out->addr_kind));
 		ret = -EPERM;
 		goto fail;
 	}
@@ -297,11 +297,11 @@ int vmallocinfo_read(FILE *f, const char *name, struct live_areas *out,
 	return 0;
 fail:
 	free(line);
-	live_areas_free(out);
+	snapshot_areas_free(out);
 	return ret;
 }
 
-int vmallocinfo_load(const char *path, struct live_areas *out, char *err, size_t errlen)
+int vmallocinfo_load(const char *path, struct snapshot_areas *out, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "re");
 	int ret;

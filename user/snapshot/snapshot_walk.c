@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Live mapping audit: find init_mm and the linear map, prove them right,
+ * Snapshot: find init_mm and the linear map, prove them right,
  * and drive the BPF page-table walker over every live vmalloc area.
  *
  * Discovery, each step verified before any walk:
@@ -118,7 +118,7 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int set_levels(struct lsnap_layout *l, bool x86, const struct live_areas *areas,
+static int set_levels(struct snapshot_layout *l, bool x86, const struct snapshot_areas *areas,
 		      char *err, size_t errlen)
 {
 	/* Without areas (hidden addresses) assume the common 4-level layout. */
@@ -133,14 +133,14 @@ static int set_levels(struct lsnap_layout *l, bool x86, const struct live_areas 
 		bool five = lowest < 0xffff800000000000ULL;
 		unsigned int s4[] = { 39, 30, 21, 12 }, s5[] = { 48, 39, 30, 21, 12 };
 
-		l->arch = LSNAP_ARCH_X86_64;
+		l->arch = SNAPSHOT_ARCH_X86_64;
 		l->nr_levels = five ? 5 : 4;
 		memcpy(l->shift, five ? s5 : s4, l->nr_levels * sizeof(unsigned int));
-		l->addr_mask = LSNAP_X86_ADDR_MASK;
+		l->addr_mask = SNAPSHOT_X86_ADDR_MASK;
 		return 0;
 	}
-	l->arch = LSNAP_ARCH_ARM64;
-	l->addr_mask = LSNAP_ARM64_ADDR_MASK;
+	l->arch = SNAPSHOT_ARCH_ARM64;
+	l->addr_mask = SNAPSHOT_ARM64_ADDR_MASK;
 	if (lowest >= 0xffffff8000000000ULL) {
 		unsigned int s3[] = { 30, 21, 12 };	/* VA_BITS=39 */
 
@@ -163,8 +163,8 @@ static int set_levels(struct lsnap_layout *l, bool x86, const struct live_areas 
 /* Resolve the current task_struct; true if it maps back onto itself. */
 static bool linear_map_ok(struct snapshot_bpf *skel, char *why, size_t whylen)
 {
-	struct lsnap_probe *p = &skel->bss->probe;
-	struct lsnap_layout *l = &skel->bss->layout;
+	struct snapshot_probe *p = &skel->bss->probe;
+	struct snapshot_layout *l = &skel->bss->layout;
 	uint64_t back;
 	int err;
 
@@ -203,7 +203,7 @@ struct discovery {
 static bool try_init_mm(struct snapshot_bpf *skel, uint64_t cand,
 			const uint64_t *k, char *why, size_t whylen)
 {
-	struct lsnap_probe *p = &skel->bss->probe;
+	struct snapshot_probe *p = &skel->bss->probe;
 	int err;
 
 	p->init_mm = cand;
@@ -229,12 +229,12 @@ static bool try_init_mm(struct snapshot_bpf *skel, uint64_t cand,
 	return true;
 }
 
-static int discover(struct snapshot_bpf *skel, const struct live_opts *o,
-		    const struct ksyms *ks, bool x86, struct live_snapshot *s,
+static int discover(struct snapshot_bpf *skel, const struct snapshot_opts *o,
+		    const struct ksyms *ks, bool x86, struct snapshot *s,
 		    struct discovery *d)
 {
-	struct lsnap_probe *p = &skel->bss->probe;
-	struct lsnap_layout *l = &skel->bss->layout;
+	struct snapshot_probe *p = &skel->bss->probe;
+	struct snapshot_layout *l = &skel->bss->layout;
 	static const uint64_t none[KSYMS_NR_DATA];
 	const uint64_t *k = ks && !ks->restricted ? ks->data : none;
 	char why[256], why2[256];
@@ -362,11 +362,11 @@ static int discover(struct snapshot_bpf *skel, const struct live_opts *o,
 struct pending {
 	size_t area;
 	uint64_t start;
-	struct lsnap_run run;	/* the PTE run open at start (resumed walks) */
+	struct snapshot_run run;	/* the PTE run open at start (resumed walks) */
 };
 
-static int walk_all(struct snapshot_bpf *skel, const struct live_areas *areas,
-		    struct live_area_result *res, uint32_t steps, struct live_snapshot *s)
+static int walk_all(struct snapshot_bpf *skel, const struct snapshot_areas *areas,
+		    struct snapshot_area_result *res, uint32_t steps, struct snapshot *s)
 {
 	struct pending *q = calloc(areas->n + 1, sizeof(*q)), *nq = calloc(areas->n + 1, sizeof(*nq));
 	size_t nq_len = 0, q_len = 0, qi, i;
@@ -383,19 +383,19 @@ static int walk_all(struct snapshot_bpf *skel, const struct live_areas *areas,
 			q[q_len++] = (struct pending){ .area = i, .start = areas->v[i].start };
 
 	/* Same floor as the BPF side: a run must get through one descent. */
-	skel->bss->max_steps = steps < 2 * LSNAP_MAX_LEVELS ? 2 * LSNAP_MAX_LEVELS : steps;
+	skel->bss->max_steps = steps < 2 * SNAPSHOT_MAX_LEVELS ? 2 * SNAPSHOT_MAX_LEVELS : steps;
 	t0 = now_s();
 	while (q_len) {
 		bool progress = false;
 
 		nq_len = 0;
-		for (qi = 0; qi < q_len; qi += LSNAP_BATCH) {
-			size_t n = q_len - qi < LSNAP_BATCH ? q_len - qi : LSNAP_BATCH;
+		for (qi = 0; qi < q_len; qi += SNAPSHOT_BATCH) {
+			size_t n = q_len - qi < SNAPSHOT_BATCH ? q_len - qi : SNAPSHOT_BATCH;
 
 			for (i = 0; i < n; i++) {
 				skel->bss->ranges[i].start = q[qi + i].start;
 				skel->bss->ranges[i].end = areas->v[q[qi + i].area].end;
-				skel->bss->ranges[i].base = live_area_base(&areas->v[q[qi + i].area]);
+				skel->bss->ranges[i].base = snapshot_area_base(&areas->v[q[qi + i].area]);
 				skel->bss->ranges[i].run = q[qi + i].run;
 			}
 			memset(skel->bss->results, 0, sizeof(skel->bss->results));
@@ -406,20 +406,20 @@ static int walk_all(struct snapshot_bpf *skel, const struct live_areas *areas,
 				goto out;
 			s->walk_steps += skel->bss->steps_used;
 			for (i = 0; i < n; i++) {
-				const struct lsnap_result *r = &skel->bss->results[i];
-				struct live_area_result *a = &res[q[qi + i].area];
+				const struct snapshot_result *r = &skel->bss->results[i];
+				struct snapshot_area_result *a = &res[q[qi + i].area];
 				int g;
 
-				for (g = 0; g < LSNAP_NR_G; g++)
-					a->bytes[lsnap_granule_shift(g)] += r->bytes[g];
+				for (g = 0; g < SNAPSHOT_NR_G; g++)
+					a->bytes[snapshot_granule_shift(g)] += r->bytes[g];
 				a->unmapped += r->unmapped;
-				for (g = 0; g < LSNAP_NR_POT; g++)
+				for (g = 0; g < SNAPSHOT_NR_POT; g++)
 					a->potential[g] += r->potential[g];
-				if (r->flags & (LSNAP_RES_FAULT | LSNAP_RES_DONE))
+				if (r->flags & (SNAPSHOT_RES_FAULT | SNAPSHOT_RES_DONE))
 					progress = true;
-				if (r->flags & LSNAP_RES_FAULT) {
+				if (r->flags & SNAPSHOT_RES_FAULT) {
 					a->changed = true;
-				} else if (!(r->flags & LSNAP_RES_DONE)) {
+				} else if (!(r->flags & SNAPSHOT_RES_DONE)) {
 					/* Out of steps: continue where it stopped. */
 					uint64_t next = r->resume ? r->resume : q[qi + i].start;
 
@@ -449,7 +449,7 @@ out:
  */
 static int cmp_area(const void *a, const void *b)
 {
-	const struct live_area *x = a, *y = b;
+	const struct snapshot_area *x = a, *y = b;
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
@@ -459,10 +459,10 @@ static int cmp_area(const void *a, const void *b)
 }
 
 /* Areas gone (or replaced) since the walk began count as changed. */
-static void mark_vanished(const struct live_opts *o, const struct live_areas *before,
-			  struct live_area_result *res)
+static void mark_vanished(const struct snapshot_opts *o, const struct snapshot_areas *before,
+			  struct snapshot_area_result *res)
 {
-	struct live_areas after;
+	struct snapshot_areas after;
 	char err[256];
 	size_t i;
 
@@ -472,12 +472,12 @@ static void mark_vanished(const struct live_opts *o, const struct live_areas *be
 	for (i = 0; i < before->n; i++)
 		if (!bsearch(&before->v[i], after.v, after.n, sizeof(*after.v), cmp_area))
 			res[i].changed = true;
-	live_areas_free(&after);
+	snapshot_areas_free(&after);
 }
 
 /* The walker, loaded and its memory layout verified once per process. */
-struct live_auditor {
-	struct live_opts o;
+struct snapshot_auditor {
+	struct snapshot_opts o;
 	struct snapshot_bpf *skel;
 	char init_mm_how[256];
 	char linear_map_how[256];
@@ -485,7 +485,7 @@ struct live_auditor {
 	bool setup_reported;		/* counted in the first snapshot's time */
 };
 
-void live_auditor_close(struct live_auditor *a)
+void snapshot_auditor_close(struct snapshot_auditor *a)
 {
 	if (!a)
 		return;
@@ -493,13 +493,13 @@ void live_auditor_close(struct live_auditor *a)
 	free(a);
 }
 
-int live_auditor_open(const struct live_opts *opts, struct live_auditor **out,
+int snapshot_auditor_open(const struct snapshot_opts *opts, struct snapshot_auditor **out,
 		      char *err, size_t errlen)
 {
-	struct live_areas areas = { 0 };
+	struct snapshot_areas areas = { 0 };
 	struct discovery d = { { 0 } };
-	struct live_snapshot s = { 0 };
-	struct live_auditor *a;
+	struct snapshot s = { 0 };
+	struct snapshot_auditor *a;
 	struct ksyms *ks;
 	struct utsname u;
 	bool x86, areas_ok;
@@ -583,27 +583,27 @@ int live_auditor_open(const struct live_opts *opts, struct live_auditor **out,
 		fprintf(stderr, "snapshot: init_mm from %s; linear map: %s\n", a->init_mm_how,
 			a->linear_map_how);
 out:
-	live_areas_free(&areas);
+	snapshot_areas_free(&areas);
 	if (ret) {
-		live_auditor_close(a);
+		snapshot_auditor_close(a);
 		return ret;
 	}
 	*out = a;
 	return 0;
 }
 
-int live_auditor_take(struct live_auditor *a, struct live_snapshot *s,
+int snapshot_auditor_take(struct snapshot_auditor *a, struct snapshot *s,
 		      char *err, size_t errlen)
 {
-	struct live_areas areas = { 0 };
-	struct live_area_result *res = NULL;
+	struct snapshot_areas areas = { 0 };
+	struct snapshot_area_result *res = NULL;
 	double t0 = now_s(), t1;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
 	clock_gettime(CLOCK_REALTIME, &s->wall);
 	snprintf(s->arch, sizeof(s->arch), "%s",
-		 a->skel->bss->layout.arch == LSNAP_ARCH_X86_64 ? "x86_64" : "arm64");
+		 a->skel->bss->layout.arch == SNAPSHOT_ARCH_X86_64 ? "x86_64" : "arm64");
 	memcpy(s->init_mm_how, a->init_mm_how, sizeof(s->init_mm_how));
 	memcpy(s->linear_map_how, a->linear_map_how, sizeof(s->linear_map_how));
 	if (!a->setup_reported) {
@@ -634,7 +634,7 @@ int live_auditor_take(struct live_auditor *a, struct live_snapshot *s,
 	t1 = now_s();
 	mark_vanished(&a->o, &areas, res);
 	s->list_seconds += now_s() - t1;
-	ret = live_fold(&areas, res, &a->o, s);
+	ret = snapshot_fold(&areas, res, &a->o, s);
 	if (ret)
 		snprintf(err, errlen, "out of memory");
 	s->seconds = now_s() - t0 + s->setup_seconds;
@@ -646,23 +646,23 @@ int live_auditor_take(struct live_auditor *a, struct live_snapshot *s,
 	}
 out:
 	free(res);
-	live_areas_free(&areas);
+	snapshot_areas_free(&areas);
 	if (ret)
-		live_snapshot_free(s);
+		snapshot_free(s);
 	return ret;
 }
 
-int live_snapshot_take(const struct live_opts *opts, struct live_snapshot *s,
+int snapshot_take(const struct snapshot_opts *opts, struct snapshot *s,
 		       char *err, size_t errlen)
 {
-	struct live_auditor *a;
+	struct snapshot_auditor *a;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
-	ret = live_auditor_open(opts, &a, err, errlen);
+	ret = snapshot_auditor_open(opts, &a, err, errlen);
 	if (ret)
 		return ret;
-	ret = live_auditor_take(a, s, err, errlen);
-	live_auditor_close(a);
+	ret = snapshot_auditor_take(a, s, err, errlen);
+	snapshot_auditor_close(a);
 	return ret;
 }

@@ -23,12 +23,12 @@ long top_live_parse(FILE *f, struct top_live **out)
 
 	*out = NULL;
 	while (fgets(line, sizeof(line), f)) {
-		struct live_area a;
+		struct snapshot_area a;
 
 		/* the one vmallocinfo line parser: user/snapshot/snapshot_vmallocinfo.c */
 		if (vmallocinfo_parse_line(line, &a))
 			continue;	/* not an area line */
-		if (a.flags & LIVE_F_UNPURGED)
+		if (a.flags & SNAPSHOT_F_UNPURGED)
 			continue;	/* lazily freed, waiting for a purge */
 		if (nr == cap) {
 			struct top_live *n;

@@ -27,7 +27,7 @@ M = 1024 * 1024
 SIZE = 64 * M
 PAGES = SIZE // 4096
 CALLER = "aux_test_setup_aux"
-# The live audit labels granules "4K", "64K cont", "2M PMD", ...: the size decides.
+# The snapshot labels granules "4K", "64K cont", "2M PMD", ...: the size decides.
 SNAP_SHIFT = {"4K": 12, "64K": 16, "2M": 21, "32M": 25, "1G": 30}
 # run -> (runs, chunk orders the perf core must have allocated)
 RUNS = {"large": (1, {10: 16}), "order4": (1, {4: 1024}), "repeat": (5, {10: 16}),

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Guest side of the live mapping audit test (run by run.sh through
+# Guest side of the snapshot test (run by run.sh through
 # "scripts/lab run --script").  Loads tests/kmod/snapshot_workload's two
 # modules (snapshot_workload; snapshot_shapes, the vmap() arrays of known
 # shape whose prediction run.sh compares across kernels), records

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Host test of the live mapping audit (vmapstat --snapshot) on
+# Host test of the snapshot (vmapstat --snapshot) on
 # this machine's own kernel: it either reports real areas, or exits 1 with
 # one line naming exactly what the kernel hides and why.  Which of the two
 # is right is decided from the kernel's own settings, not hard-coded.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Live mapping audit, guest test: run guest.sh in the guest of ARCH and
+# Snapshot, guest test: run guest.sh in the guest of ARCH and
 # VARIANT (with an ivshmem BAR to ioremap) and check its output (check.py),
 # which records the figures of the snapshot_shapes arrays.  On the stock
 # variant, compare its predictions with what the patched kernel maps for

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The live audit's prediction against the series, on page arrays of known
+"""The snapshot's prediction against the series, on page arrays of known
 shape (tests/kmod/snapshot_workload/snapshot_shapes.{c,h}).
 
 In each guest the module snapshot_shapes vmap()s every shape from its own

@@ -8,7 +8,7 @@ entry-point probe (check_default), which must match /proc/vmallocinfo's
 sizes for the same callers; with --call-latency the workload's vmalloc()
 calls timed whole (the caller is an argument of
 __vmalloc_node_range_noprof); the same with the callers named by kernel
-stack (--stack-callers); and the traced rows joined with the live audit's
+stack (--stack-callers); and the traced rows joined with the snapshot's
 on (caller, api) (check_join).
 usage: check_stock.py ARCH LOGFILE
 """
@@ -82,7 +82,7 @@ N_CHILDREN = 20
 
 def check_join(s):
     """VS3: the default method names each area's caller from its vm_struct,
-    so the traced rows (vmapstat -p -j) and the live audit's rows
+    so the traced rows (vmapstat -p -j) and the snapshot's rows
     (vmapstat --snapshot -p -j, from /proc/vmallocinfo) join on (caller,
     api): the workload module's areas, exactly, and the fork burst's thread
     stacks (vmallocinfo names them by kernel_clone, not by the stack

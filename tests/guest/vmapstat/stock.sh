@@ -4,7 +4,7 @@
 # named by each area's vm_struct at alloc_vmap_area()'s exit, with one
 # program (bpflinks lists what the kernel holds: VSD), and time vmalloc()
 # whole with --call-latency; then name every caller by kernel stack
-# (--stack-callers); then join the traced rows with the live audit's (VS3).
+# (--stack-callers); then join the traced rows with the snapshot's (VS3).
 KO=/opt/vmapscope/kmod/vmapstat_workload.ko
 [ -f "$KO" ] || { echo "FAIL: $KO missing (lab kmod not run?)"; exit 1; }
 vmapstat -p -j -- sh -c "bpflinks >/tmp/links; kload $KO" >/tmp/vsd.json 2>/tmp/vsd.err
@@ -44,7 +44,7 @@ rmmod vmapstat_workload
 # The traced and the live view join on caller.  Traced by default (the
 # callers of the areas' vm_struct): the module load and a burst of 20
 # children that stay alive (each needs a vmalloc'ed thread stack); then,
-# while they live, the live audit lists the same areas from
+# while they live, the snapshot lists the same areas from
 # /proc/vmallocinfo.
 echo 1 >/proc/sys/kernel/kptr_restrict
 vmapstat -v -p -j -- sh -c "kload $KO >/dev/null; for i in \$(seq 20); do sleep 120 & done" \

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * snapshot_shapes: vmap() page arrays of known shape (snapshot_shapes.h)
- * and keep them mapped until the module is unloaded, for the live audit's
+ * and keep them mapped until the module is unloaded, for the snapshot's
  * potential test (tests/guest/snapshot/).  Each array is mapped from its
  * own noinline function, ss_<shape>(), so that /proc/vmallocinfo names a
  * caller per shape, and the audit has one row per shape.  For each shape

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Page arrays of known shape for the live audit's potential test: the
+ * Page arrays of known shape for the snapshot's potential test: the
  * module snapshot_shapes vmap()s each of them (tests/guest/snapshot/), and
  * the unit test tests/unit/test_snapshot_potential.c builds the same
  * shapes from synthetic page frame numbers.  Plain C, no headers: it is
