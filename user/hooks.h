@@ -85,12 +85,12 @@ struct vmapstat_group {
 	int (*start)(struct vmapstat_run *run);
 	int (*run_start)(struct vmapstat_run *run, int idx, pid_t pid);
 	int (*run_end)(struct vmapstat_run *run, int idx, int wait_status,
-		       const struct vmapstat_sample *delta);
-	int (*interval)(struct vmapstat_run *run, const struct vmapstat_sample *cum,
-			const struct vmapstat_sample *delta);
+		       const struct vmapscope_sample *delta);
+	int (*interval)(struct vmapstat_run *run, const struct vmapscope_sample *cum,
+			const struct vmapscope_sample *delta);
 	/* 0, or -1 (out of memory) */
 	int (*interval_json)(struct vmapstat_run *run, struct json_object *o);
-	int (*end)(struct vmapstat_run *run, const struct vmapstat_sample *cum);
+	int (*end)(struct vmapstat_run *run, const struct vmapscope_sample *cum);
 
 	bool (*replaces_tracing)(void);
 	/* the mode's exit status; it reads -j, -p and the selection's -c, --api, -v */

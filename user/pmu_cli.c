@@ -235,12 +235,12 @@ static int pmu_cli_run_start(struct vmapstat_run *run, int idx, pid_t pid)
 }
 
 /* vmap figures of one run that a stock-vs-patched comparison wants. */
-static void record_vmap_metrics(int idx, const struct vmapstat_sample *d)
+static void record_vmap_metrics(int idx, const struct vmapscope_sample *d)
 {
 	uint64_t bytes = 0, large = 0, chunks = 0, lat = 0, timed = 0, calls = 0, call_lat = 0;
 
 	for (size_t i = 0; i < d->nr_rows; i++) {
-		const struct vmapstat_row *r = &d->rows[i];
+		const struct vmapscope_row *r = &d->rows[i];
 
 		for (unsigned s = 0; s < VMAPSCOPE_NR_SHIFTS; s++) {
 			bytes += r->st.bytes[s];
@@ -254,16 +254,16 @@ static void record_vmap_metrics(int idx, const struct vmapstat_sample *d)
 		calls += r->st.calls;
 		call_lat += r->st.call_lat_sum_ns;
 	}
-	if (d->feat[VMAPSTAT_FEAT_GRANULE].available) {
+	if (d->feat[VMAPSCOPE_FEAT_GRANULE].available) {
 		pmu_runs_set(&pmu.runs, idx, "vmap bytes mapped", "", bytes, 0);
 		pmu_runs_set(&pmu.runs, idx, "vmap bytes in large granules", "", large, 0);
 	}
-	if (d->feat[VMAPSTAT_FEAT_CHUNK].available)
+	if (d->feat[VMAPSCOPE_FEAT_CHUNK].available)
 		pmu_runs_set(&pmu.runs, idx, "vmap chunks", "", chunks, 0);
-	if (d->feat[VMAPSTAT_FEAT_LATENCY].available && timed)
+	if (d->feat[VMAPSCOPE_FEAT_LATENCY].available && timed)
 		pmu_runs_set(&pmu.runs, idx, "vmap mapping latency avg", "ns",
 			     (double)lat / timed, 0);
-	if (d->feat[VMAPSTAT_FEAT_CALL_LATENCY].available) {
+	if (d->feat[VMAPSCOPE_FEAT_CALL_LATENCY].available) {
 		pmu_runs_set(&pmu.runs, idx, "vmap calls", "", calls, 0);
 		if (calls)
 			pmu_runs_set(&pmu.runs, idx, "vmap call latency avg", "ns",
@@ -272,7 +272,7 @@ static void record_vmap_metrics(int idx, const struct vmapstat_sample *d)
 }
 
 static int pmu_cli_run_end(struct vmapstat_run *run, int idx, int status,
-			   const struct vmapstat_sample *delta)
+			   const struct vmapscope_sample *delta)
 {
 	struct pmu_results res;
 	int r;
@@ -391,8 +391,8 @@ static int pmu_cli_interval_json(struct vmapstat_run *run, struct json_object *o
 }
 
 static int pmu_cli_interval(struct vmapstat_run *run,
-			    const struct vmapstat_sample *cum,
-			    const struct vmapstat_sample *delta)
+			    const struct vmapscope_sample *cum,
+			    const struct vmapscope_sample *delta)
 {
 	FILE *out = vmapstat_report_stream(run);
 
@@ -425,7 +425,7 @@ static int pmu_cli_interval(struct vmapstat_run *run,
 }
 
 static int pmu_cli_end(struct vmapstat_run *run,
-		       const struct vmapstat_sample *cum)
+		       const struct vmapscope_sample *cum)
 {
 	FILE *out = vmapstat_report_stream(run);
 	int failed = 0, ret = 0;

@@ -95,7 +95,7 @@ static struct prom_webconfig *webconfig;
  */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct collector *scrape_collector;
-static struct vmapstat_sample scrape_prev;
+static struct vmapscope_sample scrape_prev;
 
 /*
  * One snapshot into the state.  At start a failure is fatal
@@ -180,7 +180,7 @@ static int publish(bool first)
 /* Scrape mode: the counters as of now, before the server answers. */
 static void refresh(void *arg)
 {
-	struct vmapstat_sample cur, delta;
+	struct vmapscope_sample cur, delta;
 
 	pthread_mutex_lock(&lock);
 	if (collector_read(scrape_collector, &cur)) {
@@ -201,7 +201,7 @@ static void refresh(void *arg)
 
 static int prom_cli_start(struct vmapstat_run *run)
 {
-	struct vmapstat_sample snap;
+	struct vmapscope_sample snap;
 	char err[512];
 
 	if (!popt.listen && !popt.textfile && !popt.to_stdout)
@@ -292,8 +292,8 @@ static int add_pmu(const struct vmapstat_run *run)
 }
 
 static int prom_cli_interval(struct vmapstat_run *run,
-			     const struct vmapstat_sample *cum,
-			     const struct vmapstat_sample *delta)
+			     const struct vmapscope_sample *cum,
+			     const struct vmapscope_sample *delta)
 {
 	int ret = 0;
 
@@ -323,7 +323,7 @@ static int prom_cli_interval(struct vmapstat_run *run,
 }
 
 static int prom_cli_end(struct vmapstat_run *run,
-			const struct vmapstat_sample *cum)
+			const struct vmapscope_sample *cum)
 {
 	int ret = 0;
 

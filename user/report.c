@@ -9,11 +9,11 @@
 #include "hist.h"
 #include "report.h"
 
-void report_missing(FILE *f, const struct vmapstat_sample *s)
+void report_missing(FILE *f, const struct vmapscope_sample *s)
 {
 	int i;
 
-	for (i = 0; i < VMAPSTAT_FEAT_MAX; i++)
+	for (i = 0; i < VMAPSCOPE_FEAT_MAX; i++)
 		if (s->feat[i].why[0])
 			fprintf(f, "vmapstat: %s\n", s->feat[i].why);
 	if (!s->symbols_ok)
@@ -42,7 +42,7 @@ static bool any(const uint64_t *v, int n)
 }
 
 /* Does any granule field count something at @shift? */
-static bool granule_used(const struct vmapstat_row *r, unsigned int shift)
+static bool granule_used(const struct vmapscope_row *r, unsigned int shift)
 {
 	size_t k;
 
@@ -56,13 +56,13 @@ static bool granule_used(const struct vmapstat_row *r, unsigned int shift)
  * A granule field is a column of the row's granule table when the text
  * shows it and the row counted some: runs only come with --runs.
  */
-static bool granule_column(const struct vmapstat_row *r, const struct row_field *rf)
+static bool granule_column(const struct vmapscope_row *r, const struct row_field *rf)
 {
 	return rf->kind == ROW_GRANULE && rf->text && any(row_field_values(&r->st, rf), VMAPSCOPE_NR_SHIFTS);
 }
 
 /* The granule table: entries, then each granule field the text shows, and the share. */
-static void text_granules(FILE *f, const struct vmapstat_sample *s, const struct vmapstat_row *r,
+static void text_granules(FILE *f, const struct vmapscope_sample *s, const struct vmapscope_row *r,
 			  uint64_t total)
 {
 	char label[48];
@@ -88,7 +88,7 @@ static void text_granules(FILE *f, const struct vmapstat_sample *s, const struct
 }
 
 /* The number of values histogram fields with @sum_off as their sum counted; 0: none. */
-static uint64_t hist_count_of(const struct vmapstat_row *r, size_t sum_off)
+static uint64_t hist_count_of(const struct vmapscope_row *r, size_t sum_off)
 {
 	uint64_t n = 0;
 	size_t k;
@@ -107,7 +107,7 @@ static uint64_t hist_count_of(const struct vmapstat_row *r, size_t sum_off)
  * count in parentheses, a time sum is shown as the mean per value its
  * histogram counted (calls timed), else per the line's count.
  */
-static void text_line(FILE *f, const struct vmapstat_row *r, int line,
+static void text_line(FILE *f, const struct vmapscope_row *r, int line,
 		      const struct report_opts *o)
 {
 	uint64_t first = 0;
@@ -146,8 +146,8 @@ static void text_line(FILE *f, const struct vmapstat_row *r, int line,
 		fprintf(f, "\n");
 }
 
-static void text_row(FILE *f, const struct vmapstat_sample *s,
-		     const struct vmapstat_row *r, const struct report_opts *o)
+static void text_row(FILE *f, const struct vmapscope_sample *s,
+		     const struct vmapscope_row *r, const struct report_opts *o)
 {
 	uint64_t total = row_total_bytes(r);
 	int line, last = 0;
@@ -163,7 +163,7 @@ static void text_row(FILE *f, const struct vmapstat_sample *s,
 		fprintf(f, "  %s=%s", by_name(s->by), r->label_str);
 	fprintf(f, "\n");
 
-	if (s->feat[VMAPSTAT_FEAT_GRANULE].available || s->feat[VMAPSTAT_FEAT_RUNS].available)
+	if (s->feat[VMAPSCOPE_FEAT_GRANULE].available || s->feat[VMAPSCOPE_FEAT_RUNS].available)
 		for (k = 0; k < nr_row_fields; k++)
 			if (granule_column(r, &row_fields[k])) {
 				text_granules(f, s, r, total);
@@ -191,7 +191,7 @@ static void text_row(FILE *f, const struct vmapstat_sample *s,
 }
 
 /* The global counters that are not zero, on one line. */
-static void text_counters(FILE *f, const struct vmapstat_sample *s)
+static void text_counters(FILE *f, const struct vmapscope_sample *s)
 {
 	const char *sep = "\ncounters: ";
 	int i;
@@ -206,10 +206,10 @@ static void text_counters(FILE *f, const struct vmapstat_sample *s)
 		fprintf(f, "\n");
 }
 
-void report_text(FILE *f, const struct vmapstat_sample *s, const struct report_opts *o)
+void report_text(FILE *f, const struct vmapscope_sample *s, const struct report_opts *o)
 {
-	struct vmapstat_sample byapi = {};
-	const struct vmapstat_sample *v = s;
+	struct vmapscope_sample byapi = {};
+	const struct vmapscope_sample *v = s;
 	size_t i;
 
 	if (o->timestamp) {
@@ -263,8 +263,8 @@ static struct json_object *j_hist(const uint64_t *slots)
 	return a;
 }
 
-static struct json_object *j_row(const struct vmapstat_sample *s,
-				 const struct vmapstat_row *r, bool per_caller)
+static struct json_object *j_row(const struct vmapscope_sample *s,
+				 const struct vmapscope_row *r, bool per_caller)
 {
 	struct json_object *o = json_object_new_object(), *g;
 	uint64_t total = row_total_bytes(r);
@@ -331,10 +331,10 @@ static struct json_object *j_row(const struct vmapstat_sample *s,
 	return o;
 }
 
-struct json_object *report_json(const struct vmapstat_sample *s, const struct report_opts *o)
+struct json_object *report_json(const struct vmapscope_sample *s, const struct report_opts *o)
 {
-	struct vmapstat_sample byapi = {};
-	const struct vmapstat_sample *v = s;
+	struct vmapscope_sample byapi = {};
+	const struct vmapscope_sample *v = s;
 	struct json_object *root, *k, *feats, *cnt, *rows, *sym;
 	char ts[40];
 	struct tm tm;
@@ -360,7 +360,7 @@ struct json_object *report_json(const struct vmapstat_sample *s, const struct re
 	json_object_object_add(root, "kernel", k);
 
 	feats = json_object_new_object();
-	for (i = 0; i < VMAPSTAT_FEAT_MAX; i++) {
+	for (i = 0; i < VMAPSCOPE_FEAT_MAX; i++) {
 		struct json_object *f = json_object_new_object();
 
 		json_object_object_add(f, "available", json_object_new_boolean(s->feat[i].available));

@@ -19,14 +19,14 @@ struct report_opts {
 };
 
 /* One line per missing/partial column (feature why-lines) and kallsyms. */
-void report_missing(FILE *f, const struct vmapstat_sample *s);
+void report_missing(FILE *f, const struct vmapscope_sample *s);
 
 /* Text report of one interval (s = a delta, or a cumulative sample). */
-void report_text(FILE *f, const struct vmapstat_sample *s,
+void report_text(FILE *f, const struct vmapscope_sample *s,
 		 const struct report_opts *o);
 
 /* JSON object for one interval; caller puts it.  NULL on ENOMEM. */
-struct json_object *report_json(const struct vmapstat_sample *s,
+struct json_object *report_json(const struct vmapscope_sample *s,
 				const struct report_opts *o);
 
 /*

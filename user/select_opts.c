@@ -18,7 +18,7 @@ enum {
 	OPT_AREAS,
 	OPT_STACK_CALLERS,
 	OPT_BY,
-	/* an opt-in feature's option: OPT_FEATURE + enum vmapstat_feature */
+	/* an opt-in feature's option: OPT_FEATURE + enum vmapscope_feature */
 	OPT_FEATURE = 0x500,
 };
 
@@ -45,8 +45,8 @@ static const struct argp_option select_options[] = {
 	  "purges (on a kernel without the series the areas are the rows anyway)", 0 },
 #define FEAT_PLAIN(id, name)
 #define FEAT_OPTION(id, name, option, help, ...)				\
-	{ option, OPT_FEATURE + VMAPSTAT_FEAT_##id, NULL, 0, help, 0 },
-	VMAPSTAT_FEATURES(FEAT_PLAIN, FEAT_OPTION)
+	{ option, OPT_FEATURE + VMAPSCOPE_FEAT_##id, NULL, 0, help, 0 },
+	VMAPSCOPE_FEATURES(FEAT_PLAIN, FEAT_OPTION)
 #undef FEAT_PLAIN
 #undef FEAT_OPTION
 	{ "stack-callers", OPT_STACK_CALLERS, NULL, 0, "Name the callers of areas by kernel stack "
@@ -131,8 +131,8 @@ static error_t select_parse(int key, char *arg, struct argp_state *state)
 				   s->latency_all ? "--latency-all" : "--call-latency");
 		break;
 	default:
-		if (key >= OPT_FEATURE && key < OPT_FEATURE + VMAPSTAT_FEAT_MAX) {
-			s->optin |= VMAPSTAT_FEAT_BIT(key - OPT_FEATURE);
+		if (key >= OPT_FEATURE && key < OPT_FEATURE + VMAPSCOPE_FEAT_MAX) {
+			s->optin |= VMAPSCOPE_FEAT_BIT(key - OPT_FEATURE);
 			break;
 		}
 		return ARGP_ERR_UNKNOWN;

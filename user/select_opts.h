@@ -43,7 +43,7 @@ struct select_opts {
 	bool latency_all;
 	bool runs;
 	bool areas;
-	unsigned int optin;		/* opt-in features: VMAPSTAT_FEAT_BIT(f) */
+	unsigned int optin;		/* opt-in features: VMAPSCOPE_FEAT_BIT(f) */
 	bool stack_callers;
 	bool verbose;
 	uint32_t max_callers;		/* 0 = the collector's default */

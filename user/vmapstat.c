@@ -267,7 +267,7 @@ static int groups_run_start(int idx, pid_t pid)
 	return 0;
 }
 
-static int groups_run_end(int idx, int status, const struct vmapstat_sample *delta)
+static int groups_run_end(int idx, int status, const struct vmapscope_sample *delta)
 {
 	for (size_t i = 0; i < NR_GROUPS; i++)
 		if (groups[i]->run_end && groups[i]->run_end(&run, idx, status, delta))
@@ -275,7 +275,7 @@ static int groups_run_end(int idx, int status, const struct vmapstat_sample *del
 	return 0;
 }
 
-static int groups_interval(const struct vmapstat_sample *cum, const struct vmapstat_sample *delta)
+static int groups_interval(const struct vmapscope_sample *cum, const struct vmapscope_sample *delta)
 {
 	for (size_t i = 0; i < NR_GROUPS; i++)
 		if (groups[i]->interval && groups[i]->interval(&run, cum, delta))
@@ -292,7 +292,7 @@ static int groups_interval_json(struct json_object *o)
 }
 
 /* Every group ends, whatever an earlier one says. */
-static int groups_end(const struct vmapstat_sample *cum)
+static int groups_end(const struct vmapscope_sample *cum)
 {
 	int failed = 0;
 
@@ -303,7 +303,7 @@ static int groups_end(const struct vmapstat_sample *cum)
 }
 
 /* Print one interval; 0 or EXIT_RUNTIME. */
-static int emit(const struct vmapstat_sample *cum, const struct vmapstat_sample *delta)
+static int emit(const struct vmapscope_sample *cum, const struct vmapscope_sample *delta)
 {
 	if (groups_interval(cum, delta))
 		return EXIT_RUNTIME;
@@ -329,7 +329,7 @@ static int emit(const struct vmapstat_sample *cum, const struct vmapstat_sample 
 	return cli_stdout_check();
 }
 
-static int read_snap(struct collector *c, struct vmapstat_sample *s)
+static int read_snap(struct collector *c, struct vmapscope_sample *s)
 {
 	int err = collector_read(c, s);
 
@@ -346,9 +346,9 @@ static void sleep_interval(double s)
 	nanosleep(&ts, NULL);
 }
 
-static int interval_mode(struct collector *c, struct vmapstat_sample *prev)
+static int interval_mode(struct collector *c, struct vmapscope_sample *prev)
 {
-	struct vmapstat_sample cur, delta;
+	struct vmapscope_sample cur, delta;
 	long n = 0;
 	int ret = 0;
 
@@ -503,9 +503,9 @@ static int status_to_exit(int status)
 	return EXIT_RUNTIME;
 }
 
-static int command_mode(struct collector *c, struct vmapstat_sample *start)
+static int command_mode(struct collector *c, struct vmapscope_sample *start)
 {
-	struct vmapstat_sample before, after = {}, delta = {};
+	struct vmapscope_sample before, after = {}, delta = {};
 	int i, status = 0, ret = EXIT_RUNTIME;
 
 	if (sample_delta(start, NULL, &before))
@@ -525,7 +525,7 @@ static int command_mode(struct collector *c, struct vmapstat_sample *start)
 		sample_free(&delta);
 		sample_free(&before);
 		before = after;
-		after = (struct vmapstat_sample){};
+		after = (struct vmapscope_sample){};
 		if (exiting)
 			break;
 	}
@@ -576,7 +576,7 @@ int main(int argc, char **argv)
 		.children = children,
 	};
 	struct collector_opts copts = {};
-	struct vmapstat_sample start, cum;
+	struct vmapscope_sample start, cum;
 	struct collector *c = NULL;
 	char errbuf[512];
 	int ret = 0, i, nargs = argc;
@@ -635,17 +635,17 @@ int main(int argc, char **argv)
 	/* once: which columns this kernel cannot provide, and why */
 	report_missing(stderr, &start);
 	if (env.sel.verbose) {
-		const struct vmapstat_probe_state *ps;
+		const struct vmapscope_probe_state *ps;
 		size_t n = collector_probes(c, &ps), k;
 
 		for (k = 0; k < n; k++)
 			fprintf(stderr, "vmapstat: latency %-10s %-28s %s%s\n", api_name(ps[k].api),
 				ps[k].func, ps[k].how[0] ? ps[k].how : "not attached: ", ps[k].why);
-		if (start.feat[VMAPSTAT_FEAT_CALLERS].available)
+		if (start.feat[VMAPSCOPE_FEAT_CALLERS].available)
 			fprintf(stderr, "vmapstat: callers named by %s\n",
-				start.feat[VMAPSTAT_FEAT_CALLERS].how);
+				start.feat[VMAPSCOPE_FEAT_CALLERS].how);
 		/* what each column comes from: the attach set, as JSON "features" has it */
-		for (k = 0; k < VMAPSTAT_FEAT_MAX; k++)
+		for (k = 0; k < VMAPSCOPE_FEAT_MAX; k++)
 			fprintf(stderr, "vmapstat: feature %-12s %s\n", feature_name(k),
 				start.feat[k].available ? start.feat[k].how :
 				start.feat[k].how[0] ? start.feat[k].how : "missing");

@@ -150,7 +150,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 
 struct source_ctx {
 	struct collector *col;
-	struct vmapstat_sample prev;	/* cumulative */
+	struct vmapscope_sample prev;	/* cumulative */
 	bool have_prev;
 	struct timespec start;
 	char live_why[256];
@@ -165,7 +165,7 @@ static double ts_diff(const struct timespec *a, const struct timespec *b)
 static int source_sample(void *ctxp, struct top_table *tab, bool cumulative)
 {
 	struct source_ctx *ctx = ctxp;
-	struct vmapstat_sample cur, delta = { 0 };
+	struct vmapscope_sample cur, delta = { 0 };
 	struct top_live *live = NULL;
 	struct top_avail avail;
 	const char *live_why = NULL;

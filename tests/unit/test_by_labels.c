@@ -22,7 +22,7 @@
 #include "row_labels.h"
 #include "rows.h"
 
-static void snap_init(struct vmapstat_sample *s, size_t nr, int by)
+static void snap_init(struct vmapscope_sample *s, size_t nr, int by)
 {
 	memset(s, 0, sizeof(*s));
 	s->nr_rows = nr;
@@ -34,14 +34,14 @@ static void snap_init(struct vmapstat_sample *s, size_t nr, int by)
 	s->stats_max_entries = 2048;
 	s->interval_s = 1;
 	s->by = by;
-	s->feat[VMAPSTAT_FEAT_GRANULE].available = true;
+	s->feat[VMAPSCOPE_FEAT_GRANULE].available = true;
 }
 
 /* Row @i: caller @caller (symbol "fn<caller>"), api, cgroup id @id named @path. */
-static struct vmapstat_row *row(struct vmapstat_sample *s, size_t i, uint64_t caller, int api,
+static struct vmapscope_row *row(struct vmapscope_sample *s, size_t i, uint64_t caller, int api,
 				uint64_t id, const char *path, uint64_t bytes)
 {
-	struct vmapstat_row *r = &s->rows[i];
+	struct vmapscope_row *r = &s->rows[i];
 
 	r->caller = caller;
 	r->api = api;
@@ -55,7 +55,7 @@ static struct vmapstat_row *row(struct vmapstat_sample *s, size_t i, uint64_t ca
 
 static void test_row_cmp_and_delta(void **state)
 {
-	struct vmapstat_sample prev, cur, d;
+	struct vmapscope_sample prev, cur, d;
 
 	(void)state;
 	/* one caller, two cgroups: two rows, ordered by label after api */
@@ -84,7 +84,7 @@ static void test_row_cmp_and_delta(void **state)
 /* rows_by_api keeps the label: one row per (api, label), sums exact. */
 static void test_fold_by_api_keeps_labels(void **state)
 {
-	struct vmapstat_sample s, f;
+	struct vmapscope_sample s, f;
 
 	(void)state;
 	snap_init(&s, 4, VMAPSCOPE_BY_CGROUP);
@@ -128,7 +128,7 @@ static struct json_object *get(struct json_object *o, const char *k)
 static void test_json_and_text(void **state)
 {
 	struct report_opts o = { .per_caller = true, .lat_unit = "usecs", .lat_div = 1000 };
-	struct vmapstat_sample s;
+	struct vmapscope_sample s;
 	struct json_object *j, *r;
 	char *buf = NULL;
 	size_t len = 0;
@@ -211,7 +211,7 @@ static int count_lines_with(const struct prom_buf *b, const char *needle)
 static void test_prom_top_pairs(void **state)
 {
 	struct prom_state *st = prom_state_new(2);
-	struct vmapstat_sample s;
+	struct vmapscope_sample s;
 	struct prom_buf b;
 	double sum = 0;
 	const char *p;
@@ -252,7 +252,7 @@ static void test_prom_top_pairs(void **state)
 static void test_prom_comm_and_none(void **state)
 {
 	struct prom_state *st = prom_state_new(4);
-	struct vmapstat_sample s;
+	struct vmapscope_sample s;
 	struct prom_buf b;
 
 	(void)state;

@@ -117,14 +117,14 @@ static const struct arch_case x86 = { "x86_64", 0, true };
 static const struct arch_case arm64 = { "arm64", 16, false };
 
 /* @n mapping calls of @ns each (vmap_mapped's ns) */
-static void add_map_lat(struct vmapstat_row *r, uint64_t n, uint64_t ns)
+static void add_map_lat(struct vmapscope_row *r, uint64_t n, uint64_t ns)
 {
 	r->st.lat_hist[hist_slot(ns, VMAPSCOPE_HIST_SLOTS)] += n;
 	r->st.lat_sum_ns += n * ns;
 }
 
 /* @n unmappings of mappings that lived @ns each (--lifetime) */
-static void add_life(struct vmapstat_row *r, uint64_t n, uint64_t ns)
+static void add_life(struct vmapscope_row *r, uint64_t n, uint64_t ns)
 {
 	r->st.life_hist[hist_slot(ns, VMAPSCOPE_HIST_SLOTS)] += n;
 	r->st.life_sum_ns += n * ns;
@@ -132,21 +132,21 @@ static void add_life(struct vmapstat_row *r, uint64_t n, uint64_t ns)
 }
 
 /* @n whole calls of @ns each (--call-latency) */
-static void add_lat(struct vmapstat_row *r, uint64_t n, uint64_t ns)
+static void add_lat(struct vmapscope_row *r, uint64_t n, uint64_t ns)
 {
 	r->st.call_lat_hist[hist_slot(ns, VMAPSCOPE_HIST_SLOTS)] += n;
 	r->st.call_lat_sum_ns += n * ns;
 	r->st.calls += n;
 }
 
-static void add_chunks(struct vmapstat_row *r, uint64_t n, uint64_t pages)
+static void add_chunks(struct vmapscope_row *r, uint64_t n, uint64_t pages)
 {
 	r->st.chunk_hist[hist_slot(pages, VMAPSCOPE_HIST_SLOTS)] += n;
 	r->st.chunk_pages += n * pages;
 	r->st.chunks += n;
 }
 
-static void add_bytes(struct vmapstat_row *r, unsigned int shift, uint64_t runs, uint64_t bytes,
+static void add_bytes(struct vmapscope_row *r, unsigned int shift, uint64_t runs, uint64_t bytes,
 		      const struct arch_case *a)
 {
 	if (a->latency)		/* --runs with it */
@@ -154,10 +154,10 @@ static void add_bytes(struct vmapstat_row *r, unsigned int shift, uint64_t runs,
 	r->st.bytes[shift] += bytes;
 }
 
-static struct vmapstat_row *add_row(struct vmapstat_sample *s, uint64_t caller, int api,
+static struct vmapscope_row *add_row(struct vmapscope_sample *s, uint64_t caller, int api,
 				    const char *sym)
 {
-	struct vmapstat_row *r = &s->rows[s->nr_rows++];
+	struct vmapscope_row *r = &s->rows[s->nr_rows++];
 
 	memset(r, 0, sizeof(*r));
 	r->caller = caller;
@@ -173,10 +173,10 @@ static struct vmapstat_row *add_row(struct vmapstat_sample *s, uint64_t caller, 
  * vm_map_ram user, an area-only caller, and unattributed runs.  Rows are
  * sorted by caller, then api, as collector_read() returns them.
  */
-static void make_sample(struct vmapstat_sample *s, const struct arch_case *a, uint64_t scale)
+static void make_sample(struct vmapscope_sample *s, const struct arch_case *a, uint64_t scale)
 {
 	unsigned int big = a->cont_shift ? a->cont_shift : 21;
-	struct vmapstat_row *r;
+	struct vmapscope_row *r;
 
 	memset(s, 0, sizeof(*s));
 	s->rows = calloc(8, sizeof(*s->rows));
@@ -190,24 +190,24 @@ static void make_sample(struct vmapstat_sample *s, const struct arch_case *a, ui
 	s->wall.tv_sec = 1796050000 + 2 * scale;
 	s->wall.tv_nsec = 500000000;
 
-	s->feat[VMAPSTAT_FEAT_GRANULE] = (struct vmapstat_feature_state){ true, "vmap_mapped", "" };
-	s->feat[VMAPSTAT_FEAT_CHUNK] = (struct vmapstat_feature_state){ true, "vmap_mapped", "" };
-	s->feat[VMAPSTAT_FEAT_LATENCY] = (struct vmapstat_feature_state){ true, "vmap_mapped", "" };
-	s->feat[VMAPSTAT_FEAT_AREAS] = (struct vmapstat_feature_state){ true, "fexit", "" };
-	s->feat[VMAPSTAT_FEAT_CALLERS] = (struct vmapstat_feature_state){ true, "vmap_mapped", "" };
+	s->feat[VMAPSCOPE_FEAT_GRANULE] = (struct vmapscope_feature_state){ true, "vmap_mapped", "" };
+	s->feat[VMAPSCOPE_FEAT_CHUNK] = (struct vmapscope_feature_state){ true, "vmap_mapped", "" };
+	s->feat[VMAPSCOPE_FEAT_LATENCY] = (struct vmapscope_feature_state){ true, "vmap_mapped", "" };
+	s->feat[VMAPSCOPE_FEAT_AREAS] = (struct vmapscope_feature_state){ true, "fexit", "" };
+	s->feat[VMAPSCOPE_FEAT_CALLERS] = (struct vmapscope_feature_state){ true, "vmap_mapped", "" };
 	if (a->latency) {
-		s->feat[VMAPSTAT_FEAT_RUNS] = (struct vmapstat_feature_state){ true, "raw_tp", "" };
-		s->feat[VMAPSTAT_FEAT_LIFETIME] = (struct vmapstat_feature_state){
+		s->feat[VMAPSCOPE_FEAT_RUNS] = (struct vmapscope_feature_state){ true, "raw_tp", "" };
+		s->feat[VMAPSCOPE_FEAT_LIFETIME] = (struct vmapscope_feature_state){
 			true, "vmap_mapped+free_vmap_area_noflush", "" };
-		s->feat[VMAPSTAT_FEAT_CALL_LATENCY] = (struct vmapstat_feature_state){
+		s->feat[VMAPSCOPE_FEAT_CALL_LATENCY] = (struct vmapscope_feature_state){
 			true, "fentry",
 			"call latency: vmap, vm_map_ram not timed (their exit probe would become the caller; --latency-all)" };
 		s->symbols_ok = true;
 	} else {
-		s->feat[VMAPSTAT_FEAT_RUNS] = (struct vmapstat_feature_state){ false, "off (--runs)", "" };
-		s->feat[VMAPSTAT_FEAT_LIFETIME] = (struct vmapstat_feature_state){
+		s->feat[VMAPSCOPE_FEAT_RUNS] = (struct vmapscope_feature_state){ false, "off (--runs)", "" };
+		s->feat[VMAPSCOPE_FEAT_LIFETIME] = (struct vmapscope_feature_state){
 			false, "off (--lifetime)", "" };
-		s->feat[VMAPSTAT_FEAT_CALL_LATENCY] = (struct vmapstat_feature_state){
+		s->feat[VMAPSCOPE_FEAT_CALL_LATENCY] = (struct vmapscope_feature_state){
 			false, "", "call latency: no kprobes on this kernel (CONFIG_KPROBES=n)" };
 		snprintf(s->ksyms_reason, sizeof(s->ksyms_reason),
 			 "kptr_restrict=2: addresses are zero; callers shown as raw addresses");
@@ -300,7 +300,7 @@ static void make_sample(struct vmapstat_sample *s, const struct arch_case *a, ui
 
 /* The interval between two reads, as vmapstat reports it. */
 struct reads {
-	struct vmapstat_sample prev, cum, delta;
+	struct vmapscope_sample prev, cum, delta;
 };
 
 static void make_reads(struct reads *rd, const struct arch_case *a)

@@ -115,7 +115,7 @@ static int parse(int argc, char **argv)
  * A delta with @bytes4k at 4K, @bytes2m at 2M, @chunks chunks, @calls calls,
  * @lat_sum ns of mapping and of call latency.
  */
-static void mk_delta(struct vmapstat_sample *d, struct vmapstat_row *row,
+static void mk_delta(struct vmapscope_sample *d, struct vmapscope_row *row,
 		     uint64_t bytes4k, uint64_t bytes2m, uint64_t chunks,
 		     uint64_t calls, uint64_t lat_sum)
 {
@@ -131,10 +131,10 @@ static void mk_delta(struct vmapstat_sample *d, struct vmapstat_row *row,
 	d->rows = row;
 	d->nr_rows = 1;
 	d->page_shift = 12;
-	d->feat[VMAPSTAT_FEAT_GRANULE].available = true;
-	d->feat[VMAPSTAT_FEAT_CHUNK].available = true;
-	d->feat[VMAPSTAT_FEAT_LATENCY].available = true;
-	d->feat[VMAPSTAT_FEAT_CALL_LATENCY].available = true;
+	d->feat[VMAPSCOPE_FEAT_GRANULE].available = true;
+	d->feat[VMAPSCOPE_FEAT_CHUNK].available = true;
+	d->feat[VMAPSCOPE_FEAT_LATENCY].available = true;
+	d->feat[VMAPSCOPE_FEAT_CALL_LATENCY].available = true;
 }
 
 static char *cmd_argv[] = { "true", NULL };
@@ -168,8 +168,8 @@ static pid_t held_true(int *go)
 
 static int three_runs(void *arg)
 {
-	struct vmapstat_sample d;
-	struct vmapstat_row row;
+	struct vmapscope_sample d;
+	struct vmapscope_row row;
 	/* bytes at 4K, bytes at 2M, chunks, calls, latency sum */
 	static const uint64_t in[3][5] = {
 		{ 8192, 2 << 20, 3, 2, 3000 },

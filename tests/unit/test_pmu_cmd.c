@@ -41,7 +41,7 @@ static void sh(const char *fmt, ...)
 }
 
 /* vmapstat -j [@opts] --pmu page-faults,task-clock -- @cmd: one run's values */
-static void vmapstat_counts(const char *opts, const char *cmd, double *faults,
+static void vmapscope_counts(const char *opts, const char *cmd, double *faults,
 			    double *msec)
 {
 	const struct pmu_metric *pf, *tc;
@@ -108,7 +108,7 @@ static void test_counts_match_perf_stat(void **state)
 	}
 	/* page faults of a short command: all of them are its own */
 	for (int i = 0; i < RUNS; i++) {
-		vmapstat_counts("", "/bin/true", &vf[i], &d);
+		vmapscope_counts("", "/bin/true", &vf[i], &d);
 		perf_counts("/bin/true", &pf[i], &d);
 	}
 	f_vm = median(vf);
@@ -121,7 +121,7 @@ static void test_counts_match_perf_stat(void **state)
 
 	/* CPU time of a command with children (sh runs the loop) */
 	for (int i = 0; i < RUNS; i++) {
-		vmapstat_counts("", "sh -c '" BUSY "'", &d, &vt[i]);
+		vmapscope_counts("", "sh -c '" BUSY "'", &d, &vt[i]);
 		perf_counts("sh -c '" BUSY "'", &d, &pt[i]);
 	}
 	t_vm = median(vt);
@@ -170,8 +170,8 @@ static void test_children_counted(void **state)
 	double one, two, d;
 
 	(void)state;
-	vmapstat_counts("", "sh -c /bin/true", &one, &d);
-	vmapstat_counts("", "sh -c '/bin/true; /bin/true; /bin/true'", &two, &d);
+	vmapscope_counts("", "sh -c /bin/true", &one, &d);
+	vmapscope_counts("", "sh -c '/bin/true; /bin/true; /bin/true'", &two, &d);
 	printf("  page-faults: sh with one /bin/true %.0f, with three %.0f\n", one, two);
 	/* each /bin/true faults some 40 times */
 	assert_true(two > one + 40);
@@ -182,8 +182,8 @@ static void test_all_cpus_counts_more(void **state)
 	double cmd_f, sys_f, cmd_t, sys_t;
 
 	(void)state;
-	vmapstat_counts("", "/bin/true", &cmd_f, &cmd_t);
-	vmapstat_counts("-a", "/bin/true", &sys_f, &sys_t);
+	vmapscope_counts("", "/bin/true", &cmd_f, &cmd_t);
+	vmapscope_counts("-a", "/bin/true", &sys_f, &sys_t);
 	printf("  /bin/true: per command %.0f faults %.2f msec, -a %.0f faults %.2f msec\n",
 	       cmd_f, cmd_t, sys_f, sys_t);
 	assert_true(sys_f > cmd_f);

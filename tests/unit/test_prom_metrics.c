@@ -35,7 +35,7 @@ static int teardown(void **state)
 }
 
 /* A snapshot of nr rows, zeroed; the test fills the counters. */
-static void snap_init(struct vmapstat_sample *s, size_t nr)
+static void snap_init(struct vmapscope_sample *s, size_t nr)
 {
 	memset(s, 0, sizeof(*s));
 	s->nr_rows = nr;
@@ -47,13 +47,13 @@ static void snap_init(struct vmapstat_sample *s, size_t nr)
 	s->symbols_ok = true;
 	s->stats_max_entries = 2048;
 	s->interval_s = 1;
-	s->feat[VMAPSTAT_FEAT_GRANULE].available = true;
+	s->feat[VMAPSCOPE_FEAT_GRANULE].available = true;
 }
 
-static struct vmapstat_row *row(struct vmapstat_sample *s, size_t i,
+static struct vmapscope_row *row(struct vmapscope_sample *s, size_t i,
 				const char *sym, int api)
 {
-	struct vmapstat_row *r = &s->rows[i];
+	struct vmapscope_row *r = &s->rows[i];
 
 	snprintf(r->sym, sizeof(r->sym), "%s", sym);
 	r->api = api;
@@ -135,8 +135,8 @@ static void test_bounds_match_bpf_slots(void **state)
 /* End to end: one chunk of 2 pages (an edge) and one call of 1024 ns. */
 static void test_edge_values_in_exposition(void **state)
 {
-	struct vmapstat_sample s;
-	struct vmapstat_row *r;
+	struct vmapscope_sample s;
+	struct vmapscope_row *r;
 
 	(void)state;
 	st = prom_state_new(5);
@@ -169,8 +169,8 @@ static void test_edge_values_in_exposition(void **state)
 
 static void test_deltas_accumulate(void **state)
 {
-	struct vmapstat_sample s;
-	struct vmapstat_row *r;
+	struct vmapscope_sample s;
+	struct vmapscope_row *r;
 	int i;
 
 	(void)state;
@@ -213,7 +213,7 @@ static void test_deltas_accumulate(void **state)
 /* Callers with the same symbol (two addresses, one label) are one series. */
 static void test_same_symbol_merges(void **state)
 {
-	struct vmapstat_sample s;
+	struct vmapscope_sample s;
 
 	(void)state;
 	st = prom_state_new(5);
@@ -229,7 +229,7 @@ static void test_same_symbol_merges(void **state)
 
 static void add_caller_bytes(const char *const *syms, const uint64_t *bytes, size_t n)
 {
-	struct vmapstat_sample s;
+	struct vmapscope_sample s;
 	size_t i;
 
 	snap_init(&s, n);
@@ -302,7 +302,7 @@ static void test_top_zero_sums_everything(void **state)
 /* Before any interval: valid exposition, info from the start snapshot. */
 static void test_empty_state(void **state)
 {
-	struct vmapstat_sample s;
+	struct vmapscope_sample s;
 
 	(void)state;
 	st = prom_state_new(20);

@@ -16,24 +16,24 @@
 #include "rows.h"
 #include "report.h"
 
-static void fill_meta(struct vmapstat_sample *s, const char *arch)
+static void fill_meta(struct vmapscope_sample *s, const char *arch)
 {
 	snprintf(s->arch, sizeof(s->arch), "%s", arch);
 	snprintf(s->kernel_release, sizeof(s->kernel_release), "6.12.0");
 	s->page_shift = 12;
 	s->symbols_ok = true;
 	s->stats_max_entries = 2048;
-	s->feat[VMAPSTAT_FEAT_GRANULE].available = true;
-	s->feat[VMAPSTAT_FEAT_CHUNK].available = true;
-	s->feat[VMAPSTAT_FEAT_AREAS].available = true;
-	snprintf(s->feat[VMAPSTAT_FEAT_LATENCY].why, sizeof(s->feat[0].why),
+	s->feat[VMAPSCOPE_FEAT_GRANULE].available = true;
+	s->feat[VMAPSCOPE_FEAT_CHUNK].available = true;
+	s->feat[VMAPSCOPE_FEAT_AREAS].available = true;
+	snprintf(s->feat[VMAPSCOPE_FEAT_LATENCY].why, sizeof(s->feat[0].why),
 		 "latency: test says no");
 }
 
 /* Two callers: vmalloc 1x2M PMD + 256x4K; vmap 16x64K cont. */
-static void make_snap(struct vmapstat_sample *s, const char *arch, uint64_t scale)
+static void make_snap(struct vmapscope_sample *s, const char *arch, uint64_t scale)
 {
-	struct vmapstat_row *r;
+	struct vmapscope_row *r;
 
 	memset(s, 0, sizeof(*s));
 	fill_meta(s, arch);
@@ -105,7 +105,7 @@ static void test_api_names(void **state)
 
 static void test_delta_and_by_api(void **state)
 {
-	struct vmapstat_sample a, b, d, t;
+	struct vmapscope_sample a, b, d, t;
 
 	make_snap(&a, "x86_64", 1);
 	make_snap(&b, "x86_64", 3);
@@ -142,7 +142,7 @@ static struct json_object *get(struct json_object *o, const char *k)
 	return v;
 }
 
-static struct json_object *report_roundtrip(const struct vmapstat_sample *s, bool per_caller)
+static struct json_object *report_roundtrip(const struct vmapscope_sample *s, bool per_caller)
 {
 	struct report_opts o = { .per_caller = per_caller, .lat_unit = "usecs", .lat_div = 1000 };
 	struct json_object *obj = report_json(s, &o), *back;
@@ -165,7 +165,7 @@ static struct json_object *report_roundtrip(const struct vmapstat_sample *s, boo
 
 static void test_json_per_caller(void **state)
 {
-	struct vmapstat_sample s;
+	struct vmapscope_sample s;
 	struct json_object *j, *rows, *r0, *g, *e, *h;
 
 	make_snap(&s, "arm64", 1);
@@ -220,7 +220,7 @@ static void test_json_per_caller(void **state)
 static void test_json_per_api_and_text(void **state)
 {
 	struct report_opts o = { .per_caller = false, .lat_unit = "usecs", .lat_div = 1000 };
-	struct vmapstat_sample s;
+	struct vmapscope_sample s;
 	struct json_object *j, *rows, *r0, *tmp;
 	char *buf = NULL;
 	size_t len = 0;
@@ -253,7 +253,7 @@ static void test_json_per_api_and_text(void **state)
 
 static void test_missing_lines(void **state)
 {
-	struct vmapstat_sample s;
+	struct vmapscope_sample s;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;

@@ -79,8 +79,8 @@ static void test_names_and_sums(void **state)
 /* Every word of every field is added and subtracted: none is left behind. */
 static void test_arithmetic_covers_every_field(void **state)
 {
-	struct vmapstat_sample a = {}, b = {}, d = {};
-	struct vmapstat_row ra = {}, rb = {};
+	struct vmapscope_sample a = {}, b = {}, d = {};
+	struct vmapscope_row ra = {}, rb = {};
 	struct vmapscope_stats sum = {};
 	uint64_t *w;
 	size_t k, i;

@@ -23,10 +23,10 @@
 
 /* ---- building snapshots by hand ---- */
 
-static struct vmapstat_row *add_row(struct vmapstat_sample *s, uint64_t caller, int api,
+static struct vmapscope_row *add_row(struct vmapscope_sample *s, uint64_t caller, int api,
 				    const char *sym)
 {
-	struct vmapstat_row *r;
+	struct vmapscope_row *r;
 
 	s->rows = realloc(s->rows, (s->nr_rows + 1) * sizeof(*s->rows));
 	assert_non_null(s->rows);
@@ -38,7 +38,7 @@ static struct vmapstat_row *add_row(struct vmapstat_sample *s, uint64_t caller, 
 	return r;
 }
 
-static void snap_init(struct vmapstat_sample *s, const char *arch, double t)
+static void snap_init(struct vmapscope_sample *s, const char *arch, double t)
 {
 	int f;
 
@@ -47,7 +47,7 @@ static void snap_init(struct vmapstat_sample *s, const char *arch, double t)
 	s->page_shift = 12;
 	s->mono.tv_sec = (time_t)t;
 	s->mono.tv_nsec = (long)((t - floor(t)) * 1e9);
-	for (f = 0; f < VMAPSTAT_FEAT_MAX; f++)
+	for (f = 0; f < VMAPSCOPE_FEAT_MAX; f++)
 		s->feat[f].available = true;
 }
 
@@ -55,7 +55,7 @@ static void snap_init(struct vmapstat_sample *s, const char *arch, double t)
  * n mapping calls (vmap_mapped) of mapping latency ns each, mapping bytes
  * at shift; timed whole by the entry probes (--call-latency) at 3 x ns.
  */
-static void map_calls(struct vmapstat_row *r, uint64_t n, unsigned int shift, uint64_t bytes,
+static void map_calls(struct vmapscope_row *r, uint64_t n, unsigned int shift, uint64_t bytes,
 		      uint64_t lat_ns)
 {
 	r->st.chunks += n;
@@ -179,8 +179,8 @@ static void test_percentile_same_slot_as_exact(void **state)
 
 static void test_rates_from_two_samples(void **state)
 {
-	struct vmapstat_sample prev, cur, delta;
-	struct vmapstat_row *r;
+	struct vmapscope_sample prev, cur, delta;
+	struct vmapscope_row *r;
 	struct top_table tab = { 0 };
 	struct top_avail av;
 	struct top_row *a, *b;
@@ -260,8 +260,8 @@ static void test_rates_from_two_samples(void **state)
 
 static void test_first_frame_and_cumulative(void **state)
 {
-	struct vmapstat_sample cur;
-	struct vmapstat_row *r;
+	struct vmapscope_sample cur;
+	struct vmapscope_row *r;
 	struct top_table tab = { 0 };
 	struct top_avail av;
 
@@ -291,16 +291,16 @@ static void test_first_frame_and_cumulative(void **state)
 /* A stock kernel: no series tracepoints, no probes; areas only. */
 static void test_missing_features_fallbacks(void **state)
 {
-	struct vmapstat_sample cur;
-	struct vmapstat_row *r;
+	struct vmapscope_sample cur;
+	struct vmapscope_row *r;
 	struct top_table tab = { 0 };
 	struct top_avail av;
 
 	snap_init(&cur, "x86_64", 1);
-	cur.feat[VMAPSTAT_FEAT_GRANULE].available = false;
-	snprintf(cur.feat[VMAPSTAT_FEAT_GRANULE].why, 256, "granule: kernel lacks vmalloc:vmap_set_ptes");
-	cur.feat[VMAPSTAT_FEAT_CHUNK].available = false;
-	cur.feat[VMAPSTAT_FEAT_LATENCY].available = false;
+	cur.feat[VMAPSCOPE_FEAT_GRANULE].available = false;
+	snprintf(cur.feat[VMAPSCOPE_FEAT_GRANULE].why, 256, "granule: kernel lacks vmalloc:vmap_set_ptes");
+	cur.feat[VMAPSCOPE_FEAT_CHUNK].available = false;
+	cur.feat[VMAPSCOPE_FEAT_LATENCY].available = false;
 	r = add_row(&cur, 0, VMAPSCOPE_API_UNATTRIBUTED, "[unattributed]");
 	r->st.areas = 6;
 	r->st.area_bytes = 6 * 2 * K4;
@@ -324,7 +324,7 @@ static void test_missing_features_fallbacks(void **state)
 	assert_true(tab.rows[0].live_areas == -1);
 
 	/* without areas either, the probed calls (--call-latency) are the last resort */
-	cur.feat[VMAPSTAT_FEAT_AREAS].available = false;
+	cur.feat[VMAPSCOPE_FEAT_AREAS].available = false;
 	top_avail_from_sample(&av, &cur, NULL);
 	assert_int_equal(top_table_build(&tab, &cur, NULL, &av, NULL, 0, true, false), 0);
 	assert_int_equal(tab.maps_src, TOP_MAPS_CALLS);
@@ -336,7 +336,7 @@ static void test_missing_features_fallbacks(void **state)
 
 static void test_granule_columns_per_arch(void **state)
 {
-	struct vmapstat_sample s;
+	struct vmapscope_sample s;
 	struct top_avail av;
 
 	snap_init(&s, "x86_64", 0);
@@ -364,8 +364,8 @@ static void test_granule_columns_per_arch(void **state)
 
 static void test_arm64_cont_share(void **state)
 {
-	struct vmapstat_sample cur;
-	struct vmapstat_row *r;
+	struct vmapscope_sample cur;
+	struct vmapscope_row *r;
 	struct top_table tab = { 0 };
 	struct top_avail av;
 
@@ -384,7 +384,7 @@ static void test_arm64_cont_share(void **state)
 
 static void test_live_matching(void **state)
 {
-	struct vmapstat_sample cur;
+	struct vmapscope_sample cur;
 	struct top_table tab = { 0 };
 	struct top_avail av;
 	size_t i, n;

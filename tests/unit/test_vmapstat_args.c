@@ -251,7 +251,7 @@ static void test_select_parse(void **state)
 	/* --lifetime is one of them, under that name */
 	assert_int_equal(parse_select(&s, (const char *[]){ "--lifetime", NULL }), 0);
 	select_opts_collector(&s, &o);
-	assert_int_equal(o.optin, VMAPSTAT_FEAT_BIT(VMAPSTAT_FEAT_LIFETIME));
+	assert_int_equal(o.optin, VMAPSCOPE_FEAT_BIT(VMAPSCOPE_FEAT_LIFETIME));
 	/* each opt-in feature's option (feature_table.h) asks for that feature only */
 	for (i = 0; i < nr_feature_optins; i++) {
 		char opt[64];
@@ -259,7 +259,7 @@ static void test_select_parse(void **state)
 		snprintf(opt, sizeof(opt), "--%s", feature_optins[i].option);
 		assert_int_equal(parse_select(&s, (const char *[]){ opt, NULL }), 0);
 		select_opts_collector(&s, &o);
-		assert_int_equal(o.optin, VMAPSTAT_FEAT_BIT(feature_optins[i].feat));
+		assert_int_equal(o.optin, VMAPSCOPE_FEAT_BIT(feature_optins[i].feat));
 	}
 	/* --latency-all extends the call latency, so it asks for it */
 	assert_int_equal(parse_select(&s, (const char *[]){ "--latency-all", NULL }), 0);

@@ -25,7 +25,7 @@ static uint64_t value(int i)
 	return 1000003ULL * (i + 1);
 }
 
-static void snap(struct vmapstat_sample *s)
+static void snap(struct vmapscope_sample *s)
 {
 	int i;
 
@@ -44,7 +44,7 @@ static void snap(struct vmapstat_sample *s)
 static void test_every_counter_in_every_output(void **state)
 {
 	struct report_opts o = { .lat_unit = "usecs", .lat_div = 1000 };
-	struct vmapstat_sample s;
+	struct vmapscope_sample s;
 	struct json_object *j, *cnt, *v;
 	struct prom_state *ps;
 	struct prom_buf b;

@@ -377,13 +377,13 @@ static void attach_tracepoints(struct collector *c, const struct plan *p)
 
 static void attach_latency(struct collector *c, const struct plan *p, bool kprobe_first)
 {
-	const struct vmapstat_probe_state *failed = NULL;
+	const struct vmapscope_probe_state *failed = NULL;
 	size_t i;
 	int n_ok = 0, n_want = 0, n_opt_in = 0;
 	char how[16] = "";
 
 	for (i = 0; i < NR_LAT_TARGETS; i++) {
-		struct vmapstat_probe_state *ps = &c->probes[c->nr_probes++];
+		struct vmapscope_probe_state *ps = &c->probes[c->nr_probes++];
 		struct bpf_link *a = NULL, *b = NULL;
 		int pass, err = 0, ferr = 0;
 
@@ -462,15 +462,15 @@ static void attach_latency(struct collector *c, const struct plan *p, bool kprob
 		}
 	}
 	if (n_ok == n_want && n_ok)
-		set_feat(c, VMAPSTAT_FEAT_CALL_LATENCY, true, how, NULL);
+		set_feat(c, VMAPSCOPE_FEAT_CALL_LATENCY, true, how, NULL);
 	else if (n_ok)
-		set_feat(c, VMAPSTAT_FEAT_CALL_LATENCY, true, how,
+		set_feat(c, VMAPSCOPE_FEAT_CALL_LATENCY, true, how,
 			 "call latency: %d of %d entry points attached (see -v)", n_ok, n_want);
 	else if (failed)
-		set_feat(c, VMAPSTAT_FEAT_CALL_LATENCY, false, NULL,
+		set_feat(c, VMAPSCOPE_FEAT_CALL_LATENCY, false, NULL,
 			 "call latency: no entry point can be probed (%s: %s)", failed->func, failed->why);
 	else
-		set_feat(c, VMAPSTAT_FEAT_CALL_LATENCY, false, NULL, "call latency: %s", n_opt_in ?
+		set_feat(c, VMAPSCOPE_FEAT_CALL_LATENCY, false, NULL, "call latency: %s", n_opt_in ?
 			 "the selected APIs' entry points are timed only with --latency-all "
 			 "(their exit probe would become the caller the kernel records)" :
 			 c->nr_probes ? "the selected APIs' entry points are not in this kernel" :
@@ -507,7 +507,7 @@ static void plan_events(struct collector *c, struct plan *p, const struct btf *v
 	p->tp[TP_PURGE] = o->areas;
 	p->tp[TP_LAZY_FREE] = o->areas || o->track_areas;
 	for (i = 0; i < nr_feature_optins; i++)
-		if ((o->optin & VMAPSTAT_FEAT_BIT(feature_optins[i].feat)) &&
+		if ((o->optin & VMAPSCOPE_FEAT_BIT(feature_optins[i].feat)) &&
 		    tp_by_name(feature_optins[i].tp) < NR_TPS)
 			p->tp[tp_by_name(feature_optins[i].tp)] = true;
 	p->tp[TP_MODULE] = true;
@@ -559,7 +559,7 @@ static int load_ladder(struct collector *c, struct plan *p, char *errbuf, size_t
 		err = open_and_load(c, p, errbuf, errlen);
 	}
 	if (!err && lat_err[0])
-		set_feat(c, VMAPSTAT_FEAT_CALL_LATENCY, false, NULL,
+		set_feat(c, VMAPSCOPE_FEAT_CALL_LATENCY, false, NULL,
 			 "call latency: entry-point probes do not load (%s)", lat_err);
 	return err;
 }
@@ -712,17 +712,17 @@ struct vmapstat_bpf *collector_bpf(struct collector *c)
 	return c->skel;
 }
 
-bool collector_feature(const struct collector *c, enum vmapstat_feature f)
+bool collector_feature(const struct collector *c, enum vmapscope_feature f)
 {
-	return f < VMAPSTAT_FEAT_MAX && c->feat[f].available;
+	return f < VMAPSCOPE_FEAT_MAX && c->feat[f].available;
 }
 
 const char *collector_callers_how(const struct collector *c)
 {
-	return c->feat[VMAPSTAT_FEAT_CALLERS].available ? c->feat[VMAPSTAT_FEAT_CALLERS].how : "";
+	return c->feat[VMAPSCOPE_FEAT_CALLERS].available ? c->feat[VMAPSCOPE_FEAT_CALLERS].how : "";
 }
 
-size_t collector_probes(const struct collector *c, const struct vmapstat_probe_state **probes)
+size_t collector_probes(const struct collector *c, const struct vmapscope_probe_state **probes)
 {
 	*probes = c->probes;
 	return c->nr_probes;

@@ -32,7 +32,7 @@ struct vmapstat_bpf;
  * line describing the failure written to errbuf (e.g. "need root or
  * CAP_BPF+CAP_PERFMON", "kernel has no BTF (/sys/kernel/btf/vmlinux)").
  * Missing optional columns are NOT an error: the samples' feature table
- * (struct vmapstat_feature_state) says which and why.
+ * (struct vmapscope_feature_state) says which and why.
  */
 int collector_open(const struct collector_opts *opts, struct collector **out,
 		   char *errbuf, size_t errlen);
@@ -47,13 +47,13 @@ const struct ksyms *collector_ksyms(struct collector *c);
 
 /* The loaded BPF object (vmapstat.skel.h), for the PMU sampler. */
 struct vmapstat_bpf *collector_bpf(struct collector *c);
-bool collector_feature(const struct collector *c, enum vmapstat_feature f);
+bool collector_feature(const struct collector *c, enum vmapscope_feature f);
 /* What names the callers ("vmap_mapped", "vm_struct", "stack", ...), "" if nothing. */
 const char *collector_callers_how(const struct collector *c);
 
 /* Latency probes as decided by collector_open(). */
 size_t collector_probes(const struct collector *c,
-			const struct vmapstat_probe_state **probes);
+			const struct vmapscope_probe_state **probes);
 
 /*
  * For --version: one line naming the BPF programs built into this binary's

@@ -39,10 +39,10 @@ enum tp_id tp_by_name(const char *name)
 	return NR_TPS;
 }
 
-void set_feat(struct collector *c, enum vmapstat_feature f, bool ok,
+void set_feat(struct collector *c, enum vmapscope_feature f, bool ok,
 	      const char *how, const char *fmt, ...)
 {
-	struct vmapstat_feature_state *s = &c->feat[f];
+	struct vmapscope_feature_state *s = &c->feat[f];
 	va_list ap;
 
 	s->available = ok;
@@ -68,19 +68,19 @@ static void decide_callers(struct collector *c)
 	int n;
 
 	if (!c->opts.stack_callers && c->tp_attached[TP_MAPPED]) {
-		set_feat(c, VMAPSTAT_FEAT_CALLERS, true, "vmap_mapped", NULL);
+		set_feat(c, VMAPSCOPE_FEAT_CALLERS, true, "vmap_mapped", NULL);
 		return;
 	}
 	if (!c->opts.stack_callers && c->area_how[0]) {
-		set_feat(c, VMAPSTAT_FEAT_CALLERS, true, "vm_struct", NULL);
+		set_feat(c, VMAPSCOPE_FEAT_CALLERS, true, "vm_struct", NULL);
 		return;
 	}
-	if (!c->opts.stack_callers && c->feat[VMAPSTAT_FEAT_CALL_LATENCY].available) {
-		set_feat(c, VMAPSTAT_FEAT_CALLERS, true, "entry probes", NULL);
+	if (!c->opts.stack_callers && c->feat[VMAPSCOPE_FEAT_CALL_LATENCY].available) {
+		set_feat(c, VMAPSCOPE_FEAT_CALLERS, true, "entry probes", NULL);
 		return;
 	}
 	if (!c->tp_attached[TP_AREA]) {
-		set_feat(c, VMAPSTAT_FEAT_CALLERS, false, NULL,
+		set_feat(c, VMAPSCOPE_FEAT_CALLERS, false, NULL,
 			 "callers: no vmap_mapped, no area program, no entry-point probe, and no "
 			 "vmalloc:alloc_vmap_area for the stack method");
 		return;
@@ -88,20 +88,20 @@ static void decide_callers(struct collector *c)
 	n = stack_internals(caller_names_ksyms(c->names), c->skel->bss->internals, VMAPSCOPE_MAX_INTERNALS,
 			    why, sizeof(why));
 	if (n < 0) {
-		set_feat(c, VMAPSTAT_FEAT_CALLERS, false, NULL,
+		set_feat(c, VMAPSCOPE_FEAT_CALLERS, false, NULL,
 			 "callers: no vmap_mapped, no area program, no entry-point probe, no stack method (%s): "
 			 "every area is counted as [unattributed]", why);
 		return;
 	}
 	c->skel->bss->nr_internals = n;
 	__atomic_store_n(&c->skel->bss->stack_callers, true, __ATOMIC_RELEASE);
-	set_feat(c, VMAPSTAT_FEAT_CALLERS, true, "stack", NULL);
+	set_feat(c, VMAPSCOPE_FEAT_CALLERS, true, "stack", NULL);
 }
 
 /* The method decide_callers() chose, in words, for the granule column's line. */
 static const char *callers_method(const struct collector *c)
 {
-	const struct vmapstat_feature_state *f = &c->feat[VMAPSTAT_FEAT_CALLERS];
+	const struct vmapscope_feature_state *f = &c->feat[VMAPSCOPE_FEAT_CALLERS];
 
 	if (!f->available)
 		return "cannot be named: every area is [unattributed]";
@@ -115,7 +115,7 @@ static const char *callers_method(const struct collector *c)
 }
 
 /* A column the options did not ask for: unavailable, and quiet about it. */
-static void feat_off(struct collector *c, enum vmapstat_feature f, const char *option)
+static void feat_off(struct collector *c, enum vmapscope_feature f, const char *option)
 {
 	set_feat(c, f, false, NULL, NULL);
 	snprintf(c->feat[f].how, sizeof(c->feat[f].how), "off (%s)", option);
@@ -132,7 +132,7 @@ static void decide_optin(struct collector *c, const struct feature_optin *f)
 	bool mapped = c->tp_attached[TP_MAPPED];
 	char buf[64], option[48];
 
-	if (!(c->opts.optin & VMAPSTAT_FEAT_BIT(f->feat))) {
+	if (!(c->opts.optin & VMAPSCOPE_FEAT_BIT(f->feat))) {
 		snprintf(option, sizeof(option), "--%s", f->option);
 		feat_off(c, f->feat, option);
 	} else if (tp < NR_TPS && c->tp_attached[tp] && (mapped || c->tp_attached[TP_AREA])) {
@@ -184,7 +184,7 @@ int set_optins(struct collector *c, struct vmapstat_bpf *s, const struct plan *p
 
 	for (i = 0; i < nr_feature_optins; i++) {
 		const struct feature_optin *f = &feature_optins[i];
-		bool want = c->opts.optin & VMAPSTAT_FEAT_BIT(f->feat);
+		bool want = c->opts.optin & VMAPSCOPE_FEAT_BIT(f->feat);
 		struct bpf_map *map = f->map ? bpf_object__find_map_by_name(s->obj, f->map) : NULL;
 		const char *bad = rodata_set_bool(s, f->want, want) ? f->want :
 				  rodata_set_bool(s, f->stock_want, !p->series) ? f->stock_want :
@@ -213,42 +213,42 @@ void decide_features(struct collector *c, const struct plan *p)
 	if (!o->load_only)
 		decide_callers(c);
 	if (mapped) {
-		set_feat(c, VMAPSTAT_FEAT_GRANULE, true, VMAPSCOPE_TP_MAPPED, NULL);
-		set_feat(c, VMAPSTAT_FEAT_CHUNK, true, VMAPSCOPE_TP_MAPPED, NULL);
+		set_feat(c, VMAPSCOPE_FEAT_GRANULE, true, VMAPSCOPE_TP_MAPPED, NULL);
+		set_feat(c, VMAPSCOPE_FEAT_CHUNK, true, VMAPSCOPE_TP_MAPPED, NULL);
 	} else {
-		set_feat(c, VMAPSTAT_FEAT_GRANULE, false, NULL,
+		set_feat(c, VMAPSCOPE_FEAT_GRANULE, false, NULL,
 			 "granule: kernel lacks vmalloc:%s — %s%s%s%s", VMAPSCOPE_TP_MAPPED, apply,
 			 o->load_only ? "" : " (callers ", o->load_only ? "" : callers_method(c),
 			 o->load_only ? "" : ")");
-		set_feat(c, VMAPSTAT_FEAT_CHUNK, false, NULL, NULL);
+		set_feat(c, VMAPSCOPE_FEAT_CHUNK, false, NULL, NULL);
 	}
 	if (o->no_map_latency)
-		feat_off(c, VMAPSTAT_FEAT_LATENCY, "--no-latency");
+		feat_off(c, VMAPSCOPE_FEAT_LATENCY, "--no-latency");
 	else if (mapped)
-		set_feat(c, VMAPSTAT_FEAT_LATENCY, true, VMAPSCOPE_TP_MAPPED, NULL);
+		set_feat(c, VMAPSCOPE_FEAT_LATENCY, true, VMAPSCOPE_TP_MAPPED, NULL);
 	else
-		set_feat(c, VMAPSTAT_FEAT_LATENCY, false, NULL, "latency: the mapping time "
+		set_feat(c, VMAPSCOPE_FEAT_LATENCY, false, NULL, "latency: the mapping time "
 			 "comes from vmalloc:%s (the series)%s", VMAPSCOPE_TP_MAPPED,
-			 c->feat[VMAPSTAT_FEAT_CALL_LATENCY].available ? "" :
+			 c->feat[VMAPSCOPE_FEAT_CALL_LATENCY].available ? "" :
 			 "; --call-latency times whole calls instead");
 	if (!o->runs)
-		feat_off(c, VMAPSTAT_FEAT_RUNS, "--runs");
+		feat_off(c, VMAPSCOPE_FEAT_RUNS, "--runs");
 	else if (c->tp_attached[TP_SET_PTES] && c->tp_attached[TP_HUGE])
-		set_feat(c, VMAPSTAT_FEAT_RUNS, true, "raw_tp", NULL);
+		set_feat(c, VMAPSCOPE_FEAT_RUNS, true, "raw_tp", NULL);
 	else
-		set_feat(c, VMAPSTAT_FEAT_RUNS, false, NULL, "runs: kernel lacks vmalloc:%s — %s",
+		set_feat(c, VMAPSCOPE_FEAT_RUNS, false, NULL, "runs: kernel lacks vmalloc:%s — %s",
 			 !p->series ? VMAPSCOPE_TP_MAPPED : c->tp_attached[TP_SET_PTES] ?
 			 VMAPSCOPE_TP_HUGE_BLOCK : VMAPSCOPE_TP_SET_PTES, apply);
-	if (!o->call_latency && !c->feat[VMAPSTAT_FEAT_CALL_LATENCY].why[0])
-		feat_off(c, VMAPSTAT_FEAT_CALL_LATENCY, "--call-latency");
+	if (!o->call_latency && !c->feat[VMAPSCOPE_FEAT_CALL_LATENCY].why[0])
+		feat_off(c, VMAPSCOPE_FEAT_CALL_LATENCY, "--call-latency");
 	for (i = 0; i < nr_feature_optins; i++)
 		decide_optin(c, &feature_optins[i]);
 	if (!p->tp[TP_AREA])
-		feat_off(c, VMAPSTAT_FEAT_AREAS, "--areas");
+		feat_off(c, VMAPSCOPE_FEAT_AREAS, "--areas");
 	else if (c->tp_attached[TP_AREA])
-		set_feat(c, VMAPSTAT_FEAT_AREAS, true, c->area_how[0] ? c->area_how : "raw_tp", NULL);
+		set_feat(c, VMAPSCOPE_FEAT_AREAS, true, c->area_how[0] ? c->area_how : "raw_tp", NULL);
 	else
-		set_feat(c, VMAPSTAT_FEAT_AREAS, false, NULL,
+		set_feat(c, VMAPSCOPE_FEAT_AREAS, false, NULL,
 			 "areas: kernel lacks vmalloc:alloc_vmap_area");
 }
 

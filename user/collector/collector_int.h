@@ -54,8 +54,8 @@ struct collector {
 	bool caller_filter_in_bpf;
 	pthread_mutex_t lock;
 
-	struct vmapstat_feature_state feat[VMAPSTAT_FEAT_MAX];
-	struct vmapstat_probe_state probes[VMAPSCOPE_NR_LAT_SLOTS];
+	struct vmapscope_feature_state feat[VMAPSCOPE_FEAT_MAX];
+	struct vmapscope_probe_state probes[VMAPSCOPE_NR_LAT_SLOTS];
 	size_t nr_probes;
 	bool tp_attached[NR_TPS];
 	char area_how[16];		/* alloc_vmap_area()'s exit: "fexit", "kretprobe", "" */
@@ -72,7 +72,7 @@ struct collector {
 };
 
 /* One column's state: @how it is attached, or (@fmt) why it is missing. */
-void set_feat(struct collector *c, enum vmapstat_feature f, bool ok, const char *how,
+void set_feat(struct collector *c, enum vmapscope_feature f, bool ok, const char *how,
 	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /*
  * Before load: what each opt-in feature of feature_table.h asks of the

@@ -2,7 +2,7 @@
 /*
  * The collector's settings, as types only: what a front end asks the
  * collector to attach (struct collector_opts) and what collector_open()
- * made of each latency probe (struct vmapstat_probe_state).
+ * made of each latency probe (struct vmapscope_probe_state).
  *
  * They stand apart from collector.h because three kinds of file need them
  * without the collector's functions: the option parsers that fill the
@@ -17,7 +17,7 @@
 #include <sys/types.h>
 
 /* One call-latency probe target, as decided at attach time (for -v / JSON). */
-struct vmapstat_probe_state {
+struct vmapscope_probe_state {
 	int api;		/* enum vmapscope_api */
 	char func[64];		/* kernel function attached, "" if none */
 	char how[16];		/* "fentry", "kprobe", or "" */
@@ -44,7 +44,7 @@ struct collector_opts {
 	bool latency_all;
 	bool runs;			/* per-run events: runs per granule */
 	bool areas;			/* areas allocated, lazy frees, purges */
-	/* opt-in features asked for (feature_table.h): VMAPSTAT_FEAT_BIT(f) */
+	/* opt-in features asked for (feature_table.h): VMAPSCOPE_FEAT_BIT(f) */
 	unsigned int optin;
 	bool verbose;			/* libbpf debug output on stderr */
 	uint32_t max_callers;		/* stats map size; 0 = default (2048) */

@@ -35,8 +35,8 @@ static void symbols_why(const struct collector *c, char *buf, size_t len)
 	/* the kallsyms reader's own guess at the consequence: said below */
 	if (n >= sizeof(raw) - 1 && !strcmp(fact + n - (sizeof(raw) - 1), raw))
 		n -= sizeof(raw) - 1;
-	if (c->feat[VMAPSTAT_FEAT_CALLERS].available &&
-	    strcmp(c->feat[VMAPSTAT_FEAT_CALLERS].how, "stack"))
+	if (c->feat[VMAPSCOPE_FEAT_CALLERS].available &&
+	    strcmp(c->feat[VMAPSCOPE_FEAT_CALLERS].how, "stack"))
 		snprintf(buf, len, "%.*s: callers shown as raw addresses", (int)n, fact);
 	else
 		snprintf(buf, len, "%.*s: no caller can be named, every row is [unattributed]",
@@ -50,7 +50,7 @@ static bool collector_ksyms_ok(const struct collector *c)
 	return ks && !ks->restricted;
 }
 
-static void fill_meta(const struct collector *c, struct vmapstat_sample *s)
+static void fill_meta(const struct collector *c, struct vmapscope_sample *s)
 {
 	memcpy(s->feat, c->feat, sizeof(s->feat));
 	snprintf(s->arch, sizeof(s->arch), "%s", c->arch);
@@ -64,7 +64,7 @@ static void fill_meta(const struct collector *c, struct vmapstat_sample *s)
 	s->by = c->opts.by;
 }
 
-static bool row_matches_filter(const struct collector *c, const struct vmapstat_row *r)
+static bool row_matches_filter(const struct collector *c, const struct vmapscope_row *r)
 {
 	if (!c->caller_filter)
 		return true;
@@ -108,7 +108,7 @@ static int read_counters(struct collector *c, uint64_t out[VMAPSCOPE_CNT_MAX])
 	return err;
 }
 
-int collector_read(struct collector *c, struct vmapstat_sample *snap)
+int collector_read(struct collector *c, struct vmapscope_sample *snap)
 {
 	struct vmapscope_key key, next, *keys = NULL;
 	size_t nkeys = 0, cap = 0, i;
@@ -154,7 +154,7 @@ int collector_read(struct collector *c, struct vmapstat_sample *snap)
 		goto out;
 	}
 	for (i = 0; i < nkeys; i++) {
-		struct vmapstat_row *r = &snap->rows[snap->nr_rows];
+		struct vmapscope_row *r = &snap->rows[snap->nr_rows];
 		const char *sym;
 
 		__u32 slot;

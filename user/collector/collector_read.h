@@ -3,7 +3,7 @@
  * The collector's read (collector_read.c), part of the collector's API
  * (collector.h, which includes this).
  *
- * collector_read() fills a struct vmapstat_sample (rows.h) with the
+ * collector_read() fills a struct vmapscope_sample (rows.h) with the
  * counters since the collector attached: one row per (caller, api), the
  * global counters (vmapscope.h), the feature table (which columns exist
  * on this kernel and, if not, why) and the symbol state.  What is done
@@ -26,7 +26,7 @@ struct collector;
  * Read all counters (cumulative since attach) into @s (caller frees
  * with sample_free()).  Returns 0 or negative errno.
  */
-int collector_read(struct collector *c, struct vmapstat_sample *s);
+int collector_read(struct collector *c, struct vmapscope_sample *s);
 
 /*
  * The caller string of a kernel text address, as the rows name it

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * --by: the text of a row's label (rows.h, vmapstat_row.label).
+ * --by: the text of a row's label (rows.h, vmapscope_row.label).
  *
  * A cgroup id (bpf_get_current_cgroup_id()) is the inode number of the
  * cgroup's directory in the cgroup v2 hierarchy: the path is found by

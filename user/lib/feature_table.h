@@ -3,7 +3,7 @@
  * The feature table: the columns a kernel may or may not be able to
  * provide, in the order every output lists them (vmapstat -v, the JSON
  * "features" object, the Prometheus feature gauge).  enum
- * vmapstat_feature (vocab.h) and the names are generated from it.
+ * vmapscope_feature (vocab.h) and the names are generated from it.
  *
  * Two kinds of line:
  *   X(ID, name)
@@ -21,7 +21,7 @@
  *	feature is there when @tp and a row source (vmap_mapped or the
  *	area program) are attached.
  *
- * The ID is VMAPSTAT_FEAT_<ID>; the name is what users read.  The BPF
+ * The ID is VMAPSCOPE_FEAT_<ID>; the name is what users read.  The BPF
  * side of an opt-in line (the switch, the map, the program on @tp) and
  * the row fields it fills (VMAPSCOPE_ROW_FIELDS) are in vmapscope.h
  * and bpf/vmapstat.bpf.c.
@@ -29,7 +29,7 @@
 #ifndef VMAPSCOPE_FEATURE_TABLE_H
 #define VMAPSCOPE_FEATURE_TABLE_H
 
-#define VMAPSTAT_FEATURES(X, O)							\
+#define VMAPSCOPE_FEATURES(X, O)							\
 	/* bytes per granule: vmalloc:vmap_mapped */				\
 	X(GRANULE, "granule")							\
 	/* mapping calls and their length: vmap_mapped */			\
@@ -49,7 +49,7 @@
 	/* what names the callers: vmap_mapped, vm_struct, entry probes, stack */ \
 	X(CALLERS, "callers")
 
-/* The opt-in features of @o (bit 1 << VMAPSTAT_FEAT_<ID>) fit an unsigned int. */
-#define VMAPSTAT_FEAT_BIT(f)	(1U << (f))
+/* The opt-in features of @o (bit 1 << VMAPSCOPE_FEAT_<ID>) fit an unsigned int. */
+#define VMAPSCOPE_FEAT_BIT(f)	(1U << (f))
 
 #endif /* VMAPSCOPE_FEATURE_TABLE_H */

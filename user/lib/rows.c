@@ -36,7 +36,7 @@ const char *by_name(int by)
 
 int row_cmp(const void *a, const void *b)
 {
-	const struct vmapstat_row *x = a, *y = b;
+	const struct vmapscope_row *x = a, *y = b;
 	int i;
 
 	if (x->caller != y->caller)
@@ -49,7 +49,7 @@ int row_cmp(const void *a, const void *b)
 	return 0;
 }
 
-uint64_t row_total_bytes(const struct vmapstat_row *r)
+uint64_t row_total_bytes(const struct vmapscope_row *r)
 {
 	uint64_t t = 0;
 	int i;
@@ -59,7 +59,7 @@ uint64_t row_total_bytes(const struct vmapstat_row *r)
 	return t;
 }
 
-void sample_free(struct vmapstat_sample *s)
+void sample_free(struct vmapscope_sample *s)
 {
 	free(s->rows);
 	s->rows = NULL;
@@ -99,9 +99,9 @@ void stats_add(struct vmapscope_stats *out, const struct vmapscope_stats *a)
 }
 
 /* Everything of @in but its rows. */
-static void copy_meta(struct vmapstat_sample *out, const struct vmapstat_sample *in)
+static void copy_meta(struct vmapscope_sample *out, const struct vmapscope_sample *in)
 {
-	struct vmapstat_row *rows = out->rows;
+	struct vmapscope_row *rows = out->rows;
 	size_t n = out->nr_rows;
 
 	*out = *in;
@@ -109,8 +109,8 @@ static void copy_meta(struct vmapstat_sample *out, const struct vmapstat_sample 
 	out->nr_rows = n;
 }
 
-int sample_delta(const struct vmapstat_sample *cur, const struct vmapstat_sample *prev,
-		 struct vmapstat_sample *out)
+int sample_delta(const struct vmapscope_sample *cur, const struct vmapscope_sample *prev,
+		 struct vmapscope_sample *out)
 {
 	size_t i, j = 0;
 
@@ -126,8 +126,8 @@ int sample_delta(const struct vmapstat_sample *cur, const struct vmapstat_sample
 				 (cur->mono.tv_nsec - prev->mono.tv_nsec) / 1e9 : 0;
 	/* both row arrays are sorted by (caller, api): merge */
 	for (i = 0; i < cur->nr_rows; i++) {
-		const struct vmapstat_row *r = &cur->rows[i], *pr = NULL;
-		struct vmapstat_row *o = &out->rows[out->nr_rows];
+		const struct vmapscope_row *r = &cur->rows[i], *pr = NULL;
+		struct vmapscope_row *o = &out->rows[out->nr_rows];
 
 		while (prev && j < prev->nr_rows && row_cmp(&prev->rows[j], r) < 0)
 			j++;
@@ -141,7 +141,7 @@ int sample_delta(const struct vmapstat_sample *cur, const struct vmapstat_sample
 	return 0;
 }
 
-int rows_by_api(const struct vmapstat_sample *in, struct vmapstat_sample *out)
+int rows_by_api(const struct vmapscope_sample *in, struct vmapscope_sample *out)
 {
 	size_t i, n = 0;
 
@@ -152,7 +152,7 @@ int rows_by_api(const struct vmapstat_sample *in, struct vmapstat_sample *out)
 	copy_meta(out, in);
 	/* caller 0, then (api, label) order: row_cmp sorts them, equal ones fold */
 	for (i = 0; i < in->nr_rows; i++) {
-		struct vmapstat_row *r = &out->rows[i];
+		struct vmapscope_row *r = &out->rows[i];
 
 		*r = in->rows[i];
 		r->caller = 0;

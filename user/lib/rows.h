@@ -22,7 +22,7 @@
 #include "vmapscope.h"
 #include "vocab.h"
 
-struct vmapstat_feature_state {
+struct vmapscope_feature_state {
 	bool available;
 	/* how it is attached ("tp_btf", "raw_tp", "fentry", "kprobe", ...) */
 	char how[64];
@@ -31,7 +31,7 @@ struct vmapstat_feature_state {
 };
 
 /* One (caller, api) row.  Counters are raw BPF counters (vmapscope.h). */
-struct vmapstat_row {
+struct vmapscope_row {
 	uint64_t caller;	/* kernel text address, 0 = unknown */
 	int api;		/* enum vmapscope_api or VMAPSCOPE_API_UNATTRIBUTED */
 	/*
@@ -51,16 +51,16 @@ struct vmapstat_row {
 	struct vmapscope_stats st;
 };
 
-struct vmapstat_sample {
+struct vmapscope_sample {
 	struct timespec mono;		/* CLOCK_MONOTONIC when read */
 	int by;				/* enum vmapscope_by: the rows' label, 0 none */
 	struct timespec wall;		/* CLOCK_REALTIME when read */
 	double interval_s;		/* 0 for cumulative, else delta length */
 	size_t nr_rows;
-	struct vmapstat_row *rows;	/* sorted by row_cmp() */
+	struct vmapscope_row *rows;	/* sorted by row_cmp() */
 	uint64_t counters[VMAPSCOPE_CNT_MAX];
 	uint32_t stats_max_entries;
-	struct vmapstat_feature_state feat[VMAPSTAT_FEAT_MAX];
+	struct vmapscope_feature_state feat[VMAPSCOPE_FEAT_MAX];
 	/* false: kallsyms hid addresses (kptr_restrict); see ksyms_reason */
 	bool symbols_ok;
 	char ksyms_reason[160];
@@ -132,26 +132,26 @@ int row_cmp(const void *a, const void *b);
  * prev count from zero; rows with all-zero deltas are dropped.
  * interval_s is set from the monotonic stamps.  Returns 0 or -ENOMEM.
  */
-int sample_delta(const struct vmapstat_sample *cur,
-		 const struct vmapstat_sample *prev,
-		 struct vmapstat_sample *out);
+int sample_delta(const struct vmapscope_sample *cur,
+		 const struct vmapscope_sample *prev,
+		 struct vmapscope_sample *out);
 
 /*
  * Fold rows into one row per api (caller = 0, sym = API name): the
  * default "totals per API" view.  With --by the label stays: one row per
  * (api, label), the label's totals per API.  Returns 0 or -ENOMEM.
  */
-int rows_by_api(const struct vmapstat_sample *in, struct vmapstat_sample *out);
+int rows_by_api(const struct vmapscope_sample *in, struct vmapscope_sample *out);
 
-void sample_free(struct vmapstat_sample *s);
+void sample_free(struct vmapscope_sample *s);
 
 /* Helpers over one row. */
-uint64_t row_total_bytes(const struct vmapstat_row *r);
+uint64_t row_total_bytes(const struct vmapscope_row *r);
 /* Nothing counted: every counter of every field is zero. */
 bool stats_zero(const struct vmapscope_stats *s);
 /* out += a, counter by counter (struct vmapscope_stats is only u64 counters). */
 void stats_add(struct vmapscope_stats *out, const struct vmapscope_stats *a);
-static inline uint64_t row_mappings(const struct vmapstat_row *r, unsigned int shift)
+static inline uint64_t row_mappings(const struct vmapscope_row *r, unsigned int shift)
 {
 	return shift < VMAPSCOPE_NR_SHIFTS ? r->st.bytes[shift] >> shift : 0;
 }

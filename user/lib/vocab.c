@@ -48,27 +48,27 @@ int api_parse_mask(const char *list, unsigned int *mask)
 	return ret;
 }
 
-#define FEAT_NAME(id, name, ...) [VMAPSTAT_FEAT_##id] = name,
-static const char *const feature_names[VMAPSTAT_FEAT_MAX] = {
-	VMAPSTAT_FEATURES(FEAT_NAME, FEAT_NAME)
+#define FEAT_NAME(id, name, ...) [VMAPSCOPE_FEAT_##id] = name,
+static const char *const feature_names[VMAPSCOPE_FEAT_MAX] = {
+	VMAPSCOPE_FEATURES(FEAT_NAME, FEAT_NAME)
 };
 #undef FEAT_NAME
 
-const char *feature_name(enum vmapstat_feature f)
+const char *feature_name(enum vmapscope_feature f)
 {
-	return f < VMAPSTAT_FEAT_MAX ? feature_names[f] : "?";
+	return f < VMAPSCOPE_FEAT_MAX ? feature_names[f] : "?";
 }
 
 #define FEAT_PLAIN(id, name)
 #define FEAT_OPTIN(id, name, option, help, want, stock_want, map, tp)	\
-	{ VMAPSTAT_FEAT_##id, option, help, want, stock_want, map, tp },
+	{ VMAPSCOPE_FEAT_##id, option, help, want, stock_want, map, tp },
 const struct feature_optin feature_optins[] = {
-	VMAPSTAT_FEATURES(FEAT_PLAIN, FEAT_OPTIN)
+	VMAPSCOPE_FEATURES(FEAT_PLAIN, FEAT_OPTIN)
 };
 #undef FEAT_PLAIN
 #undef FEAT_OPTIN
 const unsigned int nr_feature_optins = sizeof(feature_optins) / sizeof(feature_optins[0]);
-_Static_assert(VMAPSTAT_FEAT_MAX <= 32, "opt-in features are bits of an unsigned int");
+_Static_assert(VMAPSCOPE_FEAT_MAX <= 32, "opt-in features are bits of an unsigned int");
 
 #define COUNTER_NAME(id, name, help) [VMAPSCOPE_CNT_##id] = name,
 #define COUNTER_HELP(id, name, help) [VMAPSCOPE_CNT_##id] = help,

@@ -12,19 +12,19 @@
 #include "vmapscope.h"
 
 /* Columns a kernel may or may not be able to provide (feature_table.h). */
-#define VMAPSTAT_FEAT_ENUM(id, ...) VMAPSTAT_FEAT_##id,
-enum vmapstat_feature {
-	VMAPSTAT_FEATURES(VMAPSTAT_FEAT_ENUM, VMAPSTAT_FEAT_ENUM)
-	VMAPSTAT_FEAT_MAX,
+#define VMAPSCOPE_FEAT_ENUM(id, ...) VMAPSCOPE_FEAT_##id,
+enum vmapscope_feature {
+	VMAPSCOPE_FEATURES(VMAPSCOPE_FEAT_ENUM, VMAPSCOPE_FEAT_ENUM)
+	VMAPSCOPE_FEAT_MAX,
 };
-#undef VMAPSTAT_FEAT_ENUM
+#undef VMAPSCOPE_FEAT_ENUM
 
 /*
  * The opt-in features (the O lines of feature_table.h), in table order: what
  * the collector attaches for each and the option that asks for it.
  */
 struct feature_optin {
-	enum vmapstat_feature feat;
+	enum vmapscope_feature feat;
 	const char *option;		/* --<option>, also "off (--<option>)" */
 	const char *help;
 	const char *want;		/* BPF const volatile bool: asked for */
@@ -46,7 +46,7 @@ int api_parse_mask(const char *list, unsigned int *mask);
 /* The names api_parse_mask() accepts, comma-separated, for messages. */
 #define API_LIST_NAMES "vmalloc,vmap,ioremap,vm_map_ram,other"
 
-const char *feature_name(enum vmapstat_feature f);
+const char *feature_name(enum vmapscope_feature f);
 
 /* JSON key, text name and Prometheus name stem of a global counter. */
 const char *counter_name(int counter);

@@ -15,8 +15,8 @@
 #define VMAPSCOPE_VERSION "0.1"
 #endif
 
-#define SYM_LEN sizeof(((struct vmapstat_row *)0)->sym)
-#define LABEL_LEN sizeof(((struct vmapstat_row *)0)->label_str)
+#define SYM_LEN sizeof(((struct vmapscope_row *)0)->sym)
+#define LABEL_LEN sizeof(((struct vmapscope_row *)0)->label_str)
 
 /*
  * What --top-callers bounds: a caller, or with --by a (caller, label)
@@ -62,7 +62,7 @@ struct prom_state {
 	double last_wall;		/* end of the last interval, epoch s */
 	double last_interval_s;
 	bool have_info;
-	struct vmapstat_sample info;	/* kernel, features, symbols; no rows */
+	struct vmapscope_sample info;	/* kernel, features, symbols; no rows */
 	/* last snapshot, folded to top callers + "other" */
 	bool have_live;
 	struct snapshot_row *live;
@@ -136,7 +136,7 @@ uint64_t prom_state_intervals(const struct prom_state *st)
 	return st->intervals;
 }
 
-void prom_state_set_info(struct prom_state *st, const struct vmapstat_sample *s)
+void prom_state_set_info(struct prom_state *st, const struct vmapscope_sample *s)
 {
 	st->info = *s;
 	st->info.rows = NULL;
@@ -207,7 +207,7 @@ static int admit_callers(struct prom_state *st)
 	return 0;
 }
 
-int prom_state_add(struct prom_state *st, const struct vmapstat_sample *delta)
+int prom_state_add(struct prom_state *st, const struct vmapscope_sample *delta)
 {
 	size_t i, nr_new = 0, nr_old = st->nr;
 
@@ -225,7 +225,7 @@ int prom_state_add(struct prom_state *st, const struct vmapstat_sample *delta)
 		st->cap = cap;
 	}
 	for (i = 0; i < delta->nr_rows; i++) {
-		const struct vmapstat_row *d = &delta->rows[i];
+		const struct vmapscope_row *d = &delta->rows[i];
 		struct acc_row key, *r;
 
 		memset(&key.k, 0, sizeof(key.k));
@@ -685,7 +685,7 @@ static const char *feature_help(char *help, size_t len)
 	int f;
 
 	off = snprintf(help, len, "1 when the column is collected (");
-	for (f = 0; f < VMAPSTAT_FEAT_MAX && off < len; f++)
+	for (f = 0; f < VMAPSCOPE_FEAT_MAX && off < len; f++)
 		off += snprintf(help + off, len - off, "%s%s", f ? ", " : "", feature_name(f));
 	if (off < len)
 		snprintf(help + off, len - off, "), else 0: the kernel lacks its source (vmapstat "
@@ -717,7 +717,7 @@ int prom_render(const struct prom_state *st, struct prom_buf *b)
 
 	prom_family(b, "vmapscope_feature_available", PROM_GAUGE,
 		    feature_help(help, sizeof(help)));
-	for (f = 0; st->have_info && f < VMAPSTAT_FEAT_MAX; f++) {
+	for (f = 0; st->have_info && f < VMAPSCOPE_FEAT_MAX; f++) {
 		l[0] = (struct prom_label){ "feature", feature_name(f) };
 		prom_sample_u64(b, "vmapscope_feature_available", l, 1,
 				st->info.feat[f].available);

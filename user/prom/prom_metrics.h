@@ -50,13 +50,13 @@ void prom_state_free(struct prom_state *st);
  * Add one interval: @delta as vmapstat's interval hook receives it.
  * Returns 0 or -ENOMEM (the state is then unchanged).
  */
-int prom_state_add(struct prom_state *st, const struct vmapstat_sample *delta);
+int prom_state_add(struct prom_state *st, const struct vmapscope_sample *delta);
 
 /*
  * Take the non-counter facts (kernel, features, symbols) from a sample
  * without counting anything: used before the first interval.
  */
-void prom_state_set_info(struct prom_state *st, const struct vmapstat_sample *s);
+void prom_state_set_info(struct prom_state *st, const struct vmapscope_sample *s);
 
 /*
  * Replace the live-mapping gauges (vmapscope_live_bytes, _live_areas)

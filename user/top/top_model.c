@@ -42,7 +42,7 @@ static bool top_reads(enum top_need n)
 	return false;
 }
 
-void top_avail_from_sample(struct top_avail *av, const struct vmapstat_sample *snap,
+void top_avail_from_sample(struct top_avail *av, const struct vmapscope_sample *snap,
 			     const char *live_why)
 {
 	enum vs_arch arch = arch_from_machine(snap->arch);
@@ -51,8 +51,8 @@ void top_avail_from_sample(struct top_avail *av, const struct vmapstat_sample *s
 
 	memset(av, 0, sizeof(*av));
 	av->have[TOP_NEED_NONE] = true;
-	for (f = 0; f < VMAPSTAT_FEAT_MAX; f++) {
-		const struct vmapstat_feature_state *fs = &snap->feat[f];
+	for (f = 0; f < VMAPSCOPE_FEAT_MAX; f++) {
+		const struct vmapscope_feature_state *fs = &snap->feat[f];
 		enum top_need n = TOP_NEED_NONE + 1 + f;
 
 		av->have[n] = fs->available;
@@ -198,13 +198,13 @@ void top_table_free(struct top_table *tab)
 	tab->nr = tab->cap = 0;
 }
 
-int top_table_build(struct top_table *tab, const struct vmapstat_sample *cum,
-		    const struct vmapstat_sample *delta, const struct top_avail *avail,
+int top_table_build(struct top_table *tab, const struct vmapscope_sample *cum,
+		    const struct vmapscope_sample *delta, const struct top_avail *avail,
 		    const struct top_live *live, size_t nr_live, bool cumulative,
 		    bool live_rows)
 {
 	__u64 tot_bytes_by_shift[VMAPSCOPE_NR_SHIFTS] = { 0 };
-	static const struct vmapstat_row zero_row;
+	static const struct vmapscope_row zero_row;
 	struct top_totals *tot = &tab->tot;
 	const uint64_t *cnt;
 	size_t i, want, nr_cum;
@@ -234,7 +234,7 @@ int top_table_build(struct top_table *tab, const struct vmapstat_sample *cum,
 	tot->live_areas = tot->live_bytes = avail->have[TOP_NEED_LIVE] ? 0 : -1;
 
 	for (i = 0; i < cum->nr_rows; i++) {
-		const struct vmapstat_row *c = &cum->rows[i], *d;
+		const struct vmapscope_row *c = &cum->rows[i], *d;
 		struct top_row *r = &tab->rows[tab->nr++];
 		unsigned int s;
 		int k;

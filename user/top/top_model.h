@@ -23,7 +23,7 @@
 
 #include "rows.h"
 
-#define TOP_SYM_LEN	sizeof(((struct vmapstat_row *)0)->sym)
+#define TOP_SYM_LEN	sizeof(((struct vmapscope_row *)0)->sym)
 
 /*
  * The granule columns.  Which mapping shift lands in which column depends
@@ -46,7 +46,7 @@ enum top_granule {
 #define TOP_NEED_ENUM(id, ...) TOP_NEED_##id,
 enum top_need {
 	TOP_NEED_NONE = 0,
-	VMAPSTAT_FEATURES(TOP_NEED_ENUM, TOP_NEED_ENUM)
+	VMAPSCOPE_FEATURES(TOP_NEED_ENUM, TOP_NEED_ENUM)
 	TOP_NEED_LIVE,		/* /proc/vmallocinfo readable */
 	TOP_NEED_MAX,
 };
@@ -164,7 +164,7 @@ struct top_live {
  * API counts as timed when latency is available; refine av->timed from
  * collector_probes().
  */
-void top_avail_from_sample(struct top_avail *av, const struct vmapstat_sample *snap,
+void top_avail_from_sample(struct top_avail *av, const struct vmapscope_sample *snap,
 			     const char *live_why);
 
 /*
@@ -177,8 +177,8 @@ void top_avail_from_sample(struct top_avail *av, const struct vmapstat_sample *s
  * that only have live areas (no mapping seen since attach) get a row
  * too.  Returns 0 or -ENOMEM.
  */
-int top_table_build(struct top_table *tab, const struct vmapstat_sample *cum,
-		    const struct vmapstat_sample *delta, const struct top_avail *avail,
+int top_table_build(struct top_table *tab, const struct vmapscope_sample *cum,
+		    const struct vmapscope_sample *delta, const struct top_avail *avail,
 		    const struct top_live *live, size_t nr_live, bool cumulative,
 		    bool live_rows);
 void top_table_free(struct top_table *tab);
