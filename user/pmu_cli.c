@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vmapstat's PMU option group (pmu_group, see hooks.h).  Saved runs are
+ * vmapstat's PMU option group (pmu_group, see vmapstat_groups.h).  Saved runs are
  * compared by "vmapstat compare" (pmu_compare.c).
  *
  *   vmapstat --pmu dtlb_walk:u,l1d_tlb_refill:u,l2d_tlb_refill:u -C 10 \
@@ -26,7 +26,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 
-#include "hooks.h"
+#include "vmapstat_groups.h"
 #include "pmu_count.h"
 #include "pmu_sample.h"
 #include "pmu_events.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vmapstat's Prometheus option group (prom_group, see hooks.h):
+ * vmapstat's Prometheus option group (prom_group, see vmapstat_groups.h):
  *
  *   --listen [ADDR]:PORT   serve GET /metrics (127.0.0.1 unless ADDR given;
  *                          ":PORT" = every address)
@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hooks.h"
+#include "vmapstat_groups.h"
 #include "parse.h"
 #include "prom_expo.h"
 #include "prom_http.h"

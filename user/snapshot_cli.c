@@ -2,7 +2,7 @@
 /*
  * vmapstat --snapshot: command-line side of the snapshot.
  *
- * snapshot_group is one of vmapstat's option groups (hooks.h): --snapshot
+ * snapshot_group is one of vmapstat's option groups (vmapstat_groups.h): --snapshot
  * and its input overrides, a mode of its own that replaces tracing.
  */
 #include <argp.h>
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hooks.h"
+#include "vmapstat_groups.h"
 #include "snapshot.h"
 #include "parse.h"
 #include "select_opts.h"

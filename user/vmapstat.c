@@ -24,7 +24,7 @@
 
 #include "cli.h"
 #include "collector.h"
-#include "hooks.h"
+#include "vmapstat_groups.h"
 #include "parse.h"
 #include "pmu_compare.h"
 #include "report.h"
@@ -82,7 +82,7 @@ static const struct argp_option opts[] = {
 
 /*
  * The option groups, in their --help order, each an argp child with the
- * callbacks vmapstat calls (hooks.h).  PMU comes before the exporter,
+ * callbacks vmapstat calls (vmapstat_groups.h).  PMU comes before the exporter,
  * which reads the counts PMU leaves in the run.
  */
 static const struct vmapstat_group *const groups[] = { &pmu_group, &prom_group, &snapshot_group };

@@ -37,8 +37,8 @@
  * vmapstat returns main() instead of tracing, and refuses every option
  * that mode does not read.
  */
-#ifndef VMAPSCOPE_HOOKS_H
-#define VMAPSCOPE_HOOKS_H
+#ifndef VMAPSCOPE_VMAPSTAT_GROUPS_H
+#define VMAPSCOPE_VMAPSTAT_GROUPS_H
 
 #include <argp.h>
 #include <stdbool.h>
@@ -102,4 +102,4 @@ extern const struct vmapstat_group pmu_group;
 extern const struct vmapstat_group prom_group;
 extern const struct vmapstat_group snapshot_group;
 
-#endif /* VMAPSCOPE_HOOKS_H */
+#endif /* VMAPSCOPE_VMAPSTAT_GROUPS_H */

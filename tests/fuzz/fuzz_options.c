@@ -25,7 +25,7 @@
 #include <limits.h>
 
 #include "fuzz.h"
-#include "hooks.h"
+#include "vmapstat_groups.h"
 #include "parse.h"
 #include "pmu_count.h"
 #include "prom_http.h"

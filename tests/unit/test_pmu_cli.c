@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pmu_group (hooks.h), driven the way vmapstat drives it:
+ * pmu_group (vmapstat_groups.h), driven the way vmapstat drives it:
  * --repeat 3 with known per-run snapshot deltas must print exactly those
  * figures per run and their averages, list the failed run and return
  * non-zero, and the -j output must read back into the same table.
@@ -18,7 +18,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "hooks.h"
+#include "vmapstat_groups.h"
 #include "pmu_compare.h"
 #include "pmu_runs.h"
 
