@@ -63,7 +63,8 @@ static const struct argp_option select_options[] = {
 static error_t select_parse(int key, char *arg, struct argp_state *state)
 {
 	static struct select_opts scratch;
-	struct select_opts *s = state->input ? state->input : &scratch;
+	struct select_opts *sel = state->input ? state->input : &scratch;
+	struct collector_opts *s = &sel->col;
 	unsigned long v;
 
 	switch (key) {
@@ -74,7 +75,7 @@ static error_t select_parse(int key, char *arg, struct argp_state *state)
 	case 'c':
 		if (!*arg)
 			argp_error(state, "empty caller filter");
-		s->caller = arg;
+		s->caller_filter = arg;
 		break;
 	case OPT_API:
 		if (api_parse_mask(arg, &s->api_mask))
@@ -87,7 +88,7 @@ static error_t select_parse(int key, char *arg, struct argp_state *state)
 			s->pid = v;
 		break;
 	case OPT_NO_LATENCY:
-		s->no_latency = true;
+		s->no_map_latency = true;
 		break;
 	case OPT_LATENCY_ALL:
 		s->latency_all = true;
@@ -125,7 +126,7 @@ static error_t select_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case ARGP_KEY_END:
 		/* the entry probes would name the callers the stack method is asked for */
-		if ((s->no_latency || s->stack_callers) && s->call_latency)
+		if ((s->no_map_latency || s->stack_callers) && s->call_latency)
 			argp_error(state, "%s and %s exclude each other",
 				   s->stack_callers ? "--stack-callers" : "--no-latency",
 				   s->latency_all ? "--latency-all" : "--call-latency");
@@ -144,20 +145,3 @@ const struct argp select_argp = {
 	.options = select_options,
 	.parser = select_parse,
 };
-
-void select_opts_collector(const struct select_opts *s, struct collector_opts *o)
-{
-	o->pid = s->pid;
-	o->api_mask = s->api_mask;
-	o->caller_filter = s->caller;
-	o->no_map_latency = s->no_latency;
-	o->call_latency = s->call_latency;
-	o->latency_all = s->latency_all;
-	o->runs = s->runs;
-	o->areas = s->areas;
-	o->optin = s->optin;
-	o->stack_callers = s->stack_callers;
-	o->verbose = s->verbose;
-	o->max_callers = s->max_callers;
-	o->by = s->by;
-}

@@ -28,31 +28,18 @@
 #define VMAPSCOPE_SELECT_OPTS_H
 
 #include <argp.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <sys/types.h>
 
 #include "collector_opts.h"
 
+/*
+ * The options parse straight into the collector's settings, which a front
+ * end hands to collector_open() once it has added its own (track_areas,
+ * load_only: no option here sets them).
+ */
 struct select_opts {
-	const char *caller;		/* substring of the caller symbol; NULL = all */
-	unsigned int api_mask;		/* bit (1 << api); 0 = all APIs */
-	pid_t pid;			/* 0 = every process */
-	bool no_latency;
-	bool call_latency;
-	bool latency_all;
-	bool runs;
-	bool areas;
-	unsigned int optin;		/* opt-in features: VMAPSCOPE_FEAT_BIT(f) */
-	bool stack_callers;
-	bool verbose;
-	uint32_t max_callers;		/* 0 = the collector's default */
-	int by;				/* enum vmapscope_by; 0 = no label */
+	struct collector_opts col;
 };
 
 extern const struct argp select_argp;
-
-/* The collector options @s selects (the other fields of @o are left alone). */
-void select_opts_collector(const struct select_opts *s, struct collector_opts *o);
 
 #endif /* VMAPSCOPE_SELECT_OPTS_H */

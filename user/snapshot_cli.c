@@ -87,11 +87,11 @@ static int snapshot_main(const struct select_opts *sel, bool json, bool per_call
 	struct snapshot_opts o = {
 		.vmallocinfo = cli.vmallocinfo,
 		.kallsyms = cli.kallsyms,
-		.caller_filter = sel->caller,
-		.api_mask = sel->api_mask,
+		.caller_filter = sel->col.caller_filter,
+		.api_mask = sel->col.api_mask,
 		.steps_per_run = cli.steps,
 		.keep_areas = cli.areas,
-		.verbose = sel->verbose,
+		.verbose = sel->col.verbose,
 	};
 	struct snapshot s;
 	char err[1024];

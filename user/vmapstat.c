@@ -575,7 +575,6 @@ int main(int argc, char **argv)
 		.doc = doc,
 		.children = children,
 	};
-	struct collector_opts copts = {};
 	struct vmapscope_sample start, cum;
 	struct collector *c = NULL;
 	char errbuf[512];
@@ -619,9 +618,8 @@ int main(int argc, char **argv)
 	rep.lat_unit = env.unit == 'm' ? "msecs" : env.unit == 'n' ? "nsecs" : "usecs";
 	rep.lat_div = env.unit == 'm' ? 1000000 : env.unit == 'n' ? 1 : 1000;
 
-	select_opts_collector(&env.sel, &copts);
-	copts.track_areas = run.track_areas;
-	ret = collector_open(&copts, &c, errbuf, sizeof(errbuf));
+	env.sel.col.track_areas = run.track_areas;
+	ret = collector_open(&env.sel.col, &c, errbuf, sizeof(errbuf));
 	if (ret) {
 		/* not root, no BTF: a valid command line that cannot run here */
 		fprintf(stderr, "vmapstat: %s\n", errbuf);
@@ -634,7 +632,7 @@ int main(int argc, char **argv)
 	}
 	/* once: which columns this kernel cannot provide, and why */
 	report_missing(stderr, &start);
-	if (env.sel.verbose) {
+	if (env.sel.col.verbose) {
 		const struct vmapscope_probe_state *ps;
 		size_t n = collector_probes(c, &ps), k;
 

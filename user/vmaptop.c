@@ -286,7 +286,6 @@ int main(int argc, char **argv)
 		.options = opts, .parser = parse_arg, .doc = doc, .children = children,
 		.help_filter = help_filter,
 	};
-	struct collector_opts copts = { 0 };
 	struct source_ctx ctx = { 0 };
 	struct top_source src = { .ctx = &ctx, .sample = source_sample };
 	struct top_ui ui;
@@ -301,8 +300,7 @@ int main(int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 
-	select_opts_collector(&env.sel, &copts);
-	err = collector_open(&copts, &ctx.col, errbuf, sizeof(errbuf));
+	err = collector_open(&env.sel.col, &ctx.col, errbuf, sizeof(errbuf));
 	if (err) {
 		fprintf(stderr, "vmaptop: %s\n", errbuf[0] ? errbuf : strerror(-err));
 		return EXIT_RUNTIME;

@@ -192,8 +192,8 @@ static void test_parse_ulong(void **state)
 	assert_int_equal(v, 7);	/* a refused value leaves the output alone */
 }
 
-/* Parse @argv (NULL-terminated, no program name) with select_argp alone. */
-static int parse_select(struct select_opts *s, const char *const *args)
+/* Parse @argv (NULL-terminated, no program name) with select_argp alone into @s as it is. */
+static int parse_select_into(struct select_opts *s, const char *const *args)
 {
 	static const struct argp_child children[] = { { &select_argp, 0, NULL, 0 }, { 0 } };
 	static const struct argp root = { .children = children };
@@ -202,74 +202,71 @@ static int parse_select(struct select_opts *s, const char *const *args)
 
 	for (; args[argc - 1]; argc++)
 		argv[argc] = (char *)args[argc - 1];
-	memset(s, 0, sizeof(*s));
 	return argp_parse(&root, argc, argv, ARGP_NO_EXIT | ARGP_NO_ERRS | ARGP_NO_HELP |
 			  ARGP_IN_ORDER, NULL, s);
 }
 
+/* The same into a zeroed @s. */
+static int parse_select(struct select_opts *s, const char *const *args)
+{
+	memset(s, 0, sizeof(*s));
+	return parse_select_into(s, args);
+}
+
 /*
- * The shared selection options fill one struct, and it becomes the
- * collector's options the same way for every front end.
+ * The shared selection options fill the collector's settings directly, the
+ * same way for every front end.
  */
 static void test_select_parse(void **state)
 {
-	struct collector_opts o = { .track_areas = true };
 	unsigned int i;
 	struct select_opts s;
+	const struct collector_opts *o = &s.col;
 
 	assert_int_equal(parse_select(&s, (const char *[]){ "-c", "alloc", "--api", "vmap,ioremap",
 				      "--pid", "42", "--max-callers", "4096", "-v", NULL }), 0);
-	assert_string_equal(s.caller, "alloc");
-	assert_int_equal(s.api_mask, (1u << VMAPSCOPE_API_VMAP) | (1u << VMAPSCOPE_API_IOREMAP));
-	assert_int_equal(s.pid, 42);
-	assert_int_equal(s.max_callers, 4096);
-	assert_true(s.verbose);
-	select_opts_collector(&s, &o);
-	assert_string_equal(o.caller_filter, "alloc");
-	assert_int_equal(o.api_mask, s.api_mask);
-	assert_int_equal(o.pid, 42);
-	assert_int_equal(o.max_callers, 4096);
+	assert_string_equal(o->caller_filter, "alloc");
+	assert_int_equal(o->api_mask, (1u << VMAPSCOPE_API_VMAP) | (1u << VMAPSCOPE_API_IOREMAP));
+	assert_int_equal(o->pid, 42);
+	assert_int_equal(o->max_callers, 4096);
 	/* the default: one event per mapping call, with its mapping time */
-	assert_true(o.verbose && !o.no_map_latency && !o.call_latency && !o.latency_all &&
-		    !o.runs && !o.areas && !o.optin && !o.stack_callers);
-	assert_true(o.track_areas);	/* not the selection's to change */
+	assert_true(o->verbose && !o->no_map_latency && !o->call_latency && !o->latency_all &&
+		    !o->runs && !o->areas && !o->optin && !o->stack_callers);
+	/* what the front end decides is not the selection's to change */
+	s.col.track_areas = true;
+	assert_int_equal(parse_select_into(&s, (const char *[]){ "--runs", NULL }), 0);
+	assert_true(o->track_areas && o->runs);
 
 	/* the long spellings and the latency switches */
 	assert_int_equal(parse_select(&s, (const char *[]){ "--caller=x", "--stack-callers",
 				      "--verbose", NULL }), 0);
-	assert_string_equal(s.caller, "x");
-	select_opts_collector(&s, &o);
-	assert_true(o.stack_callers && !o.call_latency);
+	assert_string_equal(o->caller_filter, "x");
+	assert_true(o->stack_callers && !o->call_latency);
 	assert_int_equal(parse_select(&s, (const char *[]){ "--no-latency", NULL }), 0);
-	select_opts_collector(&s, &o);
-	assert_true(o.no_map_latency && !o.call_latency && !o.stack_callers);
+	assert_true(o->no_map_latency && !o->call_latency && !o->stack_callers);
 	assert_int_equal(parse_select(&s, (const char *[]){ "--call-latency", "--runs", "--areas",
 				      NULL }), 0);
-	select_opts_collector(&s, &o);
-	assert_true(o.call_latency && !o.latency_all && o.runs && o.areas && !o.optin &&
-		    !o.no_map_latency);
+	assert_true(o->call_latency && !o->latency_all && o->runs && o->areas && !o->optin &&
+		    !o->no_map_latency);
 	/* --lifetime is one of them, under that name */
 	assert_int_equal(parse_select(&s, (const char *[]){ "--lifetime", NULL }), 0);
-	select_opts_collector(&s, &o);
-	assert_int_equal(o.optin, VMAPSCOPE_FEAT_BIT(VMAPSCOPE_FEAT_LIFETIME));
+	assert_int_equal(o->optin, VMAPSCOPE_FEAT_BIT(VMAPSCOPE_FEAT_LIFETIME));
 	/* each opt-in feature's option (feature_table.h) asks for that feature only */
 	for (i = 0; i < nr_feature_optins; i++) {
 		char opt[64];
 
 		snprintf(opt, sizeof(opt), "--%s", feature_optins[i].option);
 		assert_int_equal(parse_select(&s, (const char *[]){ opt, NULL }), 0);
-		select_opts_collector(&s, &o);
-		assert_int_equal(o.optin, VMAPSCOPE_FEAT_BIT(feature_optins[i].feat));
+		assert_int_equal(o->optin, VMAPSCOPE_FEAT_BIT(feature_optins[i].feat));
 	}
 	/* --latency-all extends the call latency, so it asks for it */
 	assert_int_equal(parse_select(&s, (const char *[]){ "--latency-all", NULL }), 0);
-	select_opts_collector(&s, &o);
-	assert_true(o.call_latency && o.latency_all && !o.runs && !o.areas && !o.optin);
+	assert_true(o->call_latency && o->latency_all && !o->runs && !o->areas && !o->optin);
 
 	/* a bad value leaves the field as it was */
 	parse_select(&s, (const char *[]){ "--pid", "0", "--max-callers", "15", NULL });
-	assert_int_equal(s.pid, 0);
-	assert_int_equal(s.max_callers, 0);
+	assert_int_equal(o->pid, 0);
+	assert_int_equal(o->max_callers, 0);
 }
 
 /*
