@@ -212,6 +212,29 @@ struct vmapscope_key {
 	X(CP99, call_lat_hist, 0.99, "cp99", "CP99", 7, CALL_LATENCY, WITH_FEATURE) \
 	X(LIFE, life_hist, 0.50, "life", "LIFE", 4, LIFETIME, WITH_FEATURE)
 
+/*
+ * What vmapstat --pmu --repeat records of each run beside the PMU counts
+ * (its --repeat table, its JSON runs and "vmapstat compare"): one figure
+ * over all the rows of the run, from a field of VMAPSCOPE_ROW_FIELDS;
+ * user/lib/rows.c computes them, user/pmu_cli.c records them in order.
+ *
+ * X(name, unit, field, how, feature)
+ *   name	the metric's name in the table, the JSON and compare
+ *   unit	its unit there ("" for a count)
+ *   field	the row field it is computed from
+ *   how	TOTAL: the field's sum (a GRANULE's over every granule);
+ *		LARGE: a GRANULE's sum over the granules above the base page;
+ *		MEAN: a HIST's sum field over its count (none when empty)
+ *   feature	the feature without which there is no figure
+ */
+#define VMAPSCOPE_RUN_METRICS(X)						\
+	X("vmap bytes mapped", "", bytes, TOTAL, GRANULE)			\
+	X("vmap bytes in large granules", "", bytes, LARGE, GRANULE)		\
+	X("vmap chunks", "", chunks, TOTAL, CHUNK)				\
+	X("vmap mapping latency avg", "ns", lat_hist, MEAN, LATENCY)		\
+	X("vmap calls", "", calls, TOTAL, CALL_LATENCY)				\
+	X("vmap call latency avg", "ns", call_lat_hist, MEAN, CALL_LATENCY)
+
 #define VMAPSCOPE_FIELD_SCALAR(f)	__u64 f;
 #define VMAPSCOPE_FIELD_GRANULE(f)	__u64 f[VMAPSCOPE_NR_SHIFTS];
 #define VMAPSCOPE_FIELD_HIST(f)		__u64 f[VMAPSCOPE_HIST_SLOTS];

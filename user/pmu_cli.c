@@ -234,41 +234,14 @@ static int pmu_cli_run_start(struct vmapstat_run *run, int idx, pid_t pid)
 	return 0;
 }
 
-/* vmap figures of one run that a stock-vs-patched comparison wants. */
+/* vmap figures of one run that a stock-vs-patched comparison wants (VMAPSCOPE_RUN_METRICS). */
 static void record_vmap_metrics(int idx, const struct vmapscope_sample *d)
 {
-	uint64_t bytes = 0, large = 0, chunks = 0, lat = 0, timed = 0, calls = 0, call_lat = 0;
+	double v;
 
-	for (size_t i = 0; i < d->nr_rows; i++) {
-		const struct vmapscope_row *r = &d->rows[i];
-
-		for (unsigned s = 0; s < VMAPSCOPE_NR_SHIFTS; s++) {
-			bytes += r->st.bytes[s];
-			if (s > d->page_shift)
-				large += r->st.bytes[s];
-		}
-		chunks += r->st.chunks;
-		lat += r->st.lat_sum_ns;
-		for (unsigned h = 0; h < VMAPSCOPE_HIST_SLOTS; h++)
-			timed += r->st.lat_hist[h];	/* calls with a mapping time */
-		calls += r->st.calls;
-		call_lat += r->st.call_lat_sum_ns;
-	}
-	if (d->feat[VMAPSCOPE_FEAT_GRANULE].available) {
-		pmu_runs_set(&pmu.runs, idx, "vmap bytes mapped", "", bytes, 0);
-		pmu_runs_set(&pmu.runs, idx, "vmap bytes in large granules", "", large, 0);
-	}
-	if (d->feat[VMAPSCOPE_FEAT_CHUNK].available)
-		pmu_runs_set(&pmu.runs, idx, "vmap chunks", "", chunks, 0);
-	if (d->feat[VMAPSCOPE_FEAT_LATENCY].available && timed)
-		pmu_runs_set(&pmu.runs, idx, "vmap mapping latency avg", "ns",
-			     (double)lat / timed, 0);
-	if (d->feat[VMAPSCOPE_FEAT_CALL_LATENCY].available) {
-		pmu_runs_set(&pmu.runs, idx, "vmap calls", "", calls, 0);
-		if (calls)
-			pmu_runs_set(&pmu.runs, idx, "vmap call latency avg", "ns",
-				     (double)call_lat / calls, 0);
-	}
+	for (size_t i = 0; i < nr_run_metrics; i++)
+		if (!run_metric_value(d, &run_metrics[i], &v))
+			pmu_runs_set(&pmu.runs, idx, run_metrics[i].name, run_metrics[i].unit, v, 0);
 }
 
 static int pmu_cli_run_end(struct vmapstat_run *run, int idx, int status,

@@ -128,6 +128,7 @@ static void mk_delta(struct vmapscope_sample *d, struct vmapscope_row *row,
 	row->st.lat_sum_ns = lat_sum;
 	row->st.lat_hist[10] = chunks;		/* every mapping call timed */
 	row->st.call_lat_sum_ns = lat_sum;
+	row->st.call_lat_hist[10] = calls;	/* as BPF counts them: every call timed */
 	d->rows = row;
 	d->nr_rows = 1;
 	d->page_shift = 12;

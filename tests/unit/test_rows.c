@@ -4,7 +4,8 @@
  * counter of struct vmapscope_stats has exactly one entry, in layout
  * order; the names every output uses are unique and of the form
  * Prometheus and JSON consumers expect; the arithmetic over rows
- * (stats_add, sample_delta) covers every field.
+ * (stats_add, sample_delta) covers every field; the --repeat figures
+ * (VMAPSCOPE_RUN_METRICS) are computed from the fields they name.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -32,22 +33,12 @@ static void test_table_covers_the_struct(void **state)
 	assert_int_equal(end, sizeof(struct vmapscope_stats));
 }
 
-static const struct row_field *by_off(size_t off)
-{
-	size_t k;
-
-	for (k = 0; k < nr_row_fields; k++)
-		if (row_fields[k].off == off)
-			return &row_fields[k];
-	return NULL;
-}
-
 static void test_names_and_sums(void **state)
 {
 	size_t k, j;
 
 	for (k = 0; k < nr_row_fields; k++) {
-		const struct row_field *rf = &row_fields[k], *sum = by_off(rf->sum_off);
+		const struct row_field *rf = &row_fields[k], *sum = row_field_at(rf->sum_off);
 		size_t n;
 
 		assert_non_null(rf->json);
@@ -108,12 +99,83 @@ static void test_arithmetic_covers_every_field(void **state)
 	sample_free(&d);
 }
 
+/* Each run metric names a field of the kind its computation needs. */
+static void test_run_metrics_name_fields(void **state)
+{
+	size_t k, j;
+
+	assert_true(nr_run_metrics > 0);
+	for (k = 0; k < nr_run_metrics; k++) {
+		const struct run_metric *m = &run_metrics[k];
+		const struct row_field *f = row_field_at(m->off);
+
+		assert_non_null(f);
+		assert_true(m->feature >= 0 && m->feature < VMAPSCOPE_FEAT_MAX);
+		if (m->how == RUN_MEAN)
+			assert_int_equal(f->kind, ROW_HIST);
+		else if (m->how == RUN_LARGE)
+			assert_int_equal(f->kind, ROW_GRANULE);
+		else
+			assert_int_not_equal(f->kind, ROW_HIST);
+		for (j = 0; j < k; j++)
+			assert_string_not_equal(run_metrics[j].name, m->name);
+	}
+}
+
+static const struct run_metric *metric(const char *name)
+{
+	for (size_t k = 0; k < nr_run_metrics; k++)
+		if (!strcmp(run_metrics[k].name, name))
+			return &run_metrics[k];
+	fail_msg("no run metric '%s'", name);
+	return NULL;
+}
+
+/* The figures over two rows, and none where the feature or the data is missing. */
+static void test_run_metric_values(void **state)
+{
+	struct vmapscope_row rows[2] = {};
+	struct vmapscope_sample s = { .rows = rows, .nr_rows = 2, .page_shift = 12 };
+	double v;
+
+	rows[0].st.bytes[12] = 4096;
+	rows[0].st.bytes[21] = 2 << 20;
+	rows[1].st.bytes[16] = 65536;
+	rows[0].st.chunks = 3;
+	rows[1].st.chunks = 4;
+	rows[0].st.lat_hist[5] = 2;
+	rows[0].st.lat_sum_ns = 100;
+	rows[1].st.lat_hist[9] = 3;
+	rows[1].st.lat_sum_ns = 1400;
+
+	/* no feature, no figure */
+	assert_int_equal(run_metric_value(&s, metric("vmap bytes mapped"), &v), -1);
+	s.feat[VMAPSCOPE_FEAT_GRANULE].available = true;
+	s.feat[VMAPSCOPE_FEAT_CHUNK].available = true;
+	s.feat[VMAPSCOPE_FEAT_LATENCY].available = true;
+	s.feat[VMAPSCOPE_FEAT_CALL_LATENCY].available = true;
+	assert_int_equal(run_metric_value(&s, metric("vmap bytes mapped"), &v), 0);
+	assert_true(v == 4096 + (2 << 20) + 65536);
+	assert_int_equal(run_metric_value(&s, metric("vmap bytes in large granules"), &v), 0);
+	assert_true(v == (2 << 20) + 65536);
+	assert_int_equal(run_metric_value(&s, metric("vmap chunks"), &v), 0);
+	assert_true(v == 7);
+	assert_int_equal(run_metric_value(&s, metric("vmap mapping latency avg"), &v), 0);
+	assert_true(v == 1500.0 / 5);
+	/* a count of zero is a figure, a mean of nothing is not */
+	assert_int_equal(run_metric_value(&s, metric("vmap calls"), &v), 0);
+	assert_true(v == 0);
+	assert_int_equal(run_metric_value(&s, metric("vmap call latency avg"), &v), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table_covers_the_struct),
 		cmocka_unit_test(test_names_and_sums),
 		cmocka_unit_test(test_arithmetic_covers_every_field),
+		cmocka_unit_test(test_run_metrics_name_fields),
+		cmocka_unit_test(test_run_metric_values),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,6 +20,55 @@ const struct row_field row_fields[] = {
 #undef ROW_FIELD
 const size_t nr_row_fields = sizeof(row_fields) / sizeof(row_fields[0]);
 
+#define RUN_METRIC(name, unit, f, how, feat)					\
+	{ name, unit, offsetof(struct vmapscope_stats, f), RUN_##how, VMAPSCOPE_FEAT_##feat },
+const struct run_metric run_metrics[] = {
+	VMAPSCOPE_RUN_METRICS(RUN_METRIC)
+};
+#undef RUN_METRIC
+const size_t nr_run_metrics = sizeof(run_metrics) / sizeof(run_metrics[0]);
+
+const struct row_field *row_field_at(size_t off)
+{
+	for (size_t i = 0; i < nr_row_fields; i++)
+		if (row_fields[i].off == off)
+			return &row_fields[i];
+	return NULL;
+}
+
+int run_metric_value(const struct vmapscope_sample *s, const struct run_metric *m,
+		     double *value)
+{
+	const struct row_field *f = row_field_at(m->off);
+	uint64_t sum = 0, count = 0;
+
+	if (!f || !s->feat[m->feature].available)
+		return -1;
+	for (size_t i = 0; i < s->nr_rows; i++) {
+		const struct vmapscope_stats *st = &s->rows[i].st;
+		const uint64_t *v = row_field_values(st, f);
+
+		for (unsigned int k = 0; k < row_field_len(f); k++) {
+			if (m->how == RUN_LARGE && k <= s->page_shift)
+				continue;
+			if (m->how == RUN_MEAN)
+				count += v[k];
+			else
+				sum += v[k];
+		}
+		if (m->how == RUN_MEAN)
+			sum += row_field_sum(st, f);
+	}
+	if (m->how == RUN_MEAN) {
+		if (!count)
+			return -1;
+		*value = (double)sum / count;
+	} else {
+		*value = sum;
+	}
+	return 0;
+}
+
 const struct row_entries row_granule_entries = {
 	.json = "mappings",
 	.prom = "vmapscope_mappings_total",

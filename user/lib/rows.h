@@ -122,6 +122,30 @@ static inline unsigned int row_field_len(const struct row_field *f)
 }
 
 /* The --by dimension's name: "cgroup", "comm", NULL for VMAPSCOPE_BY_NONE. */
+/* One line of VMAPSCOPE_RUN_METRICS (vmapscope.h). */
+enum run_metric_how { RUN_TOTAL, RUN_LARGE, RUN_MEAN };
+
+struct run_metric {
+	const char *name;
+	const char *unit;
+	size_t off;		/* of its row field in struct vmapscope_stats */
+	enum run_metric_how how;
+	int feature;		/* enum vmapscope_feature */
+};
+
+extern const struct run_metric run_metrics[];
+extern const size_t nr_run_metrics;
+
+/* The row field at offset off of struct vmapscope_stats, or NULL. */
+const struct row_field *row_field_at(size_t off);
+
+/*
+ * Metric m of sample s (a run's delta) in *value: 0, or -1 when s has no
+ * such figure (its feature is missing, or a MEAN of nothing).
+ */
+int run_metric_value(const struct vmapscope_sample *s, const struct run_metric *m,
+		     double *value);
+
 const char *by_name(int by);
 
 /* The order of a sample's rows: by caller address, then api, then label (qsort/bsearch). */
