@@ -3,7 +3,7 @@
  * The collector's state, shared by its parts only: collector.c plans,
  * loads and attaches; collector_features.c says what each column comes
  * from; collector_read.c reads the maps into samples.  Nothing outside
- * them includes this.  It builds on the collector's settings
+ * them includes this but their unit tests.  It builds on the collector's settings
  * (collector_opts.h), not on its API: the parts implement that API, the
  * state they share sits below it.
  */
