@@ -4,23 +4,23 @@
 #                      run (scripts/install-deps tools), nothing of the lab
 #   make deps-test     those the test suites need (scripts/install-deps test)
 #   make check-deploy-unit   fast, no BPF: the dependency sets
-#                      (tests/deploy/test_install_deps.sh), the Prometheus
+#                      (tests/host/deploy/test_install_deps.sh), the Prometheus
 #                      rules (promtool check rules, promtool test rules), the
-#                      Grafana dashboard (tests/deploy/test_dashboard.sh)
+#                      Grafana dashboard (tests/host/deploy/test_dashboard.sh)
 #   make check-deploy  root, BPF on this machine's kernel:
-#                      tests/deploy/test_service.sh (the exporter's systemd
+#                      tests/host/deploy/test_service.sh (the exporter's systemd
 #                      unit: verify, sysusers, its capabilities one by one,
 #                      its sandbox against a traced run),
-#                      tests/deploy/test_rules_names.sh (the rules and the
+#                      tests/host/deploy/test_rules_names.sh (the rules and the
 #                      dashboard read only metrics and labels the exporter
 #                      exports) and
-#                      tests/deploy/test_quickstart.sh (the README's host-only
+#                      tests/host/deploy/test_quickstart.sh (the README's host-only
 #                      commands in a fresh clone, the installed vmapstat run)
 #
 # "make deps" (scripts/install-deps, every set) is in the top Makefile.
 
 DEPLOY_RULES	:= contrib/prometheus/vmapscope.rules.yml
-DEPLOY_RULES_TESTS := tests/deploy/vmapscope.rules.test.yml
+DEPLOY_RULES_TESTS := tests/host/deploy/vmapscope.rules.test.yml
 
 .PHONY: deps-tools deps-test check-deploy-unit check-deploy
 
@@ -31,14 +31,14 @@ deps-test:
 	scripts/install-deps test
 
 check-deploy-unit:
-	TOPDIR=$(TOPDIR) bash tests/deploy/test_install_deps.sh
+	TOPDIR=$(TOPDIR) bash tests/host/deploy/test_install_deps.sh
 	promtool check rules $(DEPLOY_RULES)
 	promtool test rules $(DEPLOY_RULES_TESTS)
-	TOPDIR=$(TOPDIR) bash tests/deploy/test_dashboard.sh
+	TOPDIR=$(TOPDIR) bash tests/host/deploy/test_dashboard.sh
 
 check-deploy: tools
-	@set -e; for t in tests/deploy/test_service.sh tests/deploy/test_rules_names.sh \
-		 tests/deploy/test_quickstart.sh; do \
+	@set -e; for t in tests/host/deploy/test_service.sh tests/host/deploy/test_rules_names.sh \
+		 tests/host/deploy/test_quickstart.sh; do \
 		echo "== $$t"; TOPDIR=$(TOPDIR) OUTDIR=$(OUTDIR) bash $$t; done
 
 # for the tests: the value of a make variable (deploy-print-TOOLS_LDLIBS)

@@ -59,6 +59,6 @@ uninstall:
 	      $(INSTALL_EXTRAS:%=$(DESTDIR)$(INSTALL_DATADIR)/%)
 
 check-install: tools
-	TOPDIR=$(TOPDIR) OUTDIR=$(OUTDIR) HOST_ARCH=$(HOST_ARCH) bash tests/install/check_install.sh
+	TOPDIR=$(TOPDIR) OUTDIR=$(OUTDIR) HOST_ARCH=$(HOST_ARCH) bash tests/host/install/check_install.sh
 
 CHECK_TARGETS	+= check-install

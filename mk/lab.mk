@@ -24,6 +24,6 @@ demo: deps
 	$(LAB) run --arch $(DEMO_ARCH) --variant patched --timeout 600 --script scripts/guest/demo.sh
 
 check-lab: lab-kernels
-	tests/lab/run.sh
+	tests/guest/lab/run.sh
 
 CHECK_TARGETS += check-lab

@@ -5,7 +5,7 @@
 # (tests/unit/test_prom_*.c) run in check-unit.  This file adds:
 #
 #   make prom-unit     the Prometheus unit tests alone
-#   make check-prom    tests/prom/*.sh on this machine (root; BPF on the host
+#   make check-prom    tests/host/prom/*.sh on this machine (root; BPF on the host
 #                      kernel): promtool on every output form, a real
 #                      Prometheus scraping vmapstat --listen compared with
 #                      vmapstat -j of the same intervals, node_exporter's
@@ -20,7 +20,7 @@
 #                      and 4K mappings, chunk and latency histograms.
 
 PROM_UNIT_BINS	:= $(patsubst tests/unit/%.c,$($(HOST_ARCH)_TESTDIR)/%,$(wildcard tests/unit/test_prom_*.c))
-PROM_TESTS	:= $(sort $(wildcard tests/prom/test_*.sh))
+PROM_TESTS	:= $(sort $(wildcard tests/host/prom/test_*.sh))
 
 .PHONY: prom-unit check-prom check-prom-guest $(ARCHES:%=check-prom-guest-%)
 
@@ -39,6 +39,6 @@ $(ARCHES:%=check-prom-guest-%): check-prom-guest-%: deps
 	$(MAKE) --no-print-directory tools-$*
 	$(LAB) kmod --arch $* --variant patched tests/kmod/vmap_test >/dev/null
 	$(LAB) kmod --arch $* --variant patched tests/kmod/snapshot_workload >/dev/null
-	TOPDIR=$(TOPDIR) bash tests/prom/guest/run.sh $*
+	TOPDIR=$(TOPDIR) bash tests/guest/prom/run.sh $*
 
 CHECK_TARGETS	+= check-prom check-prom-guest

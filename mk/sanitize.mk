@@ -5,8 +5,8 @@
 #                          -fsanitize=address,undefined, every report fatal
 #                          (-fno-sanitize-recover=all), with TLS, linked
 #                          dynamically (ASan has no static link)
-#   make check-sanitize    tests/unit/test_* and tests/host/*.sh against
-#                          them, and tests/prom/test_web_config.sh with the
+#   make check-sanitize    tests/unit/test_* and tests/host/tools/*.sh against
+#                          them, and tests/host/prom/test_web_config.sh with the
 #                          sanitized vmapstat as its TLS build; any
 #                          sanitizer report (leaks included) fails the
 #                          suite, whatever the test itself made of the
@@ -25,14 +25,14 @@ SAN_O		 = $(OUTDIR)/sanitize
 SAN_UNIT_BINS	 = $(sanitize_UNIT_BINS)
 # The TLS suite: the static vmapstat (which must refuse TLS keys) stays the
 # normal build's; its TLS build is the sanitized one.
-SAN_TLS_TESTS	:= tests/prom/test_web_config.sh
+SAN_TLS_TESTS	:= tests/host/prom/test_web_config.sh
 SAN_REPORTS	 = $(SAN_O)/reports
 # Leaks count, a report names the whole stack.  One file prefix for all
-# three (one runtime).  tests/sanitize/lsan.supp: leaks inside other
+# three (one runtime).  tests/lib/lsan.supp: leaks inside other
 # libraries that the code cannot free.
 SAN_ENV		 = ASAN_OPTIONS=log_path=$(SAN_REPORTS)/report:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1 \
 		   UBSAN_OPTIONS=log_path=$(SAN_REPORTS)/report:print_stacktrace=1:halt_on_error=1 \
-		   LSAN_OPTIONS=log_path=$(SAN_REPORTS)/report:suppressions=$(TOPDIR)/tests/sanitize/lsan.supp:print_suppressions=0
+		   LSAN_OPTIONS=log_path=$(SAN_REPORTS)/report:suppressions=$(TOPDIR)/tests/lib/lsan.supp:print_suppressions=0
 
 .PHONY: check-sanitize
 

@@ -23,7 +23,7 @@ $(foreach a,$(ARCHES),$(eval $(call snapshot_arch_rules,$(a))))
 
 check-snapshot-host: $(OUTDIR)/$(HOST_ARCH)/bin/vmapstat
 	VMAPSNAP="$(OUTDIR)/$(HOST_ARCH)/bin/vmapstat --snapshot" TOPDIR=$(TOPDIR) \
-		bash $(SNAP_GUEST)/host.sh
+		bash tests/host/snapshot/snapshot.sh
 
 check-snapshot-guest: $(ARCHES:%=$(OUTDIR)/%/bin/vmapstat) $(ARCHES:%=snapshot-kmod-%)
 	@set -e; for a in $(ARCHES); do for v in patched stock; do \

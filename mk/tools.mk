@@ -1,7 +1,7 @@
 # The unit and host suites of the tools (the build is mk/build.mk).
 #
 #   make check-unit       cmocka unit tests (tests/unit/test_*.c, host arch)
-#   make check-host       tests/host/*.sh against this machine's kernel (root)
+#   make check-host       tests/host/tools/*.sh against this machine's kernel (root)
 
 .PHONY: check-unit check-host
 
@@ -12,7 +12,7 @@ check-unit: $(UNIT_BINS) tools
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; VMAPSTAT=$(OUTDIR)/$(HOST_ARCH)/bin/vmapstat $$t; done
 
 # ---- host tests (this machine's kernel; need root) -----------------------
-HOST_TESTS	:= $(sort $(wildcard tests/host/*.sh))
+HOST_TESTS	:= $(sort $(wildcard tests/host/tools/*.sh))
 
 check-host: tools
 	@set -e; for t in $(HOST_TESTS); do echo "== $$t"; \

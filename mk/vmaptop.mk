@@ -3,8 +3,8 @@
 # mk/build.mk builds out/<arch>/bin/vmaptop (static, x86_64 and arm64):
 # user/vmaptop.c is a tool main file by name and user/top/*.c go into
 # libvmapscope.a.  Unit tests (tests/unit/test_top_*.c) run in check-unit,
-# host tests (tests/host/vmaptop_host.sh: batch on this kernel;
-# tests/host/vmaptop_tui.sh: full screen driven in tmux) in check-host.
+# host tests (tests/host/tools/vmaptop_host.sh: batch on this kernel;
+# tests/host/tools/vmaptop_tui.sh: full screen driven in tmux) in check-host.
 #
 #   make check-vmaptop-guest   batch mode in the patched x86_64 and arm64
 #                              guests against a workload with known callers
@@ -23,4 +23,4 @@ CHECK_TARGETS	+= check-vmaptop-guest
 
 # Not part of make check: a measurement for docs/benchmarks.md.
 bench-vmaptop: tools
-	TOPDIR=$(TOPDIR) bash tests/host/vmaptop_bench.bash
+	TOPDIR=$(TOPDIR) bash tests/host/tools/vmaptop_bench.bash

@@ -6,7 +6,7 @@
  * Built against the static tools' library, TLS is refused with a line
  * that points to the dynamic build; against a TLS build's (the
  * sanitizers'), the certificate is read (the TLS build is tested end to
- * end by tests/prom/test_web_config.sh).
+ * end by tests/host/prom/test_web_config.sh).
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -19,7 +19,7 @@ import re
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import checklib  # noqa: E402
 from checklib import check, failures  # noqa: E402
 

@@ -3,7 +3,7 @@
 # kernel log fails the run, the cache key (not file times) decides rebuilds,
 # and bad input gets a clear error with no half-written cache entry.
 set -uo pipefail
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
+TOP=$(cd "$(dirname "$0")/../../.." && pwd)
 LAB=$TOP/scripts/lab
 CACHE=${VMAPSCOPE_CACHE:-/var/cache/vmapscope}
 OUTDIR=${OUTDIR:-$TOP/out}
@@ -55,7 +55,7 @@ expect_rc 0 "--script runs a script file" "$LAB" run --arch x86_64 --variant pat
 grep -q from-script "$tmp/out" && ok "--script output shown" || bad "--script output missing"
 
 # A real WARN from a module fails the run; --expect-warn lets it pass.
-if "$LAB" kmod --arch x86_64 --variant patched "$TOP/tests/lab/kmod_warn" >"$tmp/kmod" 2>&1; then
+if "$LAB" kmod --arch x86_64 --variant patched "$TOP/tests/guest/lab/kmod_warn" >"$tmp/kmod" 2>&1; then
 	expect_rc 123 "a WARN in the guest kernel log fails the run" \
 		"$LAB" run --arch x86_64 --variant patched --timeout 300 -- kload /opt/vmapscope/kmod/lab_warn.ko
 	expect_err "WARN|WARNING" "the WARN is quoted on stderr"
@@ -154,7 +154,7 @@ kb=$(VMAPSCOPE_PATCHDIR=$tmp/brk "$LAB" key --arch x86_64 --variant patched)
 # That failed run left the patched tree at base; the next kmod rebuilds it
 # under the same key.  The guest must then boot the rebuilt kernel, or it
 # refuses the module's BTF (made against the new vmlinux's type ids).
-if "$LAB" kmod --arch x86_64 --variant patched "$TOP/tests/lab/kmod_warn" >"$tmp/kmod" 2>&1; then
+if "$LAB" kmod --arch x86_64 --variant patched "$TOP/tests/guest/lab/kmod_warn" >"$tmp/kmod" 2>&1; then
 	cmp -s "$CACHE/build/x86_64-patched/arch/x86/boot/bzImage" \
 		"$("$LAB" path --arch x86_64 --variant patched)/kernel" &&
 		ok "after a rebuild, kmod leaves the artifact matching the build tree" ||

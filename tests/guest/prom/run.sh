@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prometheus export on a patched lab kernel, where the granule, chunk and
 # latency columns exist (the host kernel has none of them):
-#   tests/prom/guest/run.sh ARCH      (make check-prom-guest)
+#   tests/guest/prom/run.sh ARCH      (make check-prom-guest)
 # Runs inside.sh in the guest, then on the host: promtool check metrics
 # on the --textfile and --prometheus outputs, the textfile equals the sum
 # of the -j intervals of the same run (prom_vs_json.py), and the workload's
@@ -13,13 +13,13 @@ arch=${1:?usage: run.sh x86_64|arm64}
 cd "$TOPDIR"
 # the host side's helpers (temporary directory, started processes, Prometheus)
 export VMAPSTAT=$TOPDIR/out/$arch/bin/vmapstat
-. tests/prom/lib.sh
+. tests/host/prom/lib.sh
 fail() { echo "FAIL ($arch): $*" >&2; exit 1; }
 passed=0
 pass() { echo "ok - $arch: $*"; passed=$((passed + 1)); }
 
 scripts/lab run --arch "$arch" --variant patched --timeout 600 \
-	--script tests/prom/guest/inside.sh >"$T/serial" 2>&1 ||
+	--script tests/guest/prom/inside.sh >"$T/serial" 2>&1 ||
 	{ tail -40 "$T/serial"; fail "lab run failed"; }
 tr -d '\r' <"$T/serial" >"$T/log"
 section() { awk -v s="@@@ $1" '$0 == s {on = 1; next} /^@@@ / {on = 0} on' "$T/log"; }
@@ -39,7 +39,7 @@ for f in v.prom cmd.prom; do
 done
 pass "--textfile and --prometheus (command mode) pass promtool check metrics"
 
-python3 tests/prom/prom_vs_json.py "$T/v.prom" "$T/v.json" --min-intervals 1 ||
+python3 tests/host/prom/prom_vs_json.py "$T/v.prom" "$T/v.json" --min-intervals 1 ||
 	fail "textfile differs from the -j intervals"
 pass "textfile = sum of the -j intervals of the same run"
 

@@ -8,7 +8,7 @@
 # The raw vmapscope_* metrics it reads are checked against a real exposition
 # by test_rules_names.sh (make check-deploy).
 set -uo pipefail
-TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 DASH=${DASH:-$TOPDIR/contrib/grafana/vmapscope-dashboard.json}
 RULES=$TOPDIR/contrib/prometheus/vmapscope.rules.yml
 

@@ -11,7 +11,7 @@
 #    dependencies, as apt-cache resolves them) or an Essential one;
 #  - a bad set name gets one line and exit 2.
 set -uo pipefail
-TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 DEPS=$TOPDIR/scripts/install-deps
 
 fails=0

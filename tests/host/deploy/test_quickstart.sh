@@ -12,7 +12,7 @@
 #  - the installed vmapstat and vmaptop answer --help, and vmapstat runs
 #    for real as root on this host (one 1 s interval, JSON).
 set -uo pipefail
-TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 SECTION='## Host only'
 
 fails=0

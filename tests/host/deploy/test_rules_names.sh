@@ -11,7 +11,7 @@
 #    instance or a label of a metric they read (recording rules' own
 #    outputs are their inputs' labels).
 set -uo pipefail
-TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 OUTDIR=${OUTDIR:-$TOPDIR/out}
 VMAPSTAT=${VMAPSTAT:-$OUTDIR/$(uname -m | sed s/aarch64/arm64/)/bin/vmapstat}
 RULES=${RULES:-$TOPDIR/contrib/prometheus/vmapscope.rules.yml}

@@ -30,7 +30,7 @@
 #     ProtectHome= and InaccessiblePaths= hide; peak memory (resident +
 #     BPF maps) below MemoryHigh=, threads below TasksMax=.
 set -uo pipefail
-TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 OUTDIR=${OUTDIR:-$TOPDIR/out}
 MAX_EXPOSURE=3.0
 RUN_UID=65534

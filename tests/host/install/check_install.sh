@@ -12,7 +12,7 @@
 #    $PREFIX/share/vmapscope, all mode 644 and identical to contrib/;
 #  - "make uninstall" removes exactly what was installed.
 set -uo pipefail
-TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 OUTDIR=${OUTDIR:-$TOPDIR/out}
 HOST_ARCH=${HOST_ARCH:-$(uname -m | sed s/aarch64/arm64/)}
 PREFIX=/opt/vmapscope-test

@@ -8,7 +8,7 @@ set -euo pipefail
 
 : "${VMAPSTAT:?set VMAPSTAT to the vmapstat binary}"
 : "${TOPDIR:?set TOPDIR to the repository root}"
-PROM_TESTS_DIR="$TOPDIR/tests/prom"
+PROM_TESTS_DIR="$TOPDIR/tests/host/prom"
 
 T=$(mktemp -d /tmp/vmapscope-prom.XXXXXX)
 STARTED_PIDS=()

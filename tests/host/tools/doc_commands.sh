@@ -19,7 +19,7 @@
 # port already taken, a file outside the scratch directory.
 set -euo pipefail
 
-TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 V=${VMAPSTAT:-$TOPDIR/out/$(uname -m | sed s/aarch64/arm64/)/bin/vmapstat}
 BIN=$(cd "$(dirname "$V")" && pwd)
 tmp=$(mktemp -d)

@@ -10,7 +10,7 @@
 # standard output names it and the write's errno.
 set -euo pipefail
 
-TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 BIN=$TOPDIR/out/$(uname -m | sed s/aarch64/arm64/)/bin
 V=${VMAPSTAT:-$BIN/vmapstat}
 T=${VMAPTOP:-$(dirname "$V")/vmaptop}

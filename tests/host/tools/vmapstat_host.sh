@@ -197,7 +197,7 @@ bad 1 -- true
 bad --
 pass "bad arguments: exit 2, one line"
 
-# 5. Not root: one clear line, exit 1 (a runtime error: tests/host/exit_status.sh).
+# 5. Not root: one clear line, exit 1 (a runtime error: tests/host/tools/exit_status.sh).
 if command -v setpriv >/dev/null; then
 	set +e
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \

@@ -60,5 +60,5 @@ else:
 PY
 done
 # restored after each run (and by the trap); not checked here: another
-# test may have set it since (tests/deploy does)
+# test may have set it since (tests/host/deploy does)
 echo "kptr_restrict test: all passed (restored to $saved)"

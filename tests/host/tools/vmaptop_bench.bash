@@ -5,7 +5,7 @@
 # with and without the /proc/vmallocinfo read, and with every live caller
 # listed (-a).  Not part of "make check": run it with "make bench-vmaptop".
 set -euo pipefail
-TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 T=${VMAPTOP:-$TOPDIR/out/$(uname -m | sed s/aarch64/arm64/)/bin/vmaptop}
 SECS=${1:-60}
 [ -x "$T" ] || { echo "$T not built" >&2; exit 1; }

@@ -6,7 +6,7 @@
 # input with exit 2 and one stderr line.
 set -euo pipefail
 
-TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 # next to the vmapstat under test (make check-host passes VMAPSTAT, with OUTDIR)
 T=${VMAPTOP:-$(dirname "${VMAPSTAT:-$TOPDIR/out/$(uname -m | sed s/aarch64/arm64/)/bin/vmapstat}")/vmaptop}
 tmp=$(mktemp -d)
@@ -47,7 +47,7 @@ bad -b --no-latency --latency-all
 bad -b --stack-callers --call-latency
 bad -b --max-callers 3
 pass "bad input: exit 2 with one stderr line (20 cases)"
-# full screen without a terminal: a runtime error (tests/host/exit_status.sh)
+# full screen without a terminal: a runtime error (tests/host/tools/exit_status.sh)
 rc=0
 "$T" </dev/null >"$tmp/o" 2>"$tmp/e" || rc=$?
 [ "$rc" = 1 ] && [ "$(wc -l <"$tmp/e")" = 1 ] ||

@@ -6,7 +6,7 @@
 # a terminal unless --no-clear.
 set -euo pipefail
 
-TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 # next to the vmapstat under test (make check-host passes VMAPSTAT, with OUTDIR)
 T=${VMAPTOP:-$(dirname "${VMAPSTAT:-$TOPDIR/out/$(uname -m | sed s/aarch64/arm64/)/bin/vmapstat}")/vmaptop}
 tmp=$(mktemp -d)
