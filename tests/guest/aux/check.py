@@ -21,7 +21,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import checklib  # noqa: E402
-from checklib import check, failures  # noqa: E402
+from checklib import check, finish  # noqa: E402
 
 M = 1024 * 1024
 SIZE = 64 * M
@@ -158,8 +158,7 @@ def main():
                 check(sg == mods[-1]["granules"],
                       f"{tag}: snapshot bytes per shift {sg} == module's page tables {mods[-1]['granules']}")
 
-    print(f"{arch} {variant}: {len(failures)} failure(s)")
-    return 1 if failures else 0
+    return finish(f"check.py-{arch}-{variant}")
 
 
 if __name__ == "__main__":

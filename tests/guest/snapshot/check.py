@@ -35,7 +35,9 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import shapes  # noqa: E402
+from checklib import fail, finish, ok  # noqa: E402
 
 K = 1024
 M = 1024 * K
@@ -43,18 +45,6 @@ M = 1024 * K
 # contiguous-bit granules, so its snapshots carry no 64K/32M keys at all
 SHIFT_LABEL = {12: "4K", 16: "64K cont", 21: "2M PMD", 25: "32M cont PMD", 30: "1G PUD"}
 GRANULES = list(SHIFT_LABEL.values())
-
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    print("FAIL: " + msg)
-
-
-def ok(msg):
-    print("ok: " + msg)
-
 
 def section(text, name):
     m = re.search(r"^@@SNAP-%s-BEGIN\n(.*?)^@@SNAP-%s-END" % (name, name), text, re.S | re.M)
@@ -388,7 +378,4 @@ def check_ptdump(dump, snap, after_text):
 
 if __name__ == "__main__":
     main()
-    if failures:
-        print("snapshot guest test: %d failure(s)" % len(failures))
-        sys.exit(1)
-    print("snapshot guest test: all passed")
+    sys.exit(finish())

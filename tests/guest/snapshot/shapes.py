@@ -22,8 +22,12 @@ contiguous pages start on a 2M-aligned page; on arm64 a 64K contiguous-PTE
 block at every multiple of 16 likewise, outside those; 4K elsewhere.
 """
 import json
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from checklib import check, fail, finish  # noqa: E402
 
 K = 1024
 M = 1024 * K
@@ -139,7 +143,6 @@ def check_guest(arch, variant, text, snap, ok, fail):
 def compare(arch, stock_path, patched_path):
     stock = json.load(open(stock_path))
     patched = json.load(open(patched_path))
-    fails = 0
     names = sorted(set(stock["shapes"]) | set(patched["shapes"]))
     print("shapes, %s: stock prediction (%s) vs. patched kernel (%s)" %
           (arch, stock["ident"]["kernel"], patched["ident"]["kernel"]))
@@ -147,32 +150,21 @@ def compare(arch, stock_path, patched_path):
     for name in names:
         s, p = stock["shapes"].get(name), patched["shapes"].get(name)
         if s is None or p is None:
-            print("FAIL: shape %s: only in the %s record" % (name, "stock" if s else "patched"))
-            fails += 1
+            fail("shape %s: only in the %s record" % (name, "stock" if s else "patched"))
             continue
         across += s["blocks_across_pte_tables"]
         granules.update(p["bytes"])
-        if s["predicted"] != p["bytes"]:
-            print("FAIL: shape %s: the stock kernel predicts %s, the patched kernel maps %s" %
-                  (name, s["predicted"], p["bytes"]))
-            fails += 1
-        else:
-            print("ok: shape %s: stock predicts, patched maps %s" % (name, p["bytes"]))
+        check(s["predicted"] == p["bytes"],
+              "shape %s: the stock kernel predicts %s, the patched kernel maps %s" %
+              (name, s["predicted"], p["bytes"]))
     # Not vacuous: blocks of every size the arch has, and stock areas
     # whose blocks straddle PTE tables (runs followed across tables).
     need = {"4K", "2M PMD"} | ({"64K cont"} if arch == "arm64" else set())
-    if not need <= granules:
-        print("FAIL: the patched kernel mapped the shapes with %s only, want %s" %
-              (sorted(granules), sorted(need)))
-        fails += 1
-    if not across:
-        print("FAIL: no predicted block straddles a PTE table on the stock kernel")
-        fails += 1
-    else:
-        print("ok: %d predicted blocks straddle a PTE table where the stock kernel placed them"
-              % across)
-    print("shapes comparison, %s: %s" % (arch, "%d failure(s)" % fails if fails else "all passed"))
-    return 1 if fails else 0
+    check(need <= granules, "the patched kernel mapped the shapes with %s, want at least %s" %
+          (sorted(granules), sorted(need)))
+    check(across, "%d predicted blocks straddle a PTE table where the stock kernel placed them"
+          % across)
+    return finish("shapes.py-" + arch)
 
 
 def fresh(path, ident):

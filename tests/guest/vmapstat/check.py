@@ -21,7 +21,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import checklib  # noqa: E402
-from checklib import check, failures  # noqa: E402
+from checklib import check, finish  # noqa: E402
 from collections import defaultdict
 
 K, M = 1024, 1024 * 1024
@@ -379,8 +379,7 @@ def main():
     else:
         check(False, "guest output lacks the test_vmalloc runs (VS4, VS5)")
 
-    print(f"{arch}: {len(failures)} failure(s)")
-    return 1 if failures else 0
+    return finish(f"check.py-{arch}")
 
 
 if __name__ == "__main__":

@@ -19,15 +19,9 @@ from collections import defaultdict
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 from check import sections, func  # noqa: E402
+from checklib import check, finish  # noqa: E402  (check.py put tests/lib on the path)
 
 VMALLOC_CALLERS = ("vswl_vmalloc_4k", "vswl_vmalloc_huge_pmd", "vswl_vmalloc_huge_cont")
-failures = []
-
-
-def check(cond, msg):
-    print(("ok:   " if cond else "FAIL: ") + msg)
-    if not cond:
-        failures.append(msg)
 
 
 def check_stack(s):
@@ -232,8 +226,7 @@ def main():
     check_default(s, vi)
     check_stack(s)
     check_join(s)
-    print(f"{arch} stock: {len(failures)} failure(s)")
-    return 1 if failures else 0
+    return finish(f"check_stock.py-{arch}")
 
 
 if __name__ == "__main__":

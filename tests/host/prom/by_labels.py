@@ -37,18 +37,12 @@ import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 from prom_vs_json import (BY_LABELS, COMPARED, NOT_COUNTERS, COUNTER_FAMILY,  # noqa: E402
                           expected_from_json, family, file_series, key)
+from checklib import die, finish, ok  # noqa: E402
 
 OTHER = "other"
-
-
-def fail(msg):
-    raise SystemExit("FAIL: " + msg)
-
-
-def ok(msg):
-    print("ok - " + msg)
 
 
 def load_json(path):
@@ -60,7 +54,7 @@ def intervals_of(series):
     for s in series:
         if s["metric"]["__name__"] == "vmapscope_intervals_total":
             return int(float(s["value"][1]))
-    fail("no vmapscope_intervals_total in the exposition")
+    die("no vmapscope_intervals_total in the exposition")
 
 
 def row_rank(acc):
@@ -93,7 +87,7 @@ def cmd_fold(expo, jpath, keyname, top, want_other):
     objs = load_json(jpath)
     k = intervals_of(series)
     if k < 1 or len(objs) < k:
-        fail("exposition of %d intervals, JSON has %d" % (k, len(objs)))
+        die("exposition of %d intervals, JSON has %d" % (k, len(objs)))
     objs = objs[:k]
     counters = {COUNTER_FAMILY % c for c in objs[0]["counters"] if c not in NOT_COUNTERS}
     others = [b for b in BY_LABELS if b != keyname]
@@ -103,9 +97,9 @@ def cmd_fold(expo, jpath, keyname, top, want_other):
     lines = [l for l in open(expo) if per_caller.match(l)]
     bad = [l for l in lines if not re.match(r'^\w+\{caller="(?:[^"\\]|\\.)*",%s="' % keyname, l)]
     if bad:
-        fail("per-caller series without %s right after caller: %s" % (keyname, bad[:3]))
+        die("per-caller series without %s right after caller: %s" % (keyname, bad[:3]))
     if not lines:
-        fail("no per-caller series at all")
+        die("no per-caller series at all")
     ok("%d per-caller series, each with %s after caller" % (len(lines), keyname))
 
     got = {}
@@ -118,7 +112,7 @@ def cmd_fold(expo, jpath, keyname, top, want_other):
             m["le"] = float(m["le"].replace("+Inf", "inf"))
         for b in others:
             if b in m:
-                fail("%s has a %s label too" % (name, b))
+                die("%s has a %s label too" % (name, b))
         got[key(name, m)] = float(s["value"][1])
 
     # which pairs the exposition names, and the bound on them
@@ -126,17 +120,17 @@ def cmd_fold(expo, jpath, keyname, top, want_other):
     named = {p for p in pairs if p[0] != OTHER}
     mixed = [p for p in pairs if (p[0] == OTHER) != (p[1] == OTHER)]
     if mixed:
-        fail("caller and %s not folded together: %s" % (keyname, mixed))
+        die("caller and %s not folded together: %s" % (keyname, mixed))
     if len(named) > top:
-        fail("%d named (caller, %s) pairs over --top-callers %d" % (len(named), keyname, top))
+        die("%d named (caller, %s) pairs over --top-callers %d" % (len(named), keyname, top))
     want = admitted(objs, keyname, top)
     if named != want & pairs:
-        fail("named pairs %s, the admission rule names %s" % (sorted(named), sorted(want)))
+        die("named pairs %s, the admission rule names %s" % (sorted(named), sorted(want)))
     if (OTHER, OTHER) in pairs:
         ok("%d named (caller, %s) pairs (bound %d), the rest in caller=\"other\",%s=\"other\""
            % (len(named), keyname, top, keyname))
     elif want_other:
-        fail("no caller=\"other\" series: nothing was folded (%d pairs)" % len(pairs))
+        die("no caller=\"other\" series: nothing was folded (%d pairs)" % len(pairs))
     else:
         ok("%d named (caller, %s) pairs (bound %d), nothing folded" % (len(named), keyname, top))
 
@@ -149,7 +143,7 @@ def cmd_fold(expo, jpath, keyname, top, want_other):
             per_slot[slot] = per_slot.get(slot, 0) + 1
     worst = max(per_slot.values()) if per_slot else 0
     if worst > top + 1:
-        fail("%d series of one family and (api, granule, le), over %d" % (worst, top + 1))
+        die("%d series of one family and (api, granule, le), over %d" % (worst, top + 1))
     ok("at most %d series per family and (api, granule, le) (bound %d)" % (worst, top + 1))
 
     # exact: each series is the sum of its JSON rows, folded as above
@@ -164,7 +158,7 @@ def cmd_fold(expo, jpath, keyname, top, want_other):
     diff = ["%s: scraped %s, JSON %s" % (kk, got.get(kk), exp.get(kk))
             for kk in set(got) | set(exp) if got.get(kk) != exp.get(kk)]
     if diff:
-        fail("%d series differ from the JSON rows of the same %d intervals:\n  %s"
+        die("%d series differ from the JSON rows of the same %d intervals:\n  %s"
              % (len(diff), k, "\n  ".join(sorted(diff)[:20])))
     ok("%d series equal the sums of the first %d JSON intervals' rows" % (len(got), k))
 
@@ -178,10 +172,10 @@ def cmd_fold(expo, jpath, keyname, top, want_other):
             fams[name][1] += v
     nonzero = {n: t for n, t in fams.items() if t[0]}
     if not nonzero:
-        fail("every per-caller family is zero: no activity seen")
+        die("every per-caller family is zero: no activity seen")
     for n, (u, s) in sorted(fams.items()):
         if u != s:
-            fail("%s: total %s over the series, %s over the unfolded rows" % (n, s, u))
+            die("%s: total %s over the series, %s over the unfolded rows" % (n, s, u))
     ok("per-family totals equal the unfolded rows': %s"
        % ", ".join("%s %d" % (n, t[0]) for n, t in sorted(nonzero.items())))
 
@@ -207,11 +201,11 @@ def check_bursts(counts, what, keyname, la, lb, na, nb):
     # freed stacks are reused from a small per-CPU cache, so a burst may
     # allocate fewer areas than tasks: the bounds are loose, the order not
     if not 1 <= a <= 2 * na + 10:
-        fail("%s=%s holds %d %s for a burst of %d (%s)" % (keyname, la, a, what, na, counts))
+        die("%s=%s holds %d %s for a burst of %d (%s)" % (keyname, la, a, what, na, counts))
     if not nb // 4 <= b <= 2 * nb + 10:
-        fail("%s=%s holds %d %s for a burst of %d (%s)" % (keyname, lb, b, what, nb, counts))
+        die("%s=%s holds %d %s for a burst of %d (%s)" % (keyname, lb, b, what, nb, counts))
     if not b > a:
-        fail("%s=%s (%d) not above %s=%s (%d)" % (keyname, lb, b, keyname, la, a))
+        die("%s=%s (%d) not above %s=%s (%d)" % (keyname, lb, b, keyname, la, a))
     ok("%s=%s %d %s (burst %d) < %s=%s %d %s (burst %d)" % (keyname, la, a, what, na,
                                                             keyname, lb, b, what, nb))
 
@@ -229,7 +223,7 @@ def query(base, q, t=None):
                                 timeout=10) as r:
         d = json.load(r)
     if d.get("status") != "success":
-        fail("query %s: %s" % (q, d))
+        die("query %s: %s" % (q, d))
     return d["data"]["result"]
 
 
@@ -237,21 +231,21 @@ def cmd_promql(base, jpath, keyname, la, lb, na, nb):
     # the latest scrape: every series of it carries the same timestamp
     res = query(base, 'timestamp(vmapscope_intervals_total{job="vmapscope"})')
     if not res:
-        fail("Prometheus has no vmapscope_intervals_total")
+        die("Prometheus has no vmapscope_intervals_total")
     t = float(res[0]["value"][1])
     k = int(float(query(base, 'vmapscope_intervals_total{job="vmapscope"}', t)[0]["value"][1]))
     q = 'sum by (%s) (vmapscope_vmap_areas_total{job="vmapscope"})' % keyname
     got = {r["metric"].get(keyname, ""): float(r["value"][1]) for r in query(base, q, t)}
     objs = load_json(jpath)
     if k < 1 or len(objs) < k:
-        fail("Prometheus scraped %d intervals, JSON has %d" % (k, len(objs)))
+        die("Prometheus scraped %d intervals, JSON has %d" % (k, len(objs)))
     exp = {}
     for o in objs[:k]:
         for r in o["rows"]:
             if r["areas"]:
                 exp[r[keyname]] = exp.get(r[keyname], 0) + r["areas"]
     if got != exp:
-        fail("%s at the scrape of %d intervals: %s, the JSON rows: %s" % (q, k, got, exp))
+        die("%s at the scrape of %d intervals: %s, the JSON rows: %s" % (q, k, got, exp))
     ok("%s through Prometheus equals the JSON rows' sums of the same %d intervals (%d values)"
        % (q, k, len(got)))
     check_bursts(got, "areas", keyname, la, lb, na, nb)
@@ -270,3 +264,4 @@ def main(argv):
 
 if __name__ == "__main__":
     main(sys.argv)
+    sys.exit(finish())

@@ -12,19 +12,18 @@ usage: http_abuse.py PORT TIMEOUT_S
   - a garbage request line is answered 400 at once.
 Prints one "ok - ..." line per check; exits 1 on the first failure.
 """
+import os
 import socket
 import struct
 import sys
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from checklib import die, finish, ok  # noqa: E402
+
 PORT = int(sys.argv[1])
 TIMEOUT = float(sys.argv[2])
-
-
-def fail(msg):
-    print("FAIL: " + msg, file=sys.stderr)
-    sys.exit(1)
 
 
 def connect():
@@ -61,8 +60,8 @@ for i in range(25):
     s.close()
 head, body = scrape()
 if not complete(head, body):
-    fail("scrape after vanishing clients: %r" % head[:80])
-print("ok - 25 clients vanished mid-response (10 + 5 with a reset); next scrape complete")
+    die("scrape after vanishing clients: %r" % head[:80])
+ok("25 clients vanished mid-response (10 + 5 with a reset); next scrape complete")
 
 # 2. half-open and stalled clients time out; others are served meanwhile
 idle = []
@@ -74,22 +73,22 @@ for i in range(6):
 t0 = time.monotonic()
 head, body = scrape()
 if not complete(head, body) or time.monotonic() - t0 > 1.0:
-    fail("scrape beside idle clients: %.2f s, %r" % (time.monotonic() - t0, head[:80]))
+    die("scrape beside idle clients: %.2f s, %r" % (time.monotonic() - t0, head[:80]))
 for s in idle:
     s.settimeout(TIMEOUT + 3)
     try:
         got = s.recv(4096)
     except socket.timeout:
-        fail("an idle client was not closed within %.1f s" % (TIMEOUT + 3))
+        die("an idle client was not closed within %.1f s" % (TIMEOUT + 3))
     except ConnectionResetError:
         got = b""
     if got:
-        fail("idle client got data: %r" % got[:80])
+        die("idle client got data: %r" % got[:80])
     s.close()
 waited = time.monotonic() - t0
 if waited < TIMEOUT / 2:
-    fail("idle clients closed after %.2f s, before the %.1f s timeout" % (waited, TIMEOUT))
-print("ok - 6 half-open/stalled clients closed after %.1f s (timeout %.0f s); "
+    die("idle clients closed after %.2f s, before the %.1f s timeout" % (waited, TIMEOUT))
+ok("6 half-open/stalled clients closed after %.1f s (timeout %.0f s); "
       "a scrape meanwhile answered at once" % (waited, TIMEOUT))
 
 # 3. concurrent scrapes
@@ -110,8 +109,8 @@ for t in threads:
 for t in threads:
     t.join()
 if len(results) != 40 or not all(results):
-    fail("concurrent scrapes: %d of %d complete" % (sum(results), len(results)))
-print("ok - 40 concurrent scrapes from 20 threads all complete")
+    die("concurrent scrapes: %d of %d complete" % (sum(results), len(results)))
+ok("40 concurrent scrapes from 20 threads all complete")
 
 # 4. 64 clients trickling a request header a byte at a time (bounded: 3 s)
 #    hold every slot 127.0.0.1 may use; a scrape still gets through at once
@@ -128,10 +127,10 @@ t0 = time.monotonic()
 head, body = scrape()
 took = time.monotonic() - t0
 if not complete(head, body) or took > 1.0:
-    fail("scrape beside 64 trickling clients: %.2f s, %r" % (took, head[:80]))
+    die("scrape beside 64 trickling clients: %.2f s, %r" % (took, head[:80]))
 for s in trick:
     s.close()
-print("ok - 64 trickling clients; a scrape beside them answered in %.3f s" % took)
+ok("64 trickling clients; a scrape beside them answered in %.3f s" % took)
 
 # 5. a first line that is no HTTP request line: 400 at once
 for junk in (b"GARBAGE\r\n\r\n", b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03"):
@@ -142,10 +141,11 @@ for junk in (b"GARBAGE\r\n\r\n", b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03"
     try:
         got = s.recv(4096)
     except socket.timeout:
-        fail("%r: no answer within 1 s" % junk[:12])
+        die("%r: no answer within 1 s" % junk[:12])
     except ConnectionResetError:
         got = b""
     s.close()
     if not got.startswith(b"HTTP/1.1 400 "):
-        fail("%r: got %r, not 400" % (junk[:12], got[:40]))
-print("ok - garbage request lines answered 400 at once")
+        die("%r: got %r, not 400" % (junk[:12], got[:40]))
+ok("garbage request lines answered 400 at once")
+sys.exit(finish())

@@ -23,10 +23,14 @@ the first failure (the request's number, kind and answer).
 """
 import argparse
 import base64
+import os
 import socket
 import sys
 import threading
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from checklib import die, finish, ok  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--port", type=int, required=True)
@@ -206,16 +210,14 @@ for t in slow:
 elapsed = time.monotonic() - t_start
 
 if state["failed"]:
-    print("FAIL: " + state["failed"], file=sys.stderr)
-    sys.exit(1)
+    die(state["failed"])
 growth = state["rss_max"] - (state["rss0"] or 0)
 counts = " ".join("%s=%d" % kv for kv in sorted(state["counts"].items()))
-print("soak: %d requests (%s%s) in %.1f s; RSS %d KiB after %d, at most %d KiB after, "
+ok("soak: %d requests (%s%s) in %.1f s; RSS %d KiB after %d, at most %d KiB after, "
       "growth %d KiB (bound %d); slowest good scrape %.3f s"
       % (state["done"], counts, ", slow=%d" % state["slow"] if args.slow else "",
          elapsed, state["rss0"] or 0, args.requests // 10, state["rss_max"], growth,
          args.rss_bound_kib, state["max_good"]))
 if growth > args.rss_bound_kib:
-    print("FAIL: RSS grew by %d KiB, bound %d KiB" % (growth, args.rss_bound_kib),
-          file=sys.stderr)
-    sys.exit(1)
+    die("RSS grew by %d KiB, bound %d KiB" % (growth, args.rss_bound_kib))
+sys.exit(finish())

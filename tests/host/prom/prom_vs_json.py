@@ -17,11 +17,15 @@ prints one line per check; exit 0 when all agree.
 """
 import json
 import math
+import os
 import re
 import sys
 import time
 import urllib.parse
 import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from checklib import die, fail, finish, ok  # noqa: E402
 
 HIST_SLOTS = 36          # VMAPSCOPE_HIST_SLOTS
 FINITE_BOUNDS = HIST_SLOTS - 1
@@ -50,7 +54,7 @@ def query(base, q, t):
     with urllib.request.urlopen(url, timeout=10) as r:
         d = json.load(r)
     if d.get("status") != "success":
-        raise SystemExit("FAIL: query %s: %s" % (q, d))
+        die("query %s: %s" % (q, d))
     return d["data"]["result"]
 
 
@@ -141,9 +145,9 @@ def scraped_series(base):
     for s in res:
         vals = [v for v in s["values"] if float(v[0]) == last]
         if not vals:
-            raise SystemExit("FAIL: %s has no sample from the scrape at %.3f" % (s["metric"], last))
+            die("%s has no sample from the scrape at %.3f" % (s["metric"], last))
         at_s.append({"metric": s["metric"], "value": vals[0]})
-    print("ok - %d vmapscope series, all from the scrape at %.3f" % (len(at_s), last))
+    ok("%d vmapscope series, all from the scrape at %.3f" % (len(at_s), last))
     return at_s
 
 
@@ -164,7 +168,7 @@ def file_series(path):
         m = {k: unescape(v) for k, v in LABEL.findall(labels)}
         m["__name__"] = name
         out.append({"metric": m, "value": [0, value]})
-    print("ok - %d vmapscope series in %s" % (len(out), path))
+    ok("%d vmapscope series in %s" % (len(out), path))
     return out
 
 
@@ -194,10 +198,10 @@ def main():
             m["le"] = float(m["le"].replace("+Inf", "inf"))
         got[key(name, m)] = float(s["value"][1])
     if k is None or k < min_k:
-        raise SystemExit("FAIL: Prometheus scraped vmapscope_intervals_total=%s, want >= %d" % (k, min_k))
+        die("Prometheus scraped vmapscope_intervals_total=%s, want >= %d" % (k, min_k))
 
     if len(objs) < k:
-        raise SystemExit("FAIL: scrape says %d intervals, JSON has only %d" % (k, len(objs)))
+        die("scrape says %d intervals, JSON has only %d" % (k, len(objs)))
     exp = expected_from_json(objs[:k])
 
     bad = []
@@ -210,15 +214,17 @@ def main():
         if kk not in got:
             bad.append("in JSON but not scraped: %s = %s" % (kk, v))
     if bad:
-        print("\n".join("FAIL: " + b for b in bad[:40]), file=sys.stderr)
-        raise SystemExit("FAIL: %d mismatches over %d intervals" % (len(bad), k))
+        for b in bad[:40]:
+            fail(b)
+        die("%d mismatches over %d intervals" % (len(bad), k))
     nonzero = sum(1 for v in got.values() if v)
     areas = sum(v for kk, v in got.items() if kk[0] == "vmapscope_vmap_area_bytes_total")
-    print("ok - %d compared series (%d non-zero) equal the sum of the first %d JSON intervals "
+    ok("%d compared series (%d non-zero) equal the sum of the first %d JSON intervals "
           "(vmap area bytes %d)" % (len(got), nonzero, k, areas))
     if not nonzero:
-        raise SystemExit("FAIL: nothing non-zero was compared: no activity seen")
+        die("nothing non-zero was compared: no activity seen")
 
 
 if __name__ == "__main__":
     main()
+    sys.exit(finish())

@@ -18,6 +18,7 @@
 # (CMD, foo.ko, <release>), the lab guests' modules and paths, a fixed
 # port already taken, a file outside the scratch directory.
 set -euo pipefail
+. "$(dirname "$0")/../../lib/harness.sh"
 
 TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 V=${VMAPSTAT:-$TOPDIR/out/$(uname -m | sed s/aarch64/arm64/)/bin/vmapstat}
@@ -29,13 +30,12 @@ kr=/proc/sys/kernel/kptr_restrict
 kr_saved=$(cat "$kr")
 cleanup() { echo "$kr_saved" >"$kr"; tm kill-server 2>/dev/null || true; rm -rf "$tmp"; }
 trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
-[ -x "$BIN/vmapstat" ] && [ -x "$BIN/vmaptop" ] || fail "tools not built in $BIN"
+[ -x "$BIN/vmapstat" ] && [ -x "$BIN/vmaptop" ] || die "tools not built in $BIN"
 if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: the documented commands need root (BPF)"; exit 0
+	skip "the documented commands need root (BPF)"; finish
 fi
-command -v tmux >/dev/null || fail "tmux not installed (scripts/install-deps)"
+command -v tmux >/dev/null || die "tmux not installed (scripts/install-deps)"
 
 # file:line <TAB> command <TAB> why it is skipped ("" = run it)
 python3 - "$TOPDIR" >"$tmp/commands" <<'PY'
@@ -147,15 +147,16 @@ while IFS=$'\t' read -r where cmd why; do
 	*)
 		run "$cmd" ;;
 	esac
-	[ "$rc" = 0 ] || fail "$where: '$cmd' exited $rc: $(cat "$tmp/err")
+	[ "$rc" = 0 ] || die "$where: '$cmd' exited $rc: $(cat "$tmp/err")
 ---- screen:
 $(cat "$tmp/screen")"
 	nrun=$((nrun + 1))
 	echo "ok: $where: $cmd"
 done <"$tmp/commands"
-[ "$nrun" -gt 0 ] || fail "no documented command found"
+[ "$nrun" -gt 0 ] || die "no documented command found"
 if [ -n "$skipped" ]; then
 	echo "skipped ($nskip):"
 	printf '%s' "$skipped"
 fi
-echo "documented commands: $nrun ran with exit 0, $nskip skipped"
+pass "documented commands: $nrun ran with exit 0, $nskip skipped"
+finish

@@ -9,6 +9,7 @@
 # Every error is one line on stderr naming the tool; a failed write to
 # standard output names it and the write's errno.
 set -euo pipefail
+. "$(dirname "$0")/../../lib/harness.sh"
 
 TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 BIN=$TOPDIR/out/$(uname -m | sed s/aarch64/arm64/)/bin
@@ -24,12 +25,10 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
 
-[ -x "$V" ] && [ -x "$T" ] || fail "$V or $T not built"
+[ -x "$V" ] && [ -x "$T" ] || die "$V or $T not built"
 if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: the exit-status test needs root (BPF, setpriv, mount namespaces)"; exit 0
+	skip "the exit-status test needs root (BPF, setpriv, mount namespaces)"; finish
 fi
 
 # expect STATUS DESCRIPTION -- COMMAND...: the status, and for an error
@@ -39,20 +38,20 @@ expect() {
 	local want=$1 what=$2 rc=0
 	shift 3
 	"$@" >"$tmp/o" 2>"$tmp/e" </dev/null || rc=$?
-	[ "$rc" = "$want" ] || fail "$what: exit $rc, want $want ($(cat "$tmp/e"))"
+	[ "$rc" = "$want" ] || die "$what: exit $rc, want $want ($(cat "$tmp/e"))"
 	grep -v -e ': granule: kernel lacks' -e ': chunk: kernel lacks' -e ': latency: ' \
 		-e ': callers: ' "$tmp/e" >"$tmp/errors" || true
 	if [ "$want" = 0 ]; then
-		[ ! -s "$tmp/errors" ] || fail "$what: exit 0 but stderr says: $(cat "$tmp/errors")"
+		[ ! -s "$tmp/errors" ] || die "$what: exit 0 but stderr says: $(cat "$tmp/errors")"
 	else
 		[ "$(wc -l <"$tmp/errors")" = 1 ] ||
-			fail "$what: want one error line, got: $(cat "$tmp/errors")"
+			die "$what: want one error line, got: $(cat "$tmp/errors")"
 		grep -q '^vmap\(stat\|top\)\( compare\)\?: ' "$tmp/errors" ||
-			fail "$what: the error line does not name the tool: $(cat "$tmp/errors")"
+			die "$what: the error line does not name the tool: $(cat "$tmp/errors")"
 	fi
 }
 # the one error line must be exactly this
-says() { [ "$(cat "$tmp/errors")" = "$1" ] || fail "stderr '$(cat "$tmp/errors")', want '$1'"; }
+says() { [ "$(cat "$tmp/errors")" = "$1" ] || die "stderr '$(cat "$tmp/errors")', want '$1'"; }
 # kptr1 CHECK...: run the check (a subshell) with kernel.kptr_restrict=1,
 # the snapshot's need.  The setting is the whole host's: if another
 # process changed it during a failed check, the check says nothing, run
@@ -75,7 +74,7 @@ kptr1() {
 
 # vmapstat compare needs two saved runs (PMU group, --repeat -j)
 "$V" --pmu task-clock --repeat 2 -j -- true >"$tmp/run.json" 2>/dev/null ||
-	fail "cannot save a run for vmapstat compare"
+	die "cannot save a run for vmapstat compare"
 
 # ---- 0: success -------------------------------------------------------
 expect 0 "vmapstat 0.2 1" -- "$V" 0.2 1
@@ -118,7 +117,7 @@ pass "status 1: not root (vmapstat, --snapshot, command mode, vmaptop), the miss
 # no kernel BTF: /sys/kernel/btf hidden in a private mount namespace
 nobtf() { unshare -m sh -c 'mount -t tmpfs none /sys/kernel/btf && exec "$@"' sh "$@"; }
 expect 1 "vmapstat without BTF" -- nobtf "$V" 0.2 1
-grep -q 'no BTF' "$tmp/errors" || fail "no-BTF line: $(cat "$tmp/errors")"
+grep -q 'no BTF' "$tmp/errors" || die "no-BTF line: $(cat "$tmp/errors")"
 expect 1 "vmapstat --snapshot without BTF" -- nobtf "$V" --snapshot
 expect 1 "vmaptop without BTF" -- nobtf "$T" -b -n 1 -d 0.2
 pass "status 1: no kernel BTF (vmapstat, --snapshot, vmaptop)"
@@ -171,21 +170,21 @@ says "vmapstat: writing standard output: Bad file descriptor"
 # would still be running after 30 s if it did not
 start=$SECONDS
 expect 1 "vmapstat 0.2 (forever) >/dev/full" -- full timeout 30 "$V" 0.2
-[ $((SECONDS - start)) -lt 10 ] || fail "vmapstat ran on after a failed write"
+[ $((SECONDS - start)) -lt 10 ] || die "vmapstat ran on after a failed write"
 pass "status 1: a failed write to standard output, named with its errno (ENOSPC, EBADF)"
 
 # no usable terminal for the full screen: not a terminal at all, or one
 # that ncurses cannot drive (TERM unset)
 expect 1 "vmaptop full screen without a terminal" -- "$T" -d 0.2
 says "vmaptop: the full-screen view needs a terminal; use -b for text"
-command -v tmux >/dev/null || fail "tmux not installed (scripts/install-deps)"
+command -v tmux >/dev/null || die "tmux not installed (scripts/install-deps)"
 tm new-session -d -s es -x 120 -y 30 "env -u TERM $T -d 0.2 2>$tmp/tty.err; echo \$? >$tmp/tty.rc; sleep 60"
 tm set-option -s exit-empty off
 for i in $(seq 100); do [ -s "$tmp/tty.rc" ] && break; sleep 0.1; done
 [ "$(cat "$tmp/tty.rc" 2>/dev/null)" = 1 ] ||
-	fail "vmaptop with TERM unset: exit '$(cat "$tmp/tty.rc" 2>/dev/null)' ($(cat "$tmp/tty.err"))"
+	die "vmaptop with TERM unset: exit '$(cat "$tmp/tty.rc" 2>/dev/null)' ($(cat "$tmp/tty.err"))"
 [ "$(cat "$tmp/tty.err")" = "vmaptop: cannot use the terminal (TERM=unset); try -b" ] ||
-	fail "vmaptop with TERM unset said: $(cat "$tmp/tty.err")"
+	die "vmaptop with TERM unset said: $(cat "$tmp/tty.err")"
 pass "status 1: vmaptop without a usable terminal (none; TERM unset)"
 
 # ---- 2: usage error ---------------------------------------------------
@@ -211,10 +210,10 @@ for f in man/vmapstat.8 man/vmaptop.8 docs/vmapstat.md docs/vmaptop.md; do
 	tr '\n' ' ' <"$TOPDIR/$f" | sed 's/\\f[BIRP]//g; s/\\-/-/g; s/[`*]//g' >"$tmp/doc"
 	for row in "0 success" "1 runtime error" "2 usage error"; do
 		grep -qi -- "$(echo "$row" | sed 's/ /[ |.B]*/')" "$tmp/doc" ||
-			fail "$f: the exit-status table lacks '$row'"
+			die "$f: the exit-status table lacks '$row'"
 	done
 	grep -qi 'not root' "$tmp/doc" && grep -qi 'standard output' "$tmp/doc" ||
-		fail "$f: the table does not place 'not root' and a failed write"
+		die "$f: the table does not place 'not root' and a failed write"
 done
 pass "the table is in both man pages and both docs"
-echo "exit-status test: all passed"
+finish

@@ -4,6 +4,7 @@
 # kernel stack is a vmalloc area), and each cgroup's (comm's) rows hold its
 # own burst.  Needs root and a cgroup v2 hierarchy (for --by cgroup).
 set -euo pipefail
+. "$(dirname "$0")/../../lib/harness.sh"
 
 V=${VMAPSTAT:-out/$(uname -m | sed s/aarch64/arm64/)/bin/vmapstat}
 tmp=$(mktemp -d)
@@ -13,12 +14,10 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
 
-[ -x "$V" ] || fail "$V not built"
+[ -x "$V" ] || die "$V not built"
 if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: vmapstat --by host test needs root (BPF)"; exit 0
+	skip "vmapstat --by host test needs root (BPF)"; finish
 fi
 
 # Bursts: NA and NB sleepers alive at once (their stacks cannot all come
@@ -51,10 +50,10 @@ check_bursts() {	# what label a b
 	local a b
 	a=$(areas_of "$tmp/t" "$2") b=$(areas_of "$tmp/t" "$3")
 	[ "$a" -ge 1 ] && [ "$a" -le $((NA * 2 + 10)) ] ||
-		fail "--by $1: $2 holds $a areas for a burst of $NA: $(cat "$tmp/t")"
+		die "--by $1: $2 holds $a areas for a burst of $NA: $(cat "$tmp/t")"
 	[ "$b" -ge $((NB / 4)) ] && [ "$b" -le $((NB * 2 + 10)) ] ||
-		fail "--by $1: $3 holds $b areas for a burst of $NB: $(cat "$tmp/t")"
-	[ "$b" -gt "$a" ] || fail "--by $1: $3 ($b) not above $2 ($a)"
+		die "--by $1: $3 holds $b areas for a burst of $NB: $(cat "$tmp/t")"
+	[ "$b" -gt "$a" ] || die "--by $1: $3 ($b) not above $2 ($a)"
 	pass "--by $1: $2 $a areas (burst $NA), $3 $b areas (burst $NB)"
 }
 
@@ -68,8 +67,8 @@ else
 	"$V" -j -p --by cgroup -- sh -c "
 		sh -c 'echo \$\$ >$cg/by_a/cgroup.procs; $(burst $NA)' &
 		sh -c 'echo \$\$ >$cg/by_b/cgroup.procs; $(burst $NB)' &
-		wait" >"$tmp/j" 2>"$tmp/err" || fail "--by cgroup exited $?: $(cat "$tmp/err")"
-	per_label "$tmp/j" cgroup >"$tmp/t" || fail "--by cgroup JSON: $(head -c 400 "$tmp/j")"
+		wait" >"$tmp/j" 2>"$tmp/err" || die "--by cgroup exited $?: $(cat "$tmp/err")"
+	per_label "$tmp/j" cgroup >"$tmp/t" || die "--by cgroup JSON: $(head -c 400 "$tmp/j")"
 	rel=${cg#"$cg2"}
 	check_bursts cgroup "$rel/by_a" "$rel/by_b"
 fi
@@ -80,17 +79,18 @@ cp "$(command -v sh)" "$tmp/vs_burst_b"
 "$V" -j -p --by comm -- sh -c "
 	$tmp/vs_burst_a -c '$(burst $NA)' &
 	$tmp/vs_burst_b -c '$(burst $NB)' &
-	wait" >"$tmp/j" 2>"$tmp/err" || fail "--by comm exited $?: $(cat "$tmp/err")"
-per_label "$tmp/j" comm >"$tmp/t" || fail "--by comm JSON: $(head -c 400 "$tmp/j")"
+	wait" >"$tmp/j" 2>"$tmp/err" || die "--by comm exited $?: $(cat "$tmp/err")"
+per_label "$tmp/j" comm >"$tmp/t" || die "--by comm JSON: $(head -c 400 "$tmp/j")"
 check_bursts comm vs_burst_a vs_burst_b
 
 # 3. Text and Prometheus carry the label; a bad --by is a usage error.
 "$V" -p --by comm -- "$tmp/vs_burst_a" -c "$(burst 10)" >"$tmp/o" 2>"$tmp/err" ||
-	fail "--by comm text exited $?: $(cat "$tmp/err")"
-grep -q "comm=vs_burst_a" "$tmp/o" || fail "text report without comm=vs_burst_a: $(head -20 "$tmp/o")"
+	die "--by comm text exited $?: $(cat "$tmp/err")"
+grep -q "comm=vs_burst_a" "$tmp/o" || die "text report without comm=vs_burst_a: $(head -20 "$tmp/o")"
 pass "--by comm: text shows the label after the caller"
 set +e
 "$V" --by nothing 1 1 >/dev/null 2>"$tmp/err"; rc=$?
 set -e
-[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" -ge 1 ] || fail "--by nothing: exit $rc, not 2"
+[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" -ge 1 ] || die "--by nothing: exit $rc, not 2"
 pass "--by nothing: usage error"
+finish

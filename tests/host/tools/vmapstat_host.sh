@@ -4,16 +4,15 @@
 # JSON whole, propagates a command's exit status and rejects bad input
 # with exit 2 and one stderr line.
 set -euo pipefail
+. "$(dirname "$0")/../../lib/harness.sh"
 
 V=${VMAPSTAT:-out/$(uname -m | sed s/aarch64/arm64/)/bin/vmapstat}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
 
-[ -x "$V" ] || fail "$V not built"
+[ -x "$V" ] || die "$V not built"
 if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: vmapstat host test needs root (BPF)"; exit 0
+	skip "vmapstat host test needs root (BPF)"; finish
 fi
 
 # Which series tracepoints does this kernel have?  BTF names them.
@@ -21,15 +20,15 @@ have_tp() { bpftool btf dump file /sys/kernel/btf/vmlinux format raw 2>/dev/null
 	grep -q "TYPEDEF 'btf_trace_$1'"; }
 
 # 1. vmapstat 1 1: loads, reports, exit 0, names missing columns once.
-"$V" 1 1 >"$tmp/out" 2>"$tmp/err" || fail "vmapstat 1 1 exited $?: $(cat "$tmp/err")"
-[ -s "$tmp/out" ] || fail "vmapstat 1 1 printed no report"
+"$V" 1 1 >"$tmp/out" 2>"$tmp/err" || die "vmapstat 1 1 exited $?: $(cat "$tmp/err")"
+[ -s "$tmp/out" ] || die "vmapstat 1 1 printed no report"
 if have_tp vmap_mapped; then
-	grep -q "lacks vmalloc:vmap_mapped" "$tmp/err" && fail "claims vmap_mapped missing"
+	grep -q "lacks vmalloc:vmap_mapped" "$tmp/err" && die "claims vmap_mapped missing"
 else
 	[ "$(grep -c 'granule: kernel lacks vmalloc:vmap_mapped' "$tmp/err")" = 1 ] ||
-		fail "missing granule column not named exactly once: $(cat "$tmp/err")"
+		die "missing granule column not named exactly once: $(cat "$tmp/err")"
 	grep -q "latency: the mapping time comes from vmalloc:vmap_mapped" "$tmp/err" ||
-		fail "missing mapping latency not named"
+		die "missing mapping latency not named"
 fi
 pass "vmapstat 1 1 ($(wc -l <"$tmp/out") lines, $(wc -l <"$tmp/err") notes)"
 
@@ -37,8 +36,8 @@ pass "vmapstat 1 1 ($(wc -l <"$tmp/out") lines, $(wc -l <"$tmp/err") notes)"
 #    vmap'ed kernel stack, more than the per-CPU stack cache holds) and
 #    check the stock alloc_vmap_area tracepoint was attached and counted.
 "$V" -j -p -- sh -c 'for i in $(seq 100); do /bin/true & done; wait' \
-	>"$tmp/j" 2>"$tmp/err" || fail "command mode exited $?: $(cat "$tmp/err")"
-python3 - "$tmp/j" <<'PY' || fail "JSON check"
+	>"$tmp/j" 2>"$tmp/err" || die "command mode exited $?: $(cat "$tmp/err")"
+python3 - "$tmp/j" <<'PY' || die "JSON check"
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
 assert len(lines) == 1, f"expected one JSON line, got {len(lines)}"
@@ -70,14 +69,14 @@ forker() {
 }
 forker a
 "$V" -j --pid "$fp" -- sh -c "echo go >'$tmp/go.a'; while kill -0 $fp 2>/dev/null; do sleep 0.05; done" \
-	>"$tmp/pa" 2>/dev/null || fail "--pid run (forker) failed"
+	>"$tmp/pa" 2>/dev/null || die "--pid run (forker) failed"
 sleep 30 >/dev/null 2>&1 &
 idle=$!
 forker b
 "$V" -j --pid "$idle" -- sh -c "echo go >'$tmp/go.b'; while kill -0 $fp 2>/dev/null; do sleep 0.05; done" \
-	>"$tmp/pb" 2>/dev/null || fail "--pid run (idle) failed"
+	>"$tmp/pb" 2>/dev/null || die "--pid run (idle) failed"
 kill "$idle" 2>/dev/null || true
-python3 - "$tmp/pa" "$tmp/pb" <<'PY' || fail "--pid check"
+python3 - "$tmp/pa" "$tmp/pb" <<'PY' || die "--pid check"
 import json, sys
 a = json.loads(open(sys.argv[1]).read())
 b = json.loads(open(sys.argv[2]).read())
@@ -108,8 +107,8 @@ for mode in auto forced; do
 	# the children live 1 s, all at once: each needs a stack of its own
 	# (with /bin/true, a loaded host reuses the stacks of those that ended)
 	"$V" -j -p $opt -- sh -c 'for i in $(seq 100); do sleep 1 & done; wait' \
-		>"$tmp/s" 2>"$tmp/err" || fail "$mode stack run exited $?: $(cat "$tmp/err")"
-	python3 - "$tmp/s" $mode <<'PY' || fail "stack callers ($mode)"
+		>"$tmp/s" 2>"$tmp/err" || die "$mode stack run exited $?: $(cat "$tmp/err")"
+	python3 - "$tmp/s" $mode <<'PY' || die "stack callers ($mode)"
 import json, re, sys
 o = json.loads(open(sys.argv[1]).read())
 mode, f = sys.argv[2], o["features"]
@@ -131,8 +130,8 @@ done
 # 2d. Interval mode, -j with --pmu: one JSON object per interval, the PMU
 #     counts inside it as "pmu" (not an object of their own before it).
 "$V" -j --pmu page-faults 0.5 2 >"$tmp/pj" 2>"$tmp/err" ||
-	fail "-j --pmu 0.5 2 exited $?: $(cat "$tmp/err")"
-python3 - "$tmp/pj" <<'PY' || fail "-j --pmu intervals: $(cat "$tmp/pj")"
+	die "-j --pmu 0.5 2 exited $?: $(cat "$tmp/err")"
+python3 - "$tmp/pj" <<'PY' || die "-j --pmu intervals: $(cat "$tmp/pj")"
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
 assert len(lines) == 2, f"expected two JSON lines (two intervals), got {len(lines)}"
@@ -150,27 +149,27 @@ PY
 #     stdout holds the exposition only, page-faults counted in it, in
 #     interval mode and in command mode; -j's PMU object goes to stderr.
 "$V" -j --pmu page-faults --prometheus 0.5 2 >"$tmp/pp" 2>"$tmp/err" ||
-	fail "--pmu --prometheus 0.5 2 exited $?: $(cat "$tmp/err")"
+	die "--pmu --prometheus 0.5 2 exited $?: $(cat "$tmp/err")"
 grep -q '^vmapscope_pmu_events_total{event="page-faults",.*} [0-9]' "$tmp/pp" ||
-	fail "--pmu --prometheus: no page-faults count: $(grep pmu "$tmp/pp")"
-! grep -qv '^#\|^vmapscope_\|^$' "$tmp/pp" || fail "--prometheus: stdout holds more than the exposition"
-[ "$(grep -c '"pmu"' "$tmp/err")" = 2 ] || fail "-j --prometheus: the PMU objects are not on stderr"
+	die "--pmu --prometheus: no page-faults count: $(grep pmu "$tmp/pp")"
+! grep -qv '^#\|^vmapscope_\|^$' "$tmp/pp" || die "--prometheus: stdout holds more than the exposition"
+[ "$(grep -c '"pmu"' "$tmp/err")" = 2 ] || die "-j --prometheus: the PMU objects are not on stderr"
 "$V" --pmu page-faults --prometheus -- sh -c 'for i in 1 2 3; do /bin/true; done' \
-	>"$tmp/pp" 2>"$tmp/err" || fail "--pmu --prometheus -- CMD exited $?: $(cat "$tmp/err")"
+	>"$tmp/pp" 2>"$tmp/err" || die "--pmu --prometheus -- CMD exited $?: $(cat "$tmp/err")"
 grep -q '^vmapscope_pmu_events_total{event="page-faults",.*cpu="command".*} [1-9]' "$tmp/pp" ||
-	fail "--pmu --prometheus -- CMD: no page-faults count: $(grep pmu "$tmp/pp")"
+	die "--pmu --prometheus -- CMD: no page-faults count: $(grep pmu "$tmp/pp")"
 pass "--pmu with --prometheus: the counts in the exposition (interval and command mode)"
 
 # 3. Exit status of the command is vmapstat's.
 set +e
 "$V" -- sh -c 'exit 7' >/dev/null 2>&1; rc=$?
 set -e
-[ "$rc" = 7 ] || fail "command exit 7 gave $rc"
+[ "$rc" = 7 ] || die "command exit 7 gave $rc"
 set +e
 "$V" -- /nonexistent/cmd >/dev/null 2>"$tmp/err"; rc=$?
 set -e
-[ "$rc" = 127 ] || fail "missing command gave $rc"
-grep -q "cannot run '/nonexistent/cmd'" "$tmp/err" || fail "no message for missing command"
+[ "$rc" = 127 ] || die "missing command gave $rc"
+grep -q "cannot run '/nonexistent/cmd'" "$tmp/err" || die "no message for missing command"
 pass "command exit status propagated (7, 127)"
 
 # 4. Bad input: exit 2, exactly one line on stderr, nothing on stdout.
@@ -178,9 +177,9 @@ bad() {
 	set +e
 	"$V" "$@" >"$tmp/o" 2>"$tmp/e"; rc=$?
 	set -e
-	[ "$rc" = 2 ] || fail "'$*' exited $rc, want 2"
-	[ "$(wc -l <"$tmp/e")" = 1 ] || fail "'$*': want one stderr line, got: $(cat "$tmp/e")"
-	[ ! -s "$tmp/o" ] || fail "'$*' wrote to stdout"
+	[ "$rc" = 2 ] || die "'$*' exited $rc, want 2"
+	[ "$(wc -l <"$tmp/e")" = 1 ] || die "'$*': want one stderr line, got: $(cat "$tmp/e")"
+	[ ! -s "$tmp/o" ] || die "'$*' wrote to stdout"
 }
 bad --bogus
 bad -x
@@ -203,9 +202,9 @@ if command -v setpriv >/dev/null; then
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
 		"$V" 1 1 >/dev/null 2>"$tmp/e"; rc=$?
 	set -e
-	[ "$rc" = 1 ] || fail "unprivileged run exited $rc"
+	[ "$rc" = 1 ] || die "unprivileged run exited $rc"
 	[ "$(wc -l <"$tmp/e")" = 1 ] && grep -q "need root" "$tmp/e" ||
-		fail "unprivileged message: $(cat "$tmp/e")"
+		die "unprivileged message: $(cat "$tmp/e")"
 	pass "unprivileged: $(cat "$tmp/e")"
 fi
-echo "vmapstat host test: all passed"
+finish

@@ -6,6 +6,7 @@
 # kprobes) needs kallsyms addresses, so there no caller is named at all
 # and every area is in the [unattributed] row.  The setting is restored.
 set -euo pipefail
+. "$(dirname "$0")/../../lib/harness.sh"
 
 V=${VMAPSTAT:-out/$(uname -m | sed s/aarch64/arm64/)/bin/vmapstat}
 tmp=$(mktemp -d)
@@ -13,11 +14,10 @@ kr=/proc/sys/kernel/kptr_restrict
 saved=$(cat "$kr")
 cleanup() { echo "$saved" >"$kr"; rm -rf "$tmp"; }
 trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
-[ -x "$V" ] || fail "$V not built"
+[ -x "$V" ] || die "$V not built"
 if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: kptr_restrict test needs root"; exit 0
+	skip "kptr_restrict test needs root"; finish
 fi
 
 for opt in "" --stack-callers; do
@@ -27,12 +27,12 @@ for opt in "" --stack-callers; do
 		echo 2 >"$kr"
 		# shellcheck disable=SC2086
 		"$V" -p -j $opt -- sh -c 'for i in $(seq 60); do /bin/true & done; wait' \
-			>"$tmp/j" 2>"$tmp/err" || { echo "$saved" >"$kr"; fail "vmapstat exited $?: $(cat "$tmp/err")"; }
+			>"$tmp/j" 2>"$tmp/err" || { echo "$saved" >"$kr"; die "vmapstat exited $?: $(cat "$tmp/err")"; }
 		[ "$(cat "$kr")" = 2 ] && break
 		echo "note: kptr_restrict changed during the run (another process): again"
 	done
 	echo "$saved" >"$kr"
-	python3 - "$tmp/j" "$tmp/err" "${opt:-auto}" <<'PY' || fail "kptr_restrict=2 (${opt:-auto})"
+	python3 - "$tmp/j" "$tmp/err" "${opt:-auto}" <<'PY' || die "kptr_restrict=2 (${opt:-auto})"
 import json, sys
 o = json.loads(open(sys.argv[1]).read())
 err = open(sys.argv[2]).read()
@@ -61,4 +61,5 @@ PY
 done
 # restored after each run (and by the trap); not checked here: another
 # test may have set it since (tests/host/deploy does)
-echo "kptr_restrict test: all passed (restored to $saved)"
+pass "kptr_restrict restored to $saved"
+finish

@@ -5,6 +5,7 @@
 # leaves the last frame on the terminal; batch mode clears between frames on
 # a terminal unless --no-clear.
 set -euo pipefail
+. "$(dirname "$0")/../../lib/harness.sh"
 
 TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 # next to the vmapstat under test (make check-host passes VMAPSTAT, with OUTDIR)
@@ -14,17 +15,12 @@ sock=vmaptop-test-$$
 tm() { tmux -L "$sock" -f /dev/null "$@"; }
 cleanup() { tm kill-server 2>/dev/null || true; rm -rf "$tmp"; }
 trap cleanup EXIT
-fail() {
-	echo "FAIL: $*" >&2
-	echo "---- screen:" >&2; tm capture-pane -p -t vt 2>/dev/null >&2 || true
-	exit 1
-}
-pass() { echo "ok: $*"; }
+on_fail() { echo "---- screen:"; tm capture-pane -p -t vt 2>/dev/null || true; }
 
-[ -x "$T" ] || fail "$T not built"
-command -v tmux >/dev/null || fail "tmux not installed (scripts/install-deps)"
+[ -x "$T" ] || die "$T not built"
+command -v tmux >/dev/null || die "tmux not installed (scripts/install-deps)"
 if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: vmaptop tmux test needs root (BPF)"; exit 0
+	skip "vmaptop tmux test needs root (BPF)"; finish
 fi
 
 screen() { tm capture-pane -p -t vt; }
@@ -36,9 +32,9 @@ wait_for() {
 		grep -qE -- "$re" "$tmp/screen" && return 0
 		sleep 0.1
 	done
-	fail "screen never matched /$re/"
+	die "screen never matched /$re/"
 }
-alive() { [ ! -e "$tmp/rc" ] || fail "vmaptop exited (rc $(cat "$tmp/rc")) after $1"; }
+alive() { [ ! -e "$tmp/rc" ] || die "vmaptop exited (rc $(cat "$tmp/rc")) after $1"; }
 # rows: the lines under the column header (first field = caller)
 rows() { awk '/^CALLER /{f=1; next} f && NF' "$tmp/screen"; }
 # settled_names: the rows' callers once two captures 0.2 s apart agree.  A
@@ -70,20 +66,20 @@ start() {
 # --all: callers with live areas make rows even on a quiet kernel.
 start 160 40 "--all -d 0.5"
 wait_for '^CALLER +API +MAPS/s +BYTES/s'
-grep -qE '^vmaptop [0-9]{2}:[0-9]{2}:[0-9]{2}  interval' "$tmp/screen" || fail "no summary line"
-grep -q 'sort bytes' "$tmp/screen" || fail "default sort not shown"
-[ "$(rows | wc -l)" -ge 3 ] || fail "fewer than 3 rows with -a"
+grep -qE '^vmaptop [0-9]{2}:[0-9]{2}:[0-9]{2}  interval' "$tmp/screen" || die "no summary line"
+grep -q 'sort bytes' "$tmp/screen" || die "default sort not shown"
+[ "$(rows | wc -l)" -ge 3 ] || die "fewer than 3 rows with -a"
 pass "full screen up: $(rows | wc -l) rows"
 
 # c: sort by caller, ascending; r: reversed.  Compare first fields in C order.
 tm send-keys -t vt c
 wait_for 'sort caller$|sort caller  '
 settled_names >"$tmp/names"
-LC_ALL=C sort -c "$tmp/names" || fail "rows not sorted by caller after 'c'"
+LC_ALL=C sort -c "$tmp/names" || die "rows not sorted by caller after 'c'"
 tm send-keys -t vt r
 wait_for 'sort caller \(reversed\)'
 settled_names >"$tmp/names"
-LC_ALL=C sort -c -r "$tmp/names" || fail "rows not reverse-sorted after 'r'"
+LC_ALL=C sort -c -r "$tmp/names" || die "rows not reverse-sorted after 'r'"
 pass "keys c and r sort by caller, both ways"
 
 # l: sort by p99; the header underlines it, the status line names it.
@@ -94,12 +90,12 @@ pass "key l sorts by p99"
 # /: filter prompt; rows then all match the filter (caller or API).
 tm send-keys -t vt / v m a l l o c Enter
 wait_for "filter 'vmalloc'"
-rows | grep -v vmalloc && fail "a row without 'vmalloc' survived the filter"
+rows | grep -v vmalloc && die "a row without 'vmalloc' survived the filter"
 pass "filter 'vmalloc': $(rows | wc -l) rows"
 tm send-keys -t vt / C-u Enter
 sleep 0.3
 wait_for 'sort p99'
-screen | grep -q "filter '" && fail "empty filter did not clear"
+screen | grep -q "filter '" && die "empty filter did not clear"
 
 # p: pause freezes the screen (the clock stops); p again resumes it.
 tm send-keys -t vt p
@@ -107,13 +103,13 @@ wait_for 'PAUSED'
 s1=$(screen | head -n 1)
 sleep 1.6
 s2=$(screen | head -n 1)
-[ "$s1" = "$s2" ] || fail "screen changed while paused: '$s1' vs '$s2'"
+[ "$s1" = "$s2" ] || die "screen changed while paused: '$s1' vs '$s2'"
 tm send-keys -t vt p
 sleep 1.6
 wait_for '^vmaptop'
 [ "$(screen | head -n 1 | awk '{print $2}')" != "$(echo "$s1" | awk '{print $2}')" ] ||
-	fail "clock did not move after resume"
-screen | grep -q PAUSED && fail "still PAUSED after the second p"
+	die "clock did not move after resume"
+screen | grep -q PAUSED && die "still PAUSED after the second p"
 pass "p pauses and resumes"
 
 # h: help; any key returns.
@@ -126,7 +122,7 @@ pass "help screen"
 # Resize: narrower (columns drop, nothing wraps), too small, then back.
 tm resize-window -t vt -x 60 -y 15
 wait_for '^CALLER'
-awk 'length($0) > 60 {exit 1}' "$tmp/screen" || fail "a line is wider than 60 columns"
+awk 'length($0) > 60 {exit 1}' "$tmp/screen" || die "a line is wider than 60 columns"
 alive "resize to 60x15"
 tm resize-window -t vt -x 24 -y 4
 wait_for 'too small'
@@ -142,7 +138,7 @@ pass "resizes (60x15, 24x4, 10x2, 130x30) survived"
 # q quits with status 0.
 tm send-keys -t vt q
 for i in $(seq 50); do [ -e "$tmp/rc" ] && break; sleep 0.1; done
-[ "$(cat "$tmp/rc" 2>/dev/null)" = 0 ] || fail "q: exit status '$(cat "$tmp/rc" 2>/dev/null)'"
+[ "$(cat "$tmp/rc" 2>/dev/null)" = 0 ] || die "q: exit status '$(cat "$tmp/rc" 2>/dev/null)'"
 pass "q quits, exit 0"
 tm kill-session -t vt
 
@@ -153,14 +149,14 @@ sleep 0.5
 alive "start at 20x3"
 tm send-keys -t vt q
 for i in $(seq 50); do [ -e "$tmp/rc" ] && break; sleep 0.1; done
-[ "$(cat "$tmp/rc" 2>/dev/null)" = 0 ] || fail "q in a tiny terminal: exit '$(cat "$tmp/rc" 2>/dev/null)'"
+[ "$(cat "$tmp/rc" 2>/dev/null)" = 0 ] || die "q in a tiny terminal: exit '$(cat "$tmp/rc" 2>/dev/null)'"
 tm kill-session -t vt
 pass "too-small terminal from the start"
 
 # --no-clear -n 2: stops by itself and leaves the last frame as text.
 start 140 30 "--no-clear -n 2 -d 0.3"
 for i in $(seq 100); do [ -e "$tmp/rc" ] && break; sleep 0.1; done
-[ "$(cat "$tmp/rc" 2>/dev/null)" = 0 ] || fail "--no-clear -n 2: exit '$(cat "$tmp/rc" 2>/dev/null)'"
+[ "$(cat "$tmp/rc" 2>/dev/null)" = 0 ] || die "--no-clear -n 2: exit '$(cat "$tmp/rc" 2>/dev/null)'"
 wait_for '^CALLER +API +MAPS/s'
 pass "--no-clear -n 2 leaves the last frame on the terminal"
 tm kill-session -t vt
@@ -176,8 +172,8 @@ else
 	start 160 30 "-d 0.3" "LC_ALL=C.UTF-8"
 	wait_for '^n/a granule: kernel lacks'
 	grep -q '^n/a granule: kernel lacks vmalloc:vmap_mapped — apply kernel-patches' \
-		"$tmp/screen" || fail "the em dash is not shown as one: $(grep '^n/a granule' "$tmp/screen")"
-	grep -q '~@~T' "$tmp/screen" && fail "ncurses escaped the em dash's bytes"
+		"$tmp/screen" || die "the em dash is not shown as one: $(grep '^n/a granule' "$tmp/screen")"
+	grep -q '~@~T' "$tmp/screen" && die "ncurses escaped the em dash's bytes"
 	tm send-keys -t vt q
 	for i in $(seq 50); do [ -e "$tmp/rc" ] && break; sleep 0.1; done
 	tm kill-session -t vt
@@ -187,12 +183,13 @@ fi
 # Batch mode on a terminal clears between frames; --no-clear keeps them all.
 start 140 60 "-b -n 2 -d 0.3"
 for i in $(seq 100); do [ -e "$tmp/rc" ] && break; sleep 0.1; done
-[ "$(cat "$tmp/rc" 2>/dev/null)" = 0 ] || fail "-b -n 2: exit '$(cat "$tmp/rc" 2>/dev/null)'"
+[ "$(cat "$tmp/rc" 2>/dev/null)" = 0 ] || die "-b -n 2: exit '$(cat "$tmp/rc" 2>/dev/null)'"
 screen >"$tmp/screen"
-[ "$(grep -c '^vmaptop [0-9]' "$tmp/screen")" = 1 ] || fail "-b on a terminal: not exactly one frame left"
+[ "$(grep -c '^vmaptop [0-9]' "$tmp/screen")" = 1 ] || die "-b on a terminal: not exactly one frame left"
 tm kill-session -t vt
 start 140 60 "-b --no-clear -n 2 -d 0.3"
 for i in $(seq 100); do [ -e "$tmp/rc" ] && break; sleep 0.1; done
 screen >"$tmp/screen"
-[ "$(grep -c '^vmaptop [0-9]' "$tmp/screen")" = 2 ] || fail "-b --no-clear: frames were cleared"
+[ "$(grep -c '^vmaptop [0-9]' "$tmp/screen")" = 2 ] || die "-b --no-clear: frames were cleared"
 pass "-b clears between frames on a terminal, -b --no-clear does not"
+finish
