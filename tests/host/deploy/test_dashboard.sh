@@ -7,14 +7,12 @@
 #    contrib/prometheus/vmapscope.rules.yml.
 # The raw vmapscope_* metrics it reads are checked against a real exposition
 # by test_rules_names.sh (make check-deploy).
+. "$(dirname "$0")/../../lib/harness.sh"
 set -uo pipefail
 TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 DASH=${DASH:-$TOPDIR/contrib/grafana/vmapscope-dashboard.json}
 RULES=$TOPDIR/contrib/prometheus/vmapscope.rules.yml
 
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -22,7 +20,7 @@ trap 'rm -rf "$tmp"' EXIT
 jq -e . "$DASH" >/dev/null 2>"$tmp/jq.err" || { echo "FAIL: $DASH is not JSON: $(cat "$tmp/jq.err")"; exit 1; }
 ids=$(jq '[.panels[].id] | length' "$DASH"); uniq=$(jq '[.panels[].id] | unique | length' "$DASH")
 noq=$(jq -r '.panels[] | select((.targets // []) | map(.expr // "") | map(select(. != "")) | length == 0) | .title' "$DASH")
-[ "$ids" -gt 0 ] && [ "$ids" = "$uniq" ] && [ -z "$noq" ] && ok "$ids panels, unique ids, each with a query" ||
+[ "$ids" -gt 0 ] && [ "$ids" = "$uniq" ] && [ -z "$noq" ] && pass "$ids panels, unique ids, each with a query" ||
 	fail "panels: $ids ids, $uniq unique; without a query: $noq"
 
 jq -r '.panels[].targets[].expr' "$DASH" | sed 's/\$__rate_interval/5m/g; s/\$instance/.*/g' >"$tmp/exprs"
@@ -33,7 +31,7 @@ jq -r '.panels[].targets[].expr' "$DASH" | sed 's/\$__rate_interval/5m/g; s/\$in
 	done <"$tmp/exprs"
 } >"$tmp/dash.rules.yml"
 if promtool check rules "$tmp/dash.rules.yml" >"$tmp/check.out" 2>&1; then
-	ok "all $(wc -l <"$tmp/exprs") queries parse (promtool check rules)"
+	pass "all $(wc -l <"$tmp/exprs") queries parse (promtool check rules)"
 else
 	fail "queries that do not parse:"; sed 's/^/    /' "$tmp/check.out"
 fi
@@ -43,8 +41,7 @@ missing=
 for r in $(grep -oE '[A-Za-z_][A-Za-z_0-9]*:[A-Za-z_0-9:]+' "$tmp/exprs" | sort -u); do
 	grep -qx -- "$r" <<<"$recorded" || missing="$missing $r"
 done
-[ -z "$missing" ] && ok "recorded series it reads are all in vmapscope.rules.yml" ||
+[ -z "$missing" ] && pass "recorded series it reads are all in vmapscope.rules.yml" ||
 	fail "recorded series no rule records:$missing"
 
-[ "$fails" = 0 ] || { echo "test_dashboard.sh: $fails failure(s)"; exit 1; }
-echo "test_dashboard.sh: passed"
+finish

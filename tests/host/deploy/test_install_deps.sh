@@ -10,13 +10,11 @@
 #    package that installing the tools set brings in (the set and its
 #    dependencies, as apt-cache resolves them) or an Essential one;
 #  - a bad set name gets one line and exit 2.
+. "$(dirname "$0")/../../lib/harness.sh"
 set -uo pipefail
 TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 DEPS=$TOPDIR/scripts/install-deps
 
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -27,18 +25,18 @@ for s in tools lab test all; do
 	fi
 done
 dups=$(cat "$tmp/tools" "$tmp/lab" "$tmp/test" | sort | uniq -d | tr '\n' ' ')
-[ -z "$dups" ] && ok "sets: tools $(wc -l <"$tmp/tools"), lab $(wc -l <"$tmp/lab"), test $(wc -l <"$tmp/test") packages, none in two sets" ||
+[ -z "$dups" ] && pass "sets: tools $(wc -l <"$tmp/tools"), lab $(wc -l <"$tmp/lab"), test $(wc -l <"$tmp/test") packages, none in two sets" ||
 	fail "packages in more than one set: $dups"
-[ "$(sort "$tmp/all")" = "$(sort "$tmp/tools" "$tmp/lab" "$tmp/test")" ] && ok "all = tools + lab + test" ||
+[ "$(sort "$tmp/all")" = "$(sort "$tmp/tools" "$tmp/lab" "$tmp/test")" ] && pass "all = tools + lab + test" ||
 	fail "--list all is not the union of the three sets"
 
 lab_in_tools=$(grep -E 'qemu|linux-source|aarch64|:arm64|busybox|dwarves|ccache' "$tmp/tools" | tr '\n' ' ')
-[ -z "$lab_in_tools" ] && ok "the tools set has nothing of the lab" || fail "lab packages in the tools set: $lab_in_tools"
+[ -z "$lab_in_tools" ] && pass "the tools set has nothing of the lab" || fail "lab packages in the tools set: $lab_in_tools"
 
 want() {	# SET PACKAGE...
 	local s=$1 p missing=; shift
 	for p; do grep -qx -- "$p" "$tmp/$s" || missing="$missing $p"; done
-	[ -z "$missing" ] && ok "$s set has $*" || fail "$s set lacks$missing"
+	[ -z "$missing" ] && pass "$s set has $*" || fail "$s set lacks$missing"
 }
 want tools libbpf-dev libelf-dev clang llvm bpftool libmicrohttpd-dev libgnutls28-dev libcrypt-dev libyaml-dev
 want test libcmocka-dev prometheus curl jq python3-yaml libclang-rt-14-dev openssl systemd util-linux libcap2-bin strace
@@ -73,7 +71,7 @@ if apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no
 		p=$(owner "$f")
 		brought "$p" || bad="$bad $c($f: ${p:-no package})"
 	done
-	[ -z "$bad" ] && ok "the tools set brings every library the tools link ($(echo $ldlibs | grep -oE -- '-l[a-z0-9_+-]+' | sort -u | tr '\n' ' '))and every build command" ||
+	[ -z "$bad" ] && pass "the tools set brings every library the tools link ($(echo $ldlibs | grep -oE -- '-l[a-z0-9_+-]+' | sort -u | tr '\n' ' '))and every build command" ||
 		fail "not brought by the tools set:$bad"
 else
 	fail "apt-cache depends on the tools set failed (run apt-get update)"
@@ -84,9 +82,8 @@ for bad in lab,tools nonsense "--list"; do
 	rc=0
 	"$DEPS" $bad >"$tmp/bad.out" 2>"$tmp/bad.err" || rc=$?
 	[ $rc = 2 ] && [ "$(grep -c . "$tmp/bad.err")" = 1 ] && [ ! -s "$tmp/bad.out" ] &&
-		ok "install-deps $bad: exit 2, $(cat "$tmp/bad.err")" ||
+		pass "install-deps $bad: exit 2, $(cat "$tmp/bad.err")" ||
 		fail "install-deps $bad: want exit 2 and one line, got exit $rc: $(cat "$tmp/bad.err" "$tmp/bad.out")"
 done
 
-[ "$fails" = 0 ] || { echo "test_install_deps.sh: $fails failure(s)"; exit 1; }
-echo "test_install_deps.sh: passed"
+finish

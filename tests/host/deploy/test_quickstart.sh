@@ -11,13 +11,11 @@
 #    and nothing outside DESTDIR$PREFIX;
 #  - the installed vmapstat and vmaptop answer --help, and vmapstat runs
 #    for real as root on this host (one 1 s interval, JSON).
+. "$(dirname "$0")/../../lib/harness.sh"
 set -uo pipefail
 TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 SECTION='## Host only'
 
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
 
 [ "$(id -u)" = 0 ] || { echo "test_quickstart.sh: must run as root (the README says so)" >&2; exit 1; }
 
@@ -28,7 +26,7 @@ dest=$tmp/dest
 prefix=/opt/vmapscope-quickstart
 
 git clone -q "$TOPDIR" "$src" || { echo "FAIL: git clone $TOPDIR"; exit 1; }
-ok "git clone of $(git -C "$src" log -1 --format='%h %s')"
+pass "git clone of $(git -C "$src" log -1 --format='%h %s')"
 
 # The first sh block after the section heading; comments and blank lines go.
 awk -v sec="$SECTION" '
@@ -40,7 +38,7 @@ awk -v sec="$SECTION" '
 if [ ! -s "$tmp/commands" ]; then
 	echo "FAIL: no sh block under '$SECTION' in README.md"; exit 1
 fi
-ok "README quick start: $(paste -sd ';' "$tmp/commands" | sed 's/;/; /g')"
+pass "README quick start: $(paste -sd ';' "$tmp/commands" | sed 's/;/; /g')"
 
 n=0
 while IFS= read -r cmd; do
@@ -48,7 +46,7 @@ while IFS= read -r cmd; do
 	start=$(date +%s)
 	if (cd "$src" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u OUTDIR -u TOPDIR \
 		DESTDIR="$dest" PREFIX="$prefix" bash -euc "$cmd") >"$tmp/cmd$n.log" 2>&1 </dev/null; then
-		ok "$cmd ($(($(date +%s) - start)) s)"
+		pass "$cmd ($(($(date +%s) - start)) s)"
 	else
 		tail -n 20 "$tmp/cmd$n.log"
 		fail "README command failed: $cmd"
@@ -57,7 +55,7 @@ while IFS= read -r cmd; do
 done <"$tmp/commands"
 
 dirty=$(git -C "$src" status --porcelain)
-[ -z "$dirty" ] && ok "the clone is clean after the build" || fail "the build left changes in the clone: $dirty"
+[ -z "$dirty" ] && pass "the clone is clean after the build" || fail "the build left changes in the clone: $dirty"
 
 outside=$(cd "$dest" && find . -type f | sed 's|^\.||' | grep -v "^$prefix/")
 [ -z "$outside" ] || fail "files installed outside DESTDIR$prefix: $outside"
@@ -70,7 +68,7 @@ bin=$dest$prefix/sbin
 for t in vmapstat vmaptop; do
 	rc=0
 	"$bin/$t" --help >"$tmp/$t.help" 2>&1 </dev/null || rc=$?
-	[ $rc = 0 ] && grep -q "^Usage: $t" "$tmp/$t.help" && ok "installed $t --help" ||
+	[ $rc = 0 ] && grep -q "^Usage: $t" "$tmp/$t.help" && pass "installed $t --help" ||
 		fail "installed $t --help: exit $rc, $(head -c 200 "$tmp/$t.help")"
 done
 
@@ -78,10 +76,9 @@ rc=0
 timeout 60 "$bin/vmapstat" -j 1 1 >"$tmp/run.json" 2>"$tmp/run.err" </dev/null || rc=$?
 if [ $rc = 0 ] && jq -e '.schema == "vmapstat/1" and (.counters | type == "object") and (.kernel.release == $r)' \
 	--arg r "$(uname -r)" "$tmp/run.json" >/dev/null 2>&1; then
-	ok "installed vmapstat -j 1 1 as root on $(uname -r): $(jq -c '.counters | with_entries(select(.value > 0))' "$tmp/run.json")"
+	pass "installed vmapstat -j 1 1 as root on $(uname -r): $(jq -c '.counters | with_entries(select(.value > 0))' "$tmp/run.json")"
 else
 	fail "installed vmapstat -j 1 1: exit $rc, $(head -c 300 "$tmp/run.err") $(head -c 300 "$tmp/run.json")"
 fi
 
-[ "$fails" = 0 ] || { echo "test_quickstart.sh: $fails failure(s)"; exit 1; }
-echo "test_quickstart.sh: passed"
+finish

@@ -10,6 +10,7 @@
 #    that metric, and every label the rules group or match by is job,
 #    instance or a label of a metric they read (recording rules' own
 #    outputs are their inputs' labels).
+. "$(dirname "$0")/../../lib/harness.sh"
 set -uo pipefail
 TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 OUTDIR=${OUTDIR:-$TOPDIR/out}
@@ -18,9 +19,6 @@ RULES=${RULES:-$TOPDIR/contrib/prometheus/vmapscope.rules.yml}
 DASH=${DASH:-$TOPDIR/contrib/grafana/vmapscope-dashboard.json}
 DOC=$TOPDIR/docs/prometheus.md
 
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -54,7 +52,7 @@ EOF
 sed -i -E 's/[A-Za-z_0-9]*:[A-Za-z_0-9:]+/RECORDED/g' "$tmp/exprs"
 grep -oE '\bvmapscope_[a-z0-9_]+' "$tmp/exprs" | sort -u >"$tmp/used"
 missing=$(comm -23 "$tmp/used" "$tmp/exported" | tr '\n' ' ')
-[ -z "$missing" ] && ok "the rules and the dashboard read $(wc -l <"$tmp/used") exported metrics: $(tr '\n' ' ' <"$tmp/used")" ||
+[ -z "$missing" ] && pass "the rules and the dashboard read $(wc -l <"$tmp/used") exported metrics: $(tr '\n' ' ' <"$tmp/used")" ||
 	fail "metrics in the rules or the dashboard that vmapstat does not export: $missing"
 
 # labels per metric, from the metric table of docs/prometheus.md
@@ -73,12 +71,11 @@ for m in $(cat "$tmp/used"); do
 		case " $have " in *" $sel "*) ;; *) bad="$bad $m{$sel}" ;; esac
 	done
 done
-[ -z "$bad" ] && ok "every selector matches on a label its metric has" || fail "selectors on labels the metric lacks:$bad"
+[ -z "$bad" ] && pass "every selector matches on a label its metric has" || fail "selectors on labels the metric lacks:$bad"
 
 grouped=$(grep -oE '\b(by|on|ignoring|without) *\([^)]*\)' "$tmp/exprs" | sed 's/.*(//; s/)//' | tr ', ' '\n\n' | grep . | sort -u)
 extra=
 for l in $grouped; do case " $all_labels " in *" $l "*) ;; *) extra="$extra $l" ;; esac; done
-[ -z "$extra" ] && ok "grouping and matching labels: $(echo $grouped)" || fail "the rules group or match by labels no metric has:$extra"
+[ -z "$extra" ] && pass "grouping and matching labels: $(echo $grouped)" || fail "the rules group or match by labels no metric has:$extra"
 
-[ "$fails" = 0 ] || { echo "test_rules_names.sh: $fails failure(s)"; exit 1; }
-echo "test_rules_names.sh: passed"
+finish

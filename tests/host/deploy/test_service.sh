@@ -29,6 +29,7 @@
 #     debugfs opened, nothing under the paths
 #     ProtectHome= and InaccessiblePaths= hide; peak memory (resident +
 #     BPF maps) below MemoryHigh=, threads below TasksMax=.
+. "$(dirname "$0")/../../lib/harness.sh"
 set -uo pipefail
 TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 OUTDIR=${OUTDIR:-$TOPDIR/out}
@@ -36,9 +37,6 @@ MAX_EXPOSURE=3.0
 RUN_UID=65534
 UNIT_NAME=vmapstat-exporter.service
 
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
 
 [ "$(id -u)" = 0 ] || { echo "test_service.sh: must run as root" >&2; exit 1; }
 for c in systemd-analyze systemd-sysusers setpriv strace curl promtool; do
@@ -69,7 +67,7 @@ bin=$prefix/sbin/vmapstat
 # ---- 1. systemd-analyze ----------------------------------------------------
 verify() {	# LABEL UNITFILE
 	if MANPATH=$prefix/share/man: systemd-analyze verify "$2" >"$tmp/verify.out" 2>&1 && [ ! -s "$tmp/verify.out" ]; then
-		ok "systemd-analyze verify: $1"
+		pass "systemd-analyze verify: $1"
 	else
 		fail "systemd-analyze verify $1:"; sed 's/^/    /' "$tmp/verify.out"
 	fi
@@ -87,7 +85,7 @@ verify "$UNIT_NAME + live-bytes.conf" "$tmp/merged/$UNIT_NAME"
 systemd-analyze security --offline=yes --no-pager "$unit" >"$tmp/security.out" 2>&1
 exposure=$(sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p' "$tmp/security.out")
 if [ -n "$exposure" ] && awk -v e="$exposure" -v m="$MAX_EXPOSURE" 'BEGIN { exit !(e <= m) }'; then
-	ok "systemd-analyze security --offline: exposure $exposure (at most $MAX_EXPOSURE)"
+	pass "systemd-analyze security --offline: exposure $exposure (at most $MAX_EXPOSURE)"
 else
 	fail "systemd-analyze security --offline: exposure '${exposure:-?}' above $MAX_EXPOSURE:"
 	grep '✗' "$tmp/security.out" | sed 's/^/    /'
@@ -105,7 +103,7 @@ if systemd-sysusers --root="$sysroot" >"$tmp/sysusers.out" 2>&1; then
 	if [ "$name" = "$unit_user" ] && [ "$uid" -gt 0 ] && [ "$uid" -lt 1000 ] &&
 		[ "$shell" = /usr/sbin/nologin ] && [ "$home" = / ] &&
 		grep -q "^$unit_group:x:$gid:" "$sysroot/etc/group"; then
-		ok "systemd-sysusers --root finds /usr/local/lib/sysusers.d: system user $name ($uid:$gid, $shell), group $unit_group"
+		pass "systemd-sysusers --root finds /usr/local/lib/sysusers.d: system user $name ($uid:$gid, $shell), group $unit_group"
 	else
 		fail "systemd-sysusers did not create the unit's User=$unit_user/Group=$unit_group as a system user: $(cat "$sysroot/etc/passwd" 2>/dev/null)"
 	fi
@@ -114,7 +112,7 @@ else
 fi
 systemd-analyze unit-paths 2>/dev/null | grep -qx /usr/local/lib/systemd/system &&
 	[ -f "$sysroot/usr/local/lib/systemd/system/$UNIT_NAME" ] &&
-	ok "PREFIX=/usr/local installs the unit in /usr/local/lib/systemd/system, on systemd's unit path" ||
+	pass "PREFIX=/usr/local installs the unit in /usr/local/lib/systemd/system, on systemd's unit path" ||
 	fail "the unit is not installed on systemd's unit path for PREFIX=/usr/local"
 
 # ---- 3. capabilities -------------------------------------------------------
@@ -123,7 +121,7 @@ caps_of() {	# KEY FILE... -> setpriv names (bpf perfmon ...), one a line
 }
 unit_caps=$(caps_of AmbientCapabilities "$unit")
 [ "$unit_caps" = "$(caps_of CapabilityBoundingSet "$unit")" ] &&
-	ok "unit: AmbientCapabilities = CapabilityBoundingSet = $(echo $unit_caps)" ||
+	pass "unit: AmbientCapabilities = CapabilityBoundingSet = $(echo $unit_caps)" ||
 	fail "unit: AmbientCapabilities ($(echo $unit_caps)) differ from CapabilityBoundingSet ($(echo $(caps_of CapabilityBoundingSet "$unit")))"
 grep -qx NoNewPrivileges=yes "$unit" || fail "unit lacks NoNewPrivileges=yes"
 live_caps=$(caps_of AmbientCapabilities "$unit" "$dropin")
@@ -201,10 +199,10 @@ if [ -z "$PORT" ]; then
 	wait_exit 5; fail "with the unit's capabilities ($(echo $unit_caps)) vmapstat did not serve (exit $RC): $(cat "$ERR")"
 else
 	if full_scrape_ok full; then
-		ok "uid $RUN_UID with exactly $(echo $unit_caps): full scrape ($(grep -vc '^#' "$tmp/full.prom") samples, promtool clean, callers named: $(grep -oE "$NAMED" "$tmp/full.prom" | head -1 | sed 's/.*caller=//'))"
+		pass "uid $RUN_UID with exactly $(echo $unit_caps): full scrape ($(grep -vc '^#' "$tmp/full.prom") samples, promtool clean, callers named: $(grep -oE "$NAMED" "$tmp/full.prom" | head -1 | sed 's/.*caller=//'))"
 	fi
 	stop_exporter
-	[ "$RC" = 0 ] && ok "SIGTERM: exit 0" || fail "SIGTERM: exit $RC"
+	[ "$RC" = 0 ] && pass "SIGTERM: exit 0" || fail "SIGTERM: exit $RC"
 fi
 
 # Each capability fewer.
@@ -220,7 +218,7 @@ for c in $unit_caps; do
 			wait_exit 10
 			if [ "$RC" != 0 ] && [ "$RC" != 124 ] && one_line "$ERR" &&
 			   grep -qF "need root (or CAP_BPF and CAP_PERFMON) to load BPF programs (missing: CAP_${c^^})" "$ERR"; then
-				ok "without CAP_${c^^}: exit $RC, one line: $(cat "$ERR")"
+				pass "without CAP_${c^^}: exit $RC, one line: $(cat "$ERR")"
 			else
 				fail "without CAP_${c^^}: want a non-zero exit and one line naming the missing CAP_${c^^}, got exit $RC: $(cat "$ERR")"
 			fi
@@ -234,7 +232,7 @@ for c in $unit_caps; do
 			n=$(grep -c 'kallsyms shows all addresses as 0' "$ERR")
 			if [ "$code" = 200 ] && grep -qx 'vmapscope_symbols_available 0' "$tmp/$label.prom" &&
 				! grep -qE "$NAMED" "$tmp/$label.prom" && [ "$n" -ge 1 ]; then
-				ok "without CAP_SYSLOG: serves, vmapscope_symbols_available 0, no caller named; says: $(grep -m1 '^vmapstat: callers: /proc/kallsyms' "$ERR")"
+				pass "without CAP_SYSLOG: serves, vmapscope_symbols_available 0, no caller named; says: $(grep -m1 '^vmapstat: callers: /proc/kallsyms' "$ERR")"
 			else
 				fail "without CAP_SYSLOG: want symbols_available 0, no named caller and a kallsyms line; HTTP $code, stderr: $(cat "$ERR")"
 			fi
@@ -259,7 +257,7 @@ case $kr in
 		wait_exit 5; fail "live-bytes.conf under kptr_restrict=1: vmapstat did not serve (exit $RC): $(cat "$ERR")"
 	else
 		if full_scrape_ok live && grep -qE '^vmapscope_live_bytes\{caller="[^"]+",api="[a-z_]+",granule="4K"\} [1-9]' "$tmp/live.prom"; then
-			ok "live-bytes.conf under kptr_restrict=1, exactly $(echo $live_caps): full scrape with vmapscope_live_bytes"
+			pass "live-bytes.conf under kptr_restrict=1, exactly $(echo $live_caps): full scrape with vmapscope_live_bytes"
 		else
 			fail "live-bytes.conf under kptr_restrict=1: no vmapscope_live_bytes in the scrape"
 		fi
@@ -277,7 +275,7 @@ case $kr in
 		else
 			wait_exit 10
 			[ "$RC" = 1 ] && tail -n1 "$ERR" | grep -q -- "$want" &&
-				ok "--live-bytes without CAP_${c^^}: exit 1, last line: $(tail -n1 "$ERR")" ||
+				pass "--live-bytes without CAP_${c^^}: exit 1, last line: $(tail -n1 "$ERR")" ||
 				fail "--live-bytes without CAP_${c^^}: want exit 1 and '$want', got exit $RC: $(tail -n1 "$ERR")"
 		fi
 	done
@@ -290,7 +288,7 @@ case $kr in
 		wait_exit 10
 		case $kr in 0) want='addresses are hashed: kernel.kptr_restrict is 0' ;; *) want='addresses are printed as zeros' ;; esac
 		[ "$RC" = 1 ] && tail -n1 "$ERR" | grep -q -- "--live-bytes: .*$want" &&
-			ok "--live-bytes under kptr_restrict=$kr: exit 1, last line: $(tail -n1 "$ERR") (DEPLOY_TEST_KPTR_RESTRICT=1 checks the drop-in's set under 1)" ||
+			pass "--live-bytes under kptr_restrict=$kr: exit 1, last line: $(tail -n1 "$ERR") (DEPLOY_TEST_KPTR_RESTRICT=1 checks the drop-in's set under 1)" ||
 			fail "--live-bytes under kptr_restrict=$kr: want exit 1 and '$want', got exit $RC: $(cat "$ERR")"
 	fi
 	;;
@@ -331,7 +329,7 @@ else
 	done
 	kill -TERM "$PID"
 	wait "$strace_pid" 2>/dev/null
-	[ "$noauth" = 401 ] && [ "$code" = 200 ] && ok "traced run with basic auth: 401 without the password, 200 with it" ||
+	[ "$noauth" = 401 ] && [ "$code" = 200 ] && pass "traced run with basic auth: 401 without the password, 200 with it" ||
 		fail "traced run with basic auth: GET /metrics answered $noauth without the password, $code with it"
 
 	# syscalls from the exec of vmapstat on (systemd installs the filter
@@ -352,40 +350,39 @@ else
 	sort -u "$tmp/allowed.txt" | comm -23 - <(sort -u "$tmp/denied.txt") >"$tmp/filter.txt"
 	outside=$(comm -23 "$tmp/used.txt" "$tmp/filter.txt" | tr '\n' ' ')
 	[ -s "$tmp/used.txt" ] && [ -z "$outside" ] &&
-		ok "SystemCallFilter= allows all $(wc -l <"$tmp/used.txt") system calls vmapstat made (start, scrapes with basic auth, SIGTERM)" ||
+		pass "SystemCallFilter= allows all $(wc -l <"$tmp/used.txt") system calls vmapstat made (start, scrapes with basic auth, SIGTERM)" ||
 		fail "system calls outside the unit's SystemCallFilter=: ${outside:-none traced}"
 
 	families=$(grep -oE 'socket\((AF_[A-Z0-9]+)' "$tmp/after-exec.txt" | sed 's/socket(//' | sort -u | tr '\n' ' ')
 	allowed_fam=" $(sed -n 's/^RestrictAddressFamilies=//p' "$unit") "
 	bad=; for f in $families; do case $allowed_fam in *" $f "*) ;; *) bad="$bad $f" ;; esac; done
-	[ -n "$families" ] && [ -z "$bad" ] && ok "sockets: $families(RestrictAddressFamilies=$(echo $allowed_fam))" ||
+	[ -n "$families" ] && [ -z "$bad" ] && pass "sockets: $families(RestrictAddressFamilies=$(echo $allowed_fam))" ||
 		fail "sockets of families outside RestrictAddressFamilies=:${bad:- no socket traced}"
 
 	wx=$(grep -E '(mmap|mprotect)\(.*PROT_WRITE\|PROT_EXEC|(mmap|mprotect)\(.*PROT_EXEC\|PROT_WRITE' "$tmp/after-exec.txt" | head -n1)
-	[ -z "$wx" ] && ok "no writable and executable mapping (MemoryDenyWriteExecute=yes)" ||
+	[ -z "$wx" ] && pass "no writable and executable mapping (MemoryDenyWriteExecute=yes)" ||
 		fail "writable+executable mapping: $wx"
 
 	writes=$(grep -E 'open(at)?\(.*O_(WRONLY|RDWR|CREAT).* = [0-9]+$' "$tmp/after-exec.txt" | head -n3)
-	[ -z "$writes" ] && ok "no file opened for writing (ProtectSystem=strict)" || fail "files opened for writing: $writes"
+	[ -z "$writes" ] && pass "no file opened for writing (ProtectSystem=strict)" || fail "files opened for writing: $writes"
 
 	tracefs=$(grep -E '"/sys/kernel/(tracing|debug)[/"].* = [0-9]+$' "$tmp/after-exec.txt" | head -n2)
-	[ -z "$tracefs" ] && ok "neither tracefs nor debugfs used" || fail "tracefs or debugfs used: $tracefs"
+	[ -z "$tracefs" ] && pass "neither tracefs nor debugfs used" || fail "tracefs or debugfs used: $tracefs"
 
 	hidden=$(sed -n 's/^InaccessiblePaths=//p' "$unit" | tr ' ' '\n' | sed 's/^-//')
 	grep -qx ProtectHome=yes "$unit" && hidden="$hidden /home /root /run/user"
 	seen=
 	for p in $hidden; do grep -qF "\"$p" "$tmp/after-exec.txt" && seen="$seen $p"; done
-	[ -z "$seen" ] && ok "nothing under the paths the unit hides ($(echo $hidden))" || fail "vmapstat touched hidden paths:$seen"
+	[ -z "$seen" ] && pass "nothing under the paths the unit hides ($(echo $hidden))" || fail "vmapstat touched hidden paths:$seen"
 
 	high=$(sed -n 's/^MemoryHigh=\([0-9]*\)M$/\1/p' "$unit")
 	tasks=$(sed -n 's/^TasksMax=//p' "$unit")
 	mem_kb=$((hwm + maps / 1024))
 	[ -n "$high" ] && [ "$mem_kb" -lt $((high * 1024)) ] &&
-		ok "memory: peak resident ${hwm} kB + BPF maps and programs $((maps / 1024)) kB < MemoryHigh=${high}M" ||
+		pass "memory: peak resident ${hwm} kB + BPF maps and programs $((maps / 1024)) kB < MemoryHigh=${high}M" ||
 		fail "memory: peak resident ${hwm} kB + BPF $((maps / 1024)) kB, MemoryHigh=${high:-unset}M"
-	[ -n "$tasks" ] && [ "$threads" -lt "$tasks" ] && ok "threads: $threads < TasksMax=$tasks" ||
+	[ -n "$tasks" ] && [ "$threads" -lt "$tasks" ] && pass "threads: $threads < TasksMax=$tasks" ||
 		fail "threads: $threads, TasksMax=${tasks:-unset}"
 fi
 
-[ "$fails" = 0 ] || { echo "test_service.sh: $fails failure(s)"; exit 1; }
-echo "test_service.sh: passed"
+finish

@@ -11,6 +11,7 @@
 #    dashboard) in
 #    $PREFIX/share/vmapscope, all mode 644 and identical to contrib/;
 #  - "make uninstall" removes exactly what was installed.
+. "$(dirname "$0")/../../lib/harness.sh"
 set -uo pipefail
 TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 OUTDIR=${OUTDIR:-$TOPDIR/out}
@@ -18,9 +19,6 @@ HOST_ARCH=${HOST_ARCH:-$(uname -m | sed s/aarch64/arm64/)}
 PREFIX=/opt/vmapscope-test
 TOOLS="vmapstat vmaptop"
 
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -41,13 +39,13 @@ expected=$( (for t in $TOOLS; do echo "$PREFIX/sbin/$t"; echo "$PREFIX/share/man
 	echo "$UNIT"; echo "$SYSUSERS"
 	for f in $EXTRAS; do echo "$PREFIX/share/vmapscope/$f"; done) | sort)
 got=$(cd "$dest" && find . -type f | sed 's|^\.||' | sort)
-[ "$got" = "$expected" ] && ok "installed files: $(echo $got)" ||
+[ "$got" = "$expected" ] && pass "installed files: $(echo $got)" ||
 	fail "installed files differ: want [$(echo $expected)], got [$(echo $got)]"
 
 for t in $TOOLS; do
 	bin=$dest$PREFIX/sbin/$t
 	page=$dest$PREFIX/share/man/man8/$t.8
-	[ -x "$bin" ] && cmp -s "$bin" "$OUTDIR/$HOST_ARCH/bin/$t" && ok "$t installed (mode $(stat -c %a "$bin"))" ||
+	[ -x "$bin" ] && cmp -s "$bin" "$OUTDIR/$HOST_ARCH/bin/$t" && pass "$t installed (mode $(stat -c %a "$bin"))" ||
 		fail "$bin missing, not executable or not the built $OUTDIR/$HOST_ARCH/bin/$t"
 	[ "$(stat -c %a "$page" 2>/dev/null)" = 644 ] || fail "$page missing or not mode 644"
 
@@ -55,7 +53,7 @@ for t in $TOOLS; do
 	if ! MANWIDTH=80 man --warnings -l "$page" >"$tmp/$t.txt" 2>"$tmp/$t.err" || [ -s "$tmp/$t.err" ]; then
 		fail "man --warnings -l $t.8:"; sed 's/^/    /' "$tmp/$t.err"
 	else
-		ok "man --warnings -l $t.8 renders cleanly ($(wc -l <"$tmp/$t.txt") lines)"
+		pass "man --warnings -l $t.8 renders cleanly ($(wc -l <"$tmp/$t.txt") lines)"
 	fi
 	if ! groff -man -ww -z "$page" 2>"$tmp/$t.groff" || [ -s "$tmp/$t.groff" ]; then
 		fail "groff -man -ww -z $t.8:"; sed 's/^/    /' "$tmp/$t.groff"
@@ -77,7 +75,7 @@ for t in $TOOLS; do
 	for o in $opts; do
 		grep -qF -- "$o" "$tmp/$t.wide" || missing="$missing $o"
 	done
-	[ -z "$missing" ] && ok "$t: all $(echo $opts | wc -w) long options of --help are in $t.8" ||
+	[ -z "$missing" ] && pass "$t: all $(echo $opts | wc -w) long options of --help are in $t.8" ||
 		fail "$t: long options of --help missing from $t.8:$missing"
 done
 
@@ -86,7 +84,7 @@ done
 want=$(sed "s|@SBINDIR@|$PREFIX/sbin|g" "$TOPDIR/contrib/systemd/vmapstat-exporter.service")
 if [ "$(cat "$dest$UNIT" 2>/dev/null)" = "$want" ] && grep -qx "ExecStart=$PREFIX/sbin/vmapstat --listen .*" "$dest$UNIT" &&
 	! grep -qE '@[A-Z_]+@' "$dest$UNIT"; then
-	ok "unit: $(grep ^ExecStart= "$dest$UNIT")"
+	pass "unit: $(grep ^ExecStart= "$dest$UNIT")"
 else
 	fail "$dest$UNIT missing or not contrib/systemd/vmapstat-exporter.service with ExecStart=$PREFIX/sbin/vmapstat"
 fi
@@ -103,11 +101,10 @@ done
 if make -C "$TOPDIR" --no-print-directory OUTDIR="$OUTDIR" uninstall \
 	DESTDIR="$dest" PREFIX="$PREFIX" >"$tmp/uninstall.log" 2>&1; then
 	left=$(cd "$dest" && find . -type f | wc -l)
-	[ "$left" = 0 ] && ok "make uninstall removed every installed file" ||
+	[ "$left" = 0 ] && pass "make uninstall removed every installed file" ||
 		fail "make uninstall left $left files"
 else
 	cat "$tmp/uninstall.log"; fail "make uninstall"
 fi
 
-[ "$fails" = 0 ] || { echo "check-install: $fails failure(s)"; exit 1; }
-echo "check-install: passed"
+finish

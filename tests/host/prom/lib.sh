@@ -8,6 +8,8 @@ set -euo pipefail
 
 : "${VMAPSTAT:?set VMAPSTAT to the vmapstat binary}"
 : "${TOPDIR:?set TOPDIR to the repository root}"
+# pass, die, need, finish: the harness every test script shares
+. "$TOPDIR/tests/lib/harness.sh"
 PROM_TESTS_DIR="$TOPDIR/tests/host/prom"
 
 T=$(mktemp -d /tmp/vmapscope-prom.XXXXXX)
@@ -27,18 +29,8 @@ cleanup() {
 	rm -rf "$T"
 }
 trap cleanup EXIT
-# a command failing outside "|| fail" still says where
+# a command failing outside "|| die" still says where
 trap 'echo "FAIL: $(basename "$0") line $LINENO: $BASH_COMMAND (exit $?)" >&2' ERR
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok - $*"; PASSED=$((${PASSED:-0} + 1)); }
-
-need() {
-	local c
-	for c in "$@"; do
-		command -v "$c" >/dev/null || fail "$c not installed (make deps)"
-	done
-}
 
 # A TCP port on 127.0.0.1 that was free a moment ago.
 free_port() {
@@ -64,7 +56,7 @@ start_vmapstat() {
 	STARTED_PIDS+=("$VS_PID")
 	if printf '%s\n' "$@" | grep -q -- '^--listen'; then
 		wait_for 20 grep -q 'serving https\?://' "$T/vmapstat.err" ||
-			fail "vmapstat did not start listening: $(cat "$T/vmapstat.err")"
+			die "vmapstat did not start listening: $(cat "$T/vmapstat.err")"
 		VS_URL=$(grep -o 'https\?://[^ ]*/metrics' "$T/vmapstat.err" | head -1)
 	fi
 }
@@ -88,13 +80,13 @@ global:
 scrape_configs:
 $1
 EOC
-	promtool check config "$T/prometheus.yml" >/dev/null || fail "bad prometheus config"
+	promtool check config "$T/prometheus.yml" >/dev/null || die "bad prometheus config"
 	prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/data" \
 		--web.listen-address="127.0.0.1:$pport" --log.level=warn \
 		>"$T/prometheus.log" 2>&1 &
 	STARTED_PIDS+=($!)
 	PROM="http://127.0.0.1:$pport"
-	wait_for 60 curl -sf "$PROM/-/ready" || fail "prometheus not ready: $(tail -5 "$T/prometheus.log")"
+	wait_for 60 curl -sf "$PROM/-/ready" || die "prometheus not ready: $(tail -5 "$T/prometheus.log")"
 }
 
 # Stop vmapstat with SIGINT (as Ctrl-C) and return its exit status.
@@ -109,8 +101,4 @@ stop_vmapstat() {
 workload() {
 	local i
 	for i in $(seq "${1:-50}"); do /bin/true; done
-}
-
-finish() {
-	echo "${PASSED:-0} passed, 0 failed"
 }

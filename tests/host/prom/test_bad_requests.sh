@@ -12,48 +12,47 @@ start_vmapstat -p -j --listen 127.0.0.1:0 --listen-timeout 2 0.5
 port=${VS_URL##*:}
 port=${port%/metrics}
 base="http://127.0.0.1:$port"
-wait_for 10 test -s "$T/vmapstat.out" || fail "no JSON interval"
+wait_for 10 test -s "$T/vmapstat.out" || die "no JSON interval"
 
 code() { curl -s -o "$T/body" -w '%{http_code}' "$@"; }
 for p in / /metric /metrics/ /x/metrics "/favicon.ico"; do
-	[ "$(code "$base$p")" = 404 ] || fail "GET $p: not 404"
+	[ "$(code "$base$p")" = 404 ] || die "GET $p: not 404"
 done
 pass "other paths: 404"
 for m in POST PUT DELETE PATCH OPTIONS; do
-	[ "$(code -X "$m" "$base/metrics")" = 405 ] || fail "$m /metrics: not 405"
+	[ "$(code -X "$m" "$base/metrics")" = 405 ] || die "$m /metrics: not 405"
 done
-[ "$(code -X POST --data 'x=1' "$base/metrics")" = 405 ] || fail "POST with a body: not 405"
+[ "$(code -X POST --data 'x=1' "$base/metrics")" = 405 ] || die "POST with a body: not 405"
 curl -s -D "$T/hdr" -o /dev/null -X DELETE "$base/metrics"
-grep -qi '^Allow: GET, HEAD' "$T/hdr" || fail "405 without Allow: GET, HEAD"
+grep -qi '^Allow: GET, HEAD' "$T/hdr" || die "405 without Allow: GET, HEAD"
 pass "other methods: 405 with Allow: GET, HEAD"
-curl -sf -I "$base/metrics" -o "$T/head" || fail "HEAD failed"
-grep -q '^HTTP/1.1 200' "$T/head" || fail "HEAD: not 200"
+curl -sf -I "$base/metrics" -o "$T/head" || die "HEAD failed"
+grep -q '^HTTP/1.1 200' "$T/head" || die "HEAD: not 200"
 grep -qi '^Content-Type: text/plain; version=0.0.4; charset=utf-8' "$T/head" ||
-	fail "HEAD: wrong Content-Type: $(grep -i content-type "$T/head")"
+	die "HEAD: wrong Content-Type: $(grep -i content-type "$T/head")"
 pass "HEAD /metrics: 200, exposition content type"
 
 before=$(wc -l <"$T/vmapstat.out")
-python3 "$PROM_TESTS_DIR/http_abuse.py" "$port" 2 || fail "misbehaving clients"
-PASSED=$((PASSED + 5))
+python3 "$PROM_TESTS_DIR/http_abuse.py" "$port" 2 || die "misbehaving clients"
 sleep 1.2
 after=$(wc -l <"$T/vmapstat.out")
-[ "$after" -gt "$before" ] || fail "collector stopped reporting ($before -> $after intervals)"
-kill -0 "$VS_PID" || fail "vmapstat died"
-[ "$(code "$base/metrics")" = 200 ] || fail "GET /metrics after the abuse: not 200"
+[ "$after" -gt "$before" ] || die "collector stopped reporting ($before -> $after intervals)"
+kill -0 "$VS_PID" || die "vmapstat died"
+[ "$(code "$base/metrics")" = 200 ] || die "GET /metrics after the abuse: not 200"
 # an interval is published before its JSON line is printed, so the
 # exposition is at least as new as the JSON read before the scrape
 served=$(sed -n 's/^vmapscope_intervals_total //p' "$T/body")
-[ "$served" -ge "$after" ] || fail "/metrics serves interval $served, JSON already had $after"
+[ "$served" -ge "$after" ] || die "/metrics serves interval $served, JSON already had $after"
 pass "collector kept running: $before -> $after intervals, /metrics still current"
 
-stop_vmapstat || fail "vmapstat exited with $? after the abuse"
+stop_vmapstat || die "vmapstat exited with $? after the abuse"
 STARTED_PIDS=()
 python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$T/vmapstat.out" ||
-	fail "a JSON line is broken"
-[ "$(wc -l <"$T/vmapstat.out")" -ge "$served" ] || fail "fewer JSON intervals than served"
+	die "a JSON line is broken"
+[ "$(wc -l <"$T/vmapstat.out")" -ge "$served" ] || die "fewer JSON intervals than served"
 if grep -v -e '^vmapstat: \(granule\|chunk\|latency\|areas\): ' -e '^vmapstat: serving ' \
 	"$T/vmapstat.err" | grep -q .; then
-	fail "unexpected stderr: $(cat "$T/vmapstat.err")"
+	die "unexpected stderr: $(cat "$T/vmapstat.err")"
 fi
 pass "vmapstat exits 0 on SIGINT, every JSON line parses, no error output"
 finish

@@ -33,20 +33,20 @@ k_at_least() { [ "$(scrape_k)" -ge "$1" ]; }
 scrape_after_workload() {
 	local k0
 	k0=$(scrape_k)
-	wait_for 20 k_at_least $((k0 + 1)) || fail "no interval after the workload (k=$k0)"
-	curl -sf "$VS_URL" >"$1" || fail "scrape of $VS_URL failed"
+	wait_for 20 k_at_least $((k0 + 1)) || die "no interval after the workload (k=$k0)"
+	curl -sf "$VS_URL" >"$1" || die "scrape of $VS_URL failed"
 }
 
 # promtool check metrics: no error, no lint finding.
 promtool_ok() {
 	local out
-	out=$(promtool check metrics <"$1" 2>&1) || fail "promtool check metrics: $out"
-	[ -z "$out" ] || fail "promtool check metrics findings: $out"
+	out=$(promtool check metrics <"$1" 2>&1) || die "promtool check metrics: $out"
+	[ -z "$out" ] || die "promtool check metrics findings: $out"
 }
 
 # Stop the current vmapstat (Ctrl-C) and forget it: it must exit 0.
 stop_current() {
-	stop_vmapstat || fail "vmapstat exited with $?: $(cat "$T/vmapstat.err")"
+	stop_vmapstat || die "vmapstat exited with $?: $(cat "$T/vmapstat.err")"
 	local p keep=()
 	for p in "${STARTED_PIDS[@]}"; do [ "$p" = "$VS_PID" ] || keep+=("$p"); done
 	STARTED_PIDS=("${keep[@]+"${keep[@]}"}")
@@ -58,15 +58,15 @@ for n in a b 1 2 3 4 5; do cp "$(command -v sh)" "$T/vs_burst_$n"; done
 start_vmapstat -p -j --by comm --top-callers 10000 --listen 127.0.0.1:0 1
 target=${VS_URL#http://}
 start_prometheus vmapscope "${target%/metrics}"
-wait_for 20 k_at_least 1 || fail "no first interval"
+wait_for 20 k_at_least 1 || die "no first interval"
 "$T/vs_burst_a" -c "$(burst $NA)" & pa=$!
 "$T/vs_burst_b" -c "$(burst $NB)" & pb=$!
 wait $pa $pb
 scrape_after_workload "$T/comm.prom"
 promtool_ok "$T/comm.prom"
 pass "--by comm: promtool check metrics accepts the exposition"
-python3 "$BY" bursts "$T/comm.prom" comm vs_burst_a vs_burst_b $NA $NB || fail "--by comm: bursts"
-python3 "$BY" fold "$T/comm.prom" "$T/vmapstat.out" comm 10000 || fail "--by comm: series vs JSON"
+python3 "$BY" bursts "$T/comm.prom" comm vs_burst_a vs_burst_b $NA $NB || die "--by comm: bursts"
+python3 "$BY" fold "$T/comm.prom" "$T/vmapstat.out" comm 10000 || die "--by comm: series vs JSON"
 pass "--by comm: each command's series hold its burst, every series equals the JSON rows"
 
 # Prometheus has scraped the exposition that covers the workload
@@ -76,22 +76,22 @@ prom_k() {
 }
 prom_k_at_least() { [ "$(prom_k)" -ge "$1" ]; }
 k=$(awk '$1 == "vmapscope_intervals_total" { print $2 }' "$T/comm.prom")
-wait_for 30 prom_k_at_least "$k" || fail "Prometheus never scraped $k intervals"
+wait_for 30 prom_k_at_least "$k" || die "Prometheus never scraped $k intervals"
 python3 "$BY" promql "$PROM" "$T/vmapstat.out" comm vs_burst_a vs_burst_b $NA $NB ||
-	fail "--by comm through Prometheus"
+	die "--by comm through Prometheus"
 pass "--by comm: sum by (comm) through Prometheus"
 stop_current
 
 # 2. --top-callers 2 over more (caller, comm) pairs: bounded and exact.
 start_vmapstat -p -j --by comm --top-callers 2 --listen 127.0.0.1:0 1
-wait_for 20 k_at_least 1 || fail "no first interval"
+wait_for 20 k_at_least 1 || die "no first interval"
 pids=()
 for n in 1 2 3 4 5; do "$T/vs_burst_$n" -c "$(burst $((n * 10)))" & pids+=($!); done
 wait "${pids[@]}"
 scrape_after_workload "$T/top.prom"
 promtool_ok "$T/top.prom"
 python3 "$BY" fold "$T/top.prom" "$T/vmapstat.out" comm 2 --want-other ||
-	fail "--by comm --top-callers 2: bound or totals"
+	die "--by comm --top-callers 2: bound or totals"
 pass "--by comm --top-callers 2: bounded series, caller=\"other\" holds the rest exactly"
 stop_current
 
@@ -104,7 +104,7 @@ else
 	mkdir "$cg" "$cg/a" "$cg/b"
 	trap 'rmdir "$cg/a" "$cg/b" "$cg" 2>/dev/null; cleanup' EXIT
 	start_vmapstat -p -j --by cgroup --top-callers 10000 --listen 127.0.0.1:0 1
-	wait_for 20 k_at_least 1 || fail "no first interval"
+	wait_for 20 k_at_least 1 || die "no first interval"
 	sh -c "echo \$\$ >$cg/a/cgroup.procs; $(burst $NA)" & pa=$!
 	sh -c "echo \$\$ >$cg/b/cgroup.procs; $(burst $NB)" & pb=$!
 	wait $pa $pb
@@ -112,9 +112,9 @@ else
 	promtool_ok "$T/cgroup.prom"
 	rel=${cg#"$cg2"}
 	python3 "$BY" bursts "$T/cgroup.prom" cgroup "$rel/a" "$rel/b" $NA $NB ||
-		fail "--by cgroup: bursts"
+		die "--by cgroup: bursts"
 	python3 "$BY" fold "$T/cgroup.prom" "$T/vmapstat.out" cgroup 10000 ||
-		fail "--by cgroup: series vs JSON"
+		die "--by cgroup: series vs JSON"
 	pass "--by cgroup: promtool accepts it, each cgroup's series hold its burst, every series equals the JSON rows"
 	stop_current
 fi
@@ -123,10 +123,10 @@ fi
 for v in foo "" cgroup,comm; do
 	rc=0
 	"$VMAPSTAT" --by "$v" --listen 127.0.0.1:0 1 >"$T/bad.out" 2>"$T/bad.err" || rc=$?
-	[ "$rc" = 2 ] || fail "--by '$v': exit $rc, want 2 ($(cat "$T/bad.err"))"
+	[ "$rc" = 2 ] || die "--by '$v': exit $rc, want 2 ($(cat "$T/bad.err"))"
 	[ "$(wc -l <"$T/bad.err")" = 1 ] && grep -q -- "invalid --by '$v'" "$T/bad.err" ||
-		fail "--by '$v': not one line naming it: $(cat "$T/bad.err")"
-	[ ! -s "$T/bad.out" ] || fail "--by '$v': wrote to stdout"
+		die "--by '$v': not one line naming it: $(cat "$T/bad.err")"
+	[ ! -s "$T/bad.out" ] || die "--by '$v': wrote to stdout"
 done
 pass "--by foo, '', cgroup,comm: one line, exit 2"
 finish

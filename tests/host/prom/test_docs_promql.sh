@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 need promtool python3
 
-"$VMAPSTAT" --prometheus 0.2 1 >"$T/expo.prom" 2>/dev/null || fail "vmapstat --prometheus failed"
+"$VMAPSTAT" --prometheus 0.2 1 >"$T/expo.prom" 2>/dev/null || die "vmapstat --prometheus failed"
 python3 - "$TOPDIR/docs/prometheus.md" "$T/rules.yml" "$T/expo.prom" <<'EOP' || exit 1
 import json, re, sys
 doc, rules, expo = sys.argv[1:4]
@@ -26,7 +26,6 @@ with open(rules, "w") as f:
                 sys.exit("FAIL: example %d uses %s, which the exporter does not expose" % (i, m))
 print("ok - %d promql examples name only exposed metrics" % len(blocks))
 EOP
-PASSED=1
-out=$(promtool check rules "$T/rules.yml" 2>&1) || fail "promtool check rules: $out"
+out=$(promtool check rules "$T/rules.yml" 2>&1) || die "promtool check rules: $out"
 pass "every promql example parses (promtool check rules)"
 finish

@@ -8,7 +8,7 @@ need prometheus-node-exporter curl python3
 mkdir "$T/textfile"
 start_vmapstat -p --textfile "$T/textfile/vmapscope.prom" 0.5
 wait_for 20 grep -q '^vmapscope_intervals_total [1-9]' "$T/textfile/vmapscope.prom" ||
-	fail "vmapstat wrote no interval: $(cat "$T/vmapstat.err")"
+	die "vmapstat wrote no interval: $(cat "$T/vmapstat.err")"
 
 nport=$(free_port)
 prometheus-node-exporter --collector.disable-defaults --collector.textfile \
@@ -16,7 +16,7 @@ prometheus-node-exporter --collector.disable-defaults --collector.textfile \
 	--web.listen-address="127.0.0.1:$nport" >"$T/node.log" 2>&1 &
 STARTED_PIDS+=($!)
 wait_for 30 curl -sf "http://127.0.0.1:$nport/metrics" ||
-	fail "node_exporter did not start: $(tail -3 "$T/node.log")"
+	die "node_exporter did not start: $(tail -3 "$T/node.log")"
 pass "node_exporter up on 127.0.0.1:$nport"
 
 # vmapstat rewrites the file twice a second; compare several scrapes
@@ -26,15 +26,15 @@ same=0
 for i in $(seq 20); do
 	workload 10
 	cp "$T/textfile/vmapscope.prom" "$T/before.prom"
-	curl -sf "http://127.0.0.1:$nport/metrics" -o "$T/node.prom" || fail "scrape failed"
+	curl -sf "http://127.0.0.1:$nport/metrics" -o "$T/node.prom" || die "scrape failed"
 	cp "$T/textfile/vmapscope.prom" "$T/after.prom"
 	grep -q '^node_textfile_scrape_error 0$' "$T/node.prom" ||
-		fail "node_exporter reports a textfile error: $(grep textfile "$T/node.prom")"
+		die "node_exporter reports a textfile error: $(grep textfile "$T/node.prom")"
 	cmp -s "$T/before.prom" "$T/after.prom" || continue	# rewritten meanwhile
 	# node_exporter reorders series and labels, and adds none to ours
 	grep '^vmapscope_' "$T/before.prom" | sort >"$T/want"
 	grep '^vmapscope_' "$T/node.prom" | sort >"$T/got"
-	python3 - "$T/want" "$T/got" <<'EOP' || fail "node_exporter serves other values than the textfile"
+	python3 - "$T/want" "$T/got" <<'EOP' || die "node_exporter serves other values than the textfile"
 import re, sys
 LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
 def load(p):
@@ -54,9 +54,9 @@ EOP
 	same=$((same + 1))
 	[ $same -lt 3 ] || break
 done
-[ $same -ge 3 ] || fail "could not catch the file unchanged around a scrape ($same of 3)"
+[ $same -ge 3 ] || die "could not catch the file unchanged around a scrape ($same of 3)"
 n=$(grep -c '^vmapscope_' "$T/node.prom")
 pass "node_exporter serves the textfile's $n vmapscope_ samples unchanged ($same scrapes)"
-grep -q '^node_textfile_mtime_seconds{file="' "$T/node.prom" || fail "no node_textfile_mtime_seconds"
+grep -q '^node_textfile_mtime_seconds{file="' "$T/node.prom" || die "no node_textfile_mtime_seconds"
 pass "node_textfile_scrape_error 0 and an mtime for the file"
 finish

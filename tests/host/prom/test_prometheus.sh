@@ -25,23 +25,22 @@ scraped_k() {
 		python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(int(float(r[0]["value"][1])) if r else 0)'
 }
 k_at_least() { [ "$(scraped_k)" -ge "$1" ]; }
-wait_for 60 k_at_least 3 || fail "Prometheus never scraped 3 intervals"
+wait_for 60 k_at_least 3 || die "Prometheus never scraped 3 intervals"
 up=$(curl -sf "$PROM/api/v1/query" --data-urlencode 'query=up{job="vmapscope"}' |
 	python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["result"][0]["value"][1])')
-[ "$up" = 1 ] || fail "up{job=vmapscope} = $up"
+[ "$up" = 1 ] || die "up{job=vmapscope} = $up"
 pass "Prometheus scrapes the exporter (up = 1)"
 
 python3 "$PROM_TESTS_DIR/prom_vs_json.py" "$PROM" "$T/vmapstat.out" --min-intervals 3 ||
-	fail "scraped values differ from vmapstat -j"
-PASSED=$((PASSED + 1))
+	die "scraped values differ from vmapstat -j"
 
 # the exporter's own health: Prometheus saw no failed scrapes
 failed=$(curl -sf "$PROM/api/v1/query" --data-urlencode \
 	'query=count_over_time(up{job="vmapscope"}[1m]) - sum_over_time(up{job="vmapscope"}[1m])' |
 	python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else "none")')
-[ "$failed" = 0 ] || fail "failed scrapes in the last minute: $failed"
+[ "$failed" = 0 ] || die "failed scrapes in the last minute: $failed"
 pass "no failed scrape"
 
-stop_vmapstat || fail "vmapstat exited with $?"
+stop_vmapstat || die "vmapstat exited with $?"
 STARTED_PIDS=("${STARTED_PIDS[@]:1}")
 finish

@@ -14,11 +14,11 @@
 need openssl prometheus promtool curl python3
 
 DYN=${VMAPSTAT_DYNAMIC:-$(dirname "$VMAPSTAT")/../bin-dynamic/vmapstat}
-[ -x "$DYN" ] || fail "no dynamic vmapstat at $DYN (make tools-dynamic)"
+[ -x "$DYN" ] || die "no dynamic vmapstat at $DYN (make tools-dynamic)"
 
 # ---- certificates: a CA, a server certificate for 127.0.0.1 (1 day) ----
 cd "$T"
-ossl() { openssl "$@" 2>>"$T/openssl.log" || fail "openssl $1: $(tail -3 "$T/openssl.log")"; }
+ossl() { openssl "$@" 2>>"$T/openssl.log" || die "openssl $1: $(tail -3 "$T/openssl.log")"; }
 ossl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 \
 	-subj /CN=vmapscope-test-ca -keyout ca.key -out ca.crt
 ossl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
@@ -47,7 +47,7 @@ ossl ca -batch -config ca.cnf -cert ca.crt -keyfile ca.key -in srv.csr -notext \
 	-startdate 20200101000000Z -enddate 20200102000000Z -out expired.crt
 # bcrypt, cost 10 as htpasswd -B makes it (libxcrypt through Python's crypt)
 hash=$(python3 -W ignore -c 'import crypt; print(crypt.crypt("s3cret-pw", crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=1 << 10)))')
-case $hash in '$2b$10$'*) ;; *) fail "no bcrypt hash: $hash" ;; esac
+case $hash in '$2b$10$'*) ;; *) die "no bcrypt hash: $hash" ;; esac
 
 web() {	# FILE CERT KEY [extra YAML lines]
 	{
@@ -62,11 +62,11 @@ web web.yml srv.crt srv.key
 refused() {	# NEEDLE BINARY ARGS...
 	local needle=$1 bin=$2 rc=0; shift 2
 	timeout 30 "$bin" "$@" >"$T/r.out" 2>"$T/r.err" || rc=$?
-	[ $rc = 1 ] || fail "$*: exit $rc, want 1 ($(cat "$T/r.err"))"
+	[ $rc = 1 ] || die "$*: exit $rc, want 1 ($(cat "$T/r.err"))"
 	# the collector may first say which columns this kernel lacks
 	[ "$(grep -vc '^vmapstat: \(granule\|chunk\|latency\|areas\): ' "$T/r.err")" = 1 ] ||
-		fail "$*: not one line: $(cat "$T/r.err")"
-	tail -1 "$T/r.err" | grep -q -- "$needle" || fail "$*: '$needle' not in: $(cat "$T/r.err")"
+		die "$*: not one line: $(cat "$T/r.err")"
+	tail -1 "$T/r.err" | grep -q -- "$needle" || die "$*: '$needle' not in: $(cat "$T/r.err")"
 }
 web expired.yml expired.crt srv.key
 refused "certificate .*expired.crt expired on" "$DYN" --listen 127.0.0.1:0 --web.config.file expired.yml 1 1
@@ -90,38 +90,38 @@ pass "expired certificate, mismatched key, unknown keys, bad hash, a key twice, 
 # ---- the static binary: basic auth over plain HTTP ----------------------
 printf 'basic_auth_users:\n  prometheus: %s\n' "$hash" >auth-only.yml
 start_vmapstat --listen 127.0.0.1:0 --web.config.file "$T/auth-only.yml" 1 60
-case $VS_URL in http://127.0.0.1:*/metrics) ;; *) fail "serving line: $VS_URL" ;; esac
+case $VS_URL in http://127.0.0.1:*/metrics) ;; *) die "serving line: $VS_URL" ;; esac
 code() { curl -s -o "$T/body" -w '%{http_code}' --max-time 5 "$@"; }
-[ "$(code -u prometheus:s3cret-pw "$VS_URL")" = 200 ] || fail "static, right password: not 200"
-[ "$(code -u prometheus:wrong "$VS_URL")" = 401 ] || fail "static, wrong password: not 401"
-[ "$(code "$VS_URL")" = 401 ] || fail "static, no credentials: not 401"
-stop_vmapstat || fail "vmapstat exited with $?"
+[ "$(code -u prometheus:s3cret-pw "$VS_URL")" = 200 ] || die "static, right password: not 200"
+[ "$(code -u prometheus:wrong "$VS_URL")" = 401 ] || die "static, wrong password: not 401"
+[ "$(code "$VS_URL")" = 401 ] || die "static, no credentials: not 401"
+stop_vmapstat || die "vmapstat exited with $?"
 STARTED_PIDS=()
 pass "static binary: basic auth over plain HTTP (200 / 401)"
 
 # ---- HTTPS with basic auth ---------------------------------------------
 VMAPSTAT_BIN=$DYN start_vmapstat -j --listen 127.0.0.1:0 --web.config.file "$T/web.yml" 1 120
-case $VS_URL in https://127.0.0.1:*/metrics) ;; *) fail "serving line: $VS_URL" ;; esac
+case $VS_URL in https://127.0.0.1:*/metrics) ;; *) die "serving line: $VS_URL" ;; esac
 port=${VS_URL##*:}
 port=${port%/metrics}
 forget() { local p keep=(); for p in "${STARTED_PIDS[@]}"; do [ "$p" = "$1" ] || keep+=("$p"); done; STARTED_PIDS=("${keep[@]}"); }
-[ "$(code --cacert ca.crt -u prometheus:s3cret-pw "$VS_URL")" = 200 ] || fail "right password: not 200"
-grep -q '^vmapscope_build_info{' "$T/body" || fail "no exposition over HTTPS"
-[ "$(code --cacert ca.crt -u prometheus:wrong "$VS_URL")" = 401 ] || fail "wrong password: not 401"
-[ "$(code --cacert ca.crt -u nobody:s3cret-pw "$VS_URL")" = 401 ] || fail "unknown user: not 401"
-[ "$(code --cacert ca.crt "$VS_URL")" = 401 ] || fail "no credentials: not 401"
+[ "$(code --cacert ca.crt -u prometheus:s3cret-pw "$VS_URL")" = 200 ] || die "right password: not 200"
+grep -q '^vmapscope_build_info{' "$T/body" || die "no exposition over HTTPS"
+[ "$(code --cacert ca.crt -u prometheus:wrong "$VS_URL")" = 401 ] || die "wrong password: not 401"
+[ "$(code --cacert ca.crt -u nobody:s3cret-pw "$VS_URL")" = 401 ] || die "unknown user: not 401"
+[ "$(code --cacert ca.crt "$VS_URL")" = 401 ] || die "no credentials: not 401"
 curl -s -D - -o /dev/null --cacert ca.crt "$VS_URL" | grep -qi '^WWW-Authenticate: Basic' ||
-	fail "401 without WWW-Authenticate: Basic"
+	die "401 without WWW-Authenticate: Basic"
 pass "curl: right password 200, wrong password / unknown user / none 401"
 
 # plain HTTP to the TLS port: an answer at once, not a hang
 t0=$(date +%s.%N)
 c=$(code "http://127.0.0.1:$port/metrics") || true
 took=$(python3 -c "import sys; print(float(sys.argv[2]) - float(sys.argv[1]))" "$t0" "$(date +%s.%N)")
-[ "$c" = 400 ] || fail "plain HTTP to the TLS port: '$c', want 400"
-grep -q 'HTTPS' "$T/body" || fail "plain HTTP to the TLS port: $(cat "$T/body")"
-python3 -c "import sys; sys.exit(float(sys.argv[1]) > 1.0)" "$took" || fail "plain HTTP answer took $took s"
-[ "$(code --cacert ca.crt -u prometheus:s3cret-pw "$VS_URL")" = 200 ] || fail "not serving after plain HTTP"
+[ "$c" = 400 ] || die "plain HTTP to the TLS port: '$c', want 400"
+grep -q 'HTTPS' "$T/body" || die "plain HTTP to the TLS port: $(cat "$T/body")"
+python3 -c "import sys; sys.exit(float(sys.argv[1]) > 1.0)" "$took" || die "plain HTTP answer took $took s"
+[ "$(code --cacert ca.crt -u prometheus:s3cret-pw "$VS_URL")" = 200 ] || die "not serving after plain HTTP"
 pass "plain HTTP to the TLS port: 400 at once, HTTPS still served"
 
 # ---- a real Prometheus: right password scrapes, wrong one gets 401 -------
@@ -150,22 +150,22 @@ query() {	# PROMQL -> first value or "none"
 }
 samples() { [ "$(query 'vmapscope_intervals_total{job="good"}')" != none ] &&
 	    [ "$(query 'vmapscope_intervals_total{job="good"}')" -ge 2 ]; }
-wait_for 60 samples || fail "no samples over HTTPS: $(tail -3 "$T/prometheus.log")"
-[ "$(query 'up{job="good"}')" = 1 ] || fail "up{job=good} = $(query 'up{job="good"}')"
+wait_for 60 samples || die "no samples over HTTPS: $(tail -3 "$T/prometheus.log")"
+[ "$(query 'up{job="good"}')" = 1 ] || die "up{job=good} = $(query 'up{job="good"}')"
 pass "Prometheus scrapes over TLS with basic auth: up = 1, vmapscope_intervals_total = $(query 'vmapscope_intervals_total{job="good"}')"
 
-[ "$(query 'up{job="wrong"}')" = 0 ] || fail "up{job=wrong} = $(query 'up{job="wrong"}')"
-[ "$(query 'count({job="wrong",__name__=~"vmapscope_.*"})')" = none ] || fail "samples with a wrong password"
+[ "$(query 'up{job="wrong"}')" = 0 ] || die "up{job=wrong} = $(query 'up{job="wrong"}')"
+[ "$(query 'count({job="wrong",__name__=~"vmapscope_.*"})')" = none ] || die "samples with a wrong password"
 err=$(curl -sf "$PROM/api/v1/targets" | python3 -c '
 import json, sys
 for t in json.load(sys.stdin)["data"]["activeTargets"]:
     if t["labels"]["job"] == "wrong":
         print(t["lastError"])')
-case $err in *401*) ;; *) fail "wrong password: Prometheus says '$err', not 401" ;; esac
+case $err in *401*) ;; *) die "wrong password: Prometheus says '$err', not 401" ;; esac
 pass "wrong password: up = 0, no samples, Prometheus reports: $err"
 
-kill -0 "$VS_PID" || fail "vmapstat died"
-stop_vmapstat || fail "vmapstat exited with $?"
+kill -0 "$VS_PID" || die "vmapstat died"
+stop_vmapstat || die "vmapstat exited with $?"
 forget "$VS_PID"
 
 # ---- RequireAndVerifyClientCert ----------------------------------------
@@ -177,14 +177,14 @@ ossl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 \
 printf 'tls_server_config:\n  cert_file: srv.crt\n  key_file: srv.key\n  client_auth_type: RequireAndVerifyClientCert\n  client_ca_file: ca.crt\n' >mtls.yml
 VMAPSTAT_BIN=$DYN start_vmapstat --listen 127.0.0.1:0 --web.config.file "$T/mtls.yml" 1 60
 [ "$(code --cacert ca.crt --cert cli.crt --key cli.key "$VS_URL")" = 200 ] ||
-	fail "client certificate signed by the CA: not 200"
+	die "client certificate signed by the CA: not 200"
 c=$(code --cacert ca.crt "$VS_URL") || true
-[ "$c" = 403 ] || fail "no client certificate: '$c', want 403"
+[ "$c" = 403 ] || die "no client certificate: '$c', want 403"
 c=$(code --cacert ca.crt --cert stranger.crt --key stranger.key "$VS_URL") || true
-[ "$c" = 403 ] || fail "self-signed client certificate: '$c', want 403"
+[ "$c" = 403 ] || die "self-signed client certificate: '$c', want 403"
 [ "$(code --cacert ca.crt --cert cli.crt --key cli.key "$VS_URL")" = 200 ] ||
-	fail "not serving after refused clients"
+	die "not serving after refused clients"
 pass "RequireAndVerifyClientCert: the CA's client certificate 200, none or another 403"
-stop_vmapstat || fail "vmapstat exited with $?"
+stop_vmapstat || die "vmapstat exited with $?"
 forget "$VS_PID"
 finish

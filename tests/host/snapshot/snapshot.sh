@@ -5,6 +5,7 @@
 # is right is decided from the kernel's own settings, not hard-coded.
 # Also: unreadable / bad area lists give one clear line and exit 1.
 set -euo pipefail
+. "$(dirname "$0")/../../lib/harness.sh"
 
 # VMAPSNAP: the command to test, e.g. "out/x86_64/bin/vmapstat --snapshot"
 # (word-split on purpose).
@@ -14,10 +15,7 @@ TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 FIX=$TOPDIR/tests/fixtures/vmallocinfo
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
 
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
-pass() { echo "ok: $*"; }
 
 # run NAME ARGS...: sets rc, out, err (stderr must be a single line on a
 # runtime failure; argp usage errors add its "Try --help" line)
@@ -120,5 +118,4 @@ run "bad option" --no-such-option
 run "bad api" --api nosuch
 [ "$rc" = 2 ] && pass "unknown API exits 2" || fail "unknown API: rc=$rc"
 
-[ "$fails" = 0 ] || { echo "snapshot host test: $fails failure(s)" >&2; exit 1; }
-echo "snapshot host test ($VMAPSNAP): all passed"
+finish
