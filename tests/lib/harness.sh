@@ -1,7 +1,8 @@
 # The pass/fail harness of every test script (sourced).  POSIX sh: bash
-# runs it on the host, busybox sh in the guests (scripts/lab puts this
-# folder at /opt/vmapscope/lib, so "$(dirname "$0")/../../lib" finds it
-# from any tests/<where>/<topic>/ script in both places).
+# runs it on the host, busybox sh in the guests.  A host script under
+# tests/<where>/<topic>/ sources "$(dirname "$0")/../../lib/harness.sh";
+# a guest-side one /opt/vmapscope/lib/harness.sh, where scripts/lab puts
+# this folder in every guest.
 #
 #   pass MSG      a check that held:            "ok - MSG"
 #   fail MSG      one that did not:             "FAIL: MSG"; counted, the

@@ -7,6 +7,7 @@
 # Needs out/<arch>/bin/vmapstat (make tools-all) and
 # out/aux/<arch>/aux-record (mk/aux.mk).
 set -uo pipefail
+. "$(dirname "$0")/../../lib/harness.sh"
 TOP=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 cd "$TOP"
 LAB=scripts/lab
@@ -14,7 +15,6 @@ export OUTDIR=${OUTDIR:-$TOP/out}
 HOST_ARCH=$(uname -m | sed 's/aarch64/arm64/')
 LOGS=$OUTDIR/test-logs
 mkdir -p "$LOGS"
-fail=0
 [ $# -gt 0 ] || set -- x86_64 arm64
 
 for arch in "$@"; do
@@ -23,8 +23,7 @@ for arch in "$@"; do
 		log=$LOGS/aux-$arch-$variant.log
 		if ! $LAB build --arch "$arch" --variant "$variant" >/dev/null ||
 			! $LAB kmod --arch "$arch" --variant "$variant" tests/kmod/aux_test_pmu >/dev/null; then
-			echo "FAIL: kernel or module for $arch-$variant"
-			fail=1
+			fail "kernel or module for $arch-$variant"
 			continue
 		fi
 		$LAB run --arch "$arch" --variant "$variant" --timeout 900 \
@@ -33,18 +32,18 @@ for arch in "$@"; do
 			-- sh /aux/guest.sh "$arch" >"$log" 2>&1
 		rc=$?
 		echo "guest exit $rc (log: $log)"
-		[ "$rc" = 0 ] || { tail -n 20 "$log"; fail=1; }
-		python3 tests/guest/aux/check.py "$arch" "$variant" "$log" "$LOGS/aux-$arch-$variant.json" || fail=1
+		[ "$rc" = 0 ] || { tail -n 20 "$log"; fail "guest run $arch-$variant exited $rc"; }
+		python3 tests/guest/aux/check.py "$arch" "$variant" "$log" "$LOGS/aux-$arch-$variant.json" ||
+			fail "checks of $arch-$variant"
 	done
 	cmp=$LOGS/aux-compare-$arch.txt
 	if "$OUTDIR/$HOST_ARCH/bin/vmapstat" compare "$LOGS/aux-$arch-stock.json" \
 		"$LOGS/aux-$arch-patched.json" >"$cmp" 2>&1 && grep -q '^| wall time ' "$cmp"; then
 		cat "$cmp"
+		pass "vmapstat compare of the $arch runs"
 	else
-		echo "FAIL: vmapstat compare of the $arch runs"
+		fail "vmapstat compare of the $arch runs"
 		cat "$cmp"
-		fail=1
 	fi
 done
-[ $fail = 0 ] && echo "AUX guest tests passed: $*" || echo "AUX guest tests FAILED"
-exit $fail
+finish

@@ -1,14 +1,12 @@
 # Helpers for the guest-side kernel tests (busybox sh).  Sourced.
+# pass, fail, finish: the harness every test script shares
+. /opt/vmapscope/lib/harness.sh
 KMOD=/opt/vmapscope/kmod/vmap_test.ko
 T=/sys/kernel/tracing
-fails=0
 # VMAP_PATCHES=N: the kernel carries patches 1..N of the series (0: stock
 # 6.12); the module then expects that prefix's behaviour (its parameter
 # "patches", default the whole series).
 VMAP_PATCHES_ARG=${VMAP_PATCHES:+patches=$VMAP_PATCHES}
-
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # run_vmap_test MODE [PARAMS...]: load the test module once (it unloads
 # itself with -EAGAIN when every check passed; with stay=1 it stays
@@ -31,10 +29,4 @@ run_vmap_test() {
 		fail "vmap_test mode=$mode: kload failed ($krc)" ;;
 	*) fail "vmap_test mode=$mode: ${summary:-no summary line}" ;;
 	esac
-}
-
-finish() {
-	if [ $fails = 0 ]; then echo "ALL PASSED: $0"; exit 0; fi
-	echo "$fails FAILED: $0"
-	exit 1
 }

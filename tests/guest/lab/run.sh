@@ -7,12 +7,10 @@ TOP=$(cd "$(dirname "$0")/../../.." && pwd)
 LAB=$TOP/scripts/lab
 CACHE=${VMAPSCOPE_CACHE:-/var/cache/vmapscope}
 OUTDIR=${OUTDIR:-$TOP/out}
-pass=0 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-ok() { echo "PASS: $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/../../lib/harness.sh"
 
 # expect_rc WANT DESC CMD...: run CMD, compare its exit status, keep stderr.
 expect_rc() {
@@ -20,39 +18,39 @@ expect_rc() {
 	shift 2
 	"$@" >"$tmp/out" 2>"$tmp/err"
 	got=$?
-	if [ "$got" = "$want" ]; then ok "$desc (exit $got)"; else
-		bad "$desc: exit $got, wanted $want"; tail -n 5 "$tmp/out" "$tmp/err"; fi
+	if [ "$got" = "$want" ]; then pass "$desc (exit $got)"; else
+		fail "$desc: exit $got, wanted $want"; tail -n 5 "$tmp/out" "$tmp/err"; fi
 }
 expect_err() {
 	local pattern=$1 desc=$2
-	if grep -qE "$pattern" "$tmp/err"; then ok "$desc"; else
-		bad "$desc: stderr lacks /$pattern/"; cat "$tmp/err"; fi
+	if grep -qE "$pattern" "$tmp/err"; then pass "$desc"; else
+		fail "$desc: stderr lacks /$pattern/"; cat "$tmp/err"; fi
 }
 
 for arch in x86_64 arm64; do
 	expect_rc 0 "$arch guest boots and runs a command" \
 		"$LAB" run --arch $arch --variant patched --timeout 300 -- sh -c 'uname -m; test -d /sys/kernel/tracing/events/vmalloc'
 	grep -qx "$( [ $arch = arm64 ] && echo aarch64 || echo x86_64)" "$tmp/out" &&
-		ok "$arch guest output reaches the host" || bad "$arch guest output missing: $(cat "$tmp/out")"
+		pass "$arch guest output reaches the host" || fail "$arch guest output missing: $(cat "$tmp/out")"
 	# x86_64 guests run both vCPUs in one TCG thread (docs/lab.md, "Jump
 	# labels on x86_64"); arm64 guests keep QEMU's thread per vCPU.
 	want=multi
 	[ $arch = arm64 ] || want=single
 	got=multi
 	! grep -q -- "-accel tcg,thread=single " "$(cat "$OUTDIR/lab/last-run")/qemu.cmd" || got=single
-	[ "$got" = "$want" ] && ok "$arch guests run with TCG threads: $want" ||
-		bad "$arch guests run with TCG threads: $got, wanted $want"
+	[ "$got" = "$want" ] && pass "$arch guests run with TCG threads: $want" ||
+		fail "$arch guests run with TCG threads: $got, wanted $want"
 done
 
 expect_rc 2 "an unknown --tcg-thread" "$LAB" run --arch x86_64 --variant patched --tcg-thread many -- true
 expect_rc 2 "--tcg-thread multi with --icount" "$LAB" run --arch arm64 --variant patched --icount --tcg-thread multi -- true
 expect_rc 3 "guest exit status 3 is the host's exit status" \
 	"$LAB" run --arch x86_64 --variant patched --timeout 300 -- sh -c 'echo about to fail; exit 3'
-grep -q "about to fail" "$tmp/out" && ok "output before a failure is shown" || bad "output before failure lost"
+grep -q "about to fail" "$tmp/out" && pass "output before a failure is shown" || fail "output before failure lost"
 
 printf '#!/bin/sh\necho from-script\nexit 0\n' >"$tmp/script.sh"
 expect_rc 0 "--script runs a script file" "$LAB" run --arch x86_64 --variant patched --timeout 300 --script "$tmp/script.sh"
-grep -q from-script "$tmp/out" && ok "--script output shown" || bad "--script output missing"
+grep -q from-script "$tmp/out" && pass "--script output shown" || fail "--script output missing"
 
 # A real WARN from a module fails the run; --expect-warn lets it pass.
 if "$LAB" kmod --arch x86_64 --variant patched "$TOP/tests/guest/lab/kmod_warn" >"$tmp/kmod" 2>&1; then
@@ -63,7 +61,7 @@ if "$LAB" kmod --arch x86_64 --variant patched "$TOP/tests/guest/lab/kmod_warn" 
 		"$LAB" run --arch x86_64 --variant patched --timeout 300 --expect-warn -- kload /opt/vmapscope/kmod/lab_warn.ko
 	rm -f "$TOP/out/kmod/x86_64-patched/lab_warn.ko"
 else
-	bad "building the lab_warn module: $(tail -n 3 "$tmp/kmod")"
+	fail "building the lab_warn module: $(tail -n 3 "$tmp/kmod")"
 fi
 
 expect_rc 124 "a hung guest times out" "$LAB" run --arch x86_64 --variant patched --timeout 20 -- sleep 600
@@ -75,7 +73,7 @@ touch "$tmp/patches/series"
 k0=$(VMAPSCOPE_PATCHDIR=$tmp/patches "$LAB" key --arch x86_64 --variant patched)
 touch "$tmp/patches"/*
 k1=$(VMAPSCOPE_PATCHDIR=$tmp/patches "$LAB" key --arch x86_64 --variant patched)
-[ "$k0" = "$k1" ] && ok "touching patch files keeps the cache key" || bad "touch changed the key"
+[ "$k0" = "$k1" ] && pass "touching patch files keeps the cache key" || fail "touch changed the key"
 cat >"$tmp/patches/9999-lab-selftest.patch" <<'P'
 From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
 From: lab <lab@vmapscope.invalid>
@@ -96,10 +94,10 @@ diff --git a/mm/vmalloc.c b/mm/vmalloc.c
 P
 echo 9999-lab-selftest.patch >>"$tmp/patches/series"
 k2=$(VMAPSCOPE_PATCHDIR=$tmp/patches "$LAB" key --arch x86_64 --variant patched)
-[ "$k2" != "$k0" ] && ok "a changed series changes the cache key" || bad "key did not change"
+[ "$k2" != "$k0" ] && pass "a changed series changes the cache key" || fail "key did not change"
 k3=$(VMAPSCOPE_PATCHDIR=$tmp/patches "$LAB" key --arch x86_64 --variant stock)
 k4=$("$LAB" key --arch x86_64 --variant stock)
-[ "$k3" = "$k4" ] && ok "the stock key ignores the series" || bad "stock key depends on patches"
+[ "$k3" = "$k4" ] && pass "the stock key ignores the series" || fail "stock key depends on patches"
 expect_rc 0 "an unchanged input is a cache hit" "$LAB" build --arch x86_64 --variant patched
 expect_err "cached" "the cache hit says so"
 # series-build's base step is the stock kernel: "make check" runs
@@ -112,8 +110,8 @@ for arch in x86_64 arm64; do
 	sdir=$("$LAB" path --arch $arch --variant stock 2>/dev/null)
 	pdir=$("$LAB" path --arch $arch --variant patched 2>/dev/null)
 	[ -n "$sdir" ] && [ -n "$pdir" ] && diff -q <(grep -v '^#' "$sdir/config") <(grep -v '^#' "$pdir/config") >/dev/null &&
-		ok "$arch stock and patched kernels share one configuration" ||
-		bad "$arch stock and patched configurations differ"
+		pass "$arch stock and patched kernels share one configuration" ||
+		fail "$arch stock and patched configurations differ"
 done
 expect_rc 0 "the stock guest has the stock vmalloc events and none of the series'" \
 	"$LAB" run --arch x86_64 --variant stock --timeout 300 -- sh -c \
@@ -124,7 +122,7 @@ expect_err "9999-lab-selftest.patch does not apply" "the error names the broken 
 expect_err "does not apply to Linux $(dpkg-query -W -f='${Version}' linux-source-6.12 | sed 's/[.+]/\\&/g')" \
 	"the error names the kernel source version it was applied to"
 [ ! -e "$CACHE/out/x86_64-patched/$k2" ] && ! ls -d "$CACHE/out/x86_64-patched/$k2".tmp* >/dev/null 2>&1 &&
-	ok "no cache entry is left for the broken series" || bad "a cache entry was left for $k2"
+	pass "no cache entry is left for the broken series" || fail "a cache entry was left for $k2"
 
 # series-build: every prefix of the series must build.  Patch 1 breaks the
 # top Makefile (make fails before compiling anything), patch 2 repairs it:
@@ -133,7 +131,7 @@ expect_err "does not apply to Linux $(dpkg-query -W -f='${Version}' linux-source
 # changes (SUBLEVEL) is written here.
 mkdir -p "$tmp/brk"
 git -C "$CACHE/linux/repo" show base:Makefile >"$tmp/brk/Makefile.orig" ||
-	bad "cannot read the Makefile of the lab's kernel tree"
+	fail "cannot read the Makefile of the lab's kernel tree"
 sed '1a $(error lab self-test: broken by patch 1)' "$tmp/brk/Makefile.orig" >"$tmp/brk/Makefile.broken"
 # selftest_patch N/M SUBJECT FROM TO: a git-am-able patch of the top Makefile.
 selftest_patch() {
@@ -149,21 +147,21 @@ expect_rc 125 "series-build fails when a prefix of the series does not build" \
 	env VMAPSCOPE_PATCHDIR="$tmp/brk" "$LAB" series-build --arch x86_64
 expect_err "does not build with patches 1-1 \\(stops at 0001-break\\.patch\\)" "the error names the first patch that breaks"
 kb=$(VMAPSCOPE_PATCHDIR=$tmp/brk "$LAB" key --arch x86_64 --variant patched)
-[ ! -e "$CACHE/out/x86_64-series/$kb/.complete" ] && ok "no series-build result is cached for it" ||
-	bad "a series-build result was cached for the broken series"
+[ ! -e "$CACHE/out/x86_64-series/$kb/.complete" ] && pass "no series-build result is cached for it" ||
+	fail "a series-build result was cached for the broken series"
 # That failed run left the patched tree at base; the next kmod rebuilds it
 # under the same key.  The guest must then boot the rebuilt kernel, or it
 # refuses the module's BTF (made against the new vmlinux's type ids).
 if "$LAB" kmod --arch x86_64 --variant patched "$TOP/tests/guest/lab/kmod_warn" >"$tmp/kmod" 2>&1; then
 	cmp -s "$CACHE/build/x86_64-patched/arch/x86/boot/bzImage" \
 		"$("$LAB" path --arch x86_64 --variant patched)/kernel" &&
-		ok "after a rebuild, kmod leaves the artifact matching the build tree" ||
-		bad "the artifact's kernel differs from the rebuilt build tree"
+		pass "after a rebuild, kmod leaves the artifact matching the build tree" ||
+		fail "the artifact's kernel differs from the rebuilt build tree"
 	expect_rc 0 "a module built after the rebuild loads in the guest" \
 		"$LAB" run --arch x86_64 --variant patched --timeout 300 --expect-warn -- kload /opt/vmapscope/kmod/lab_warn.ko
 	rm -f "$TOP/out/kmod/x86_64-patched/lab_warn.ko"
 else
-	bad "building the lab_warn module after the rebuild: $(tail -n 3 "$tmp/kmod")"
+	fail "building the lab_warn module after the rebuild: $(tail -n 3 "$tmp/kmod")"
 fi
 expect_rc 2 "series-build of another variant" "$LAB" series-build --arch x86_64 --variant stock
 expect_rc 2 "series-build --whole of another variant" "$LAB" series-build --arch x86_64 --variant stock --whole
@@ -181,5 +179,4 @@ expect_rc 2 "missing command" "$LAB" run --arch x86_64 --variant patched
 expect_rc 125 "missing KVM" env VMAPSCOPE_KVM_DEV=/nonexistent/kvm "$LAB" run --arch x86_64 --variant patched --accel kvm -- true
 expect_err "/nonexistent/kvm does not exist" "missing KVM is named"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -7,28 +7,26 @@
 # period and must be flagged, more events than counters are scaled and
 # marked.  With "icount" (QEMU -icount shift=0): inst_retired counts too.
 arch=$1 mode=${2:-}
-pass=0 fail=0
 T=/tmp/pmu-test
 mkdir -p $T
 
-ok() { echo "PASS: $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. /opt/vmapscope/lib/harness.sh
 # run DESC WANT_RC CMD...: stdout in $T/out, stderr in $T/err
 run() {
 	desc=$1 want=$2
 	shift 2
 	"$@" >$T/out 2>$T/err
 	rc=$?
-	if [ "$rc" = "$want" ]; then ok "$desc (exit $rc)"; else
-		bad "$desc: exit $rc, wanted $want"; tail -n 15 $T/out $T/err; fi
+	if [ "$rc" = "$want" ]; then pass "$desc (exit $rc)"; else
+		fail "$desc: exit $rc, wanted $want"; tail -n 15 $T/out $T/err; fi
 }
 has() {	# has FILE REGEX DESC
-	if grep -qE -- "$2" "$1"; then ok "$3"; else
-		bad "$3: $(basename $1) lacks /$2/"; tail -n 20 "$1"; fi
+	if grep -qE -- "$2" "$1"; then pass "$3"; else
+		fail "$3: $(basename $1) lacks /$2/"; tail -n 20 "$1"; fi
 }
 hasnt() {
-	if grep -qE -- "$2" "$1"; then bad "$3: $(basename $1) has /$2/"; grep -E -- "$2" "$1"; else
-		ok "$3"; fi
+	if grep -qE -- "$2" "$1"; then fail "$3: $(basename $1) has /$2/"; grep -E -- "$2" "$1"; else
+		pass "$3"; fi
 }
 # count EVENT: the scaled count printed for EVENT (commas removed; the
 # clock events print "12.34 msec  task-clock")
@@ -46,10 +44,10 @@ run "software events around a busy command" 0 \
 	vmapstat --pmu task-clock,context-switches:k,page-faults -- sh -c "$busy 2>/dev/null"
 has $T/out "PMU counts of the command and its children" "report header: the command is counted"
 tc=$(count task-clock)
-above "$tc" 10 && ok "task-clock counted ($tc msec)" ||
-	bad "task-clock not counted: '$tc'"
+above "$tc" 10 && pass "task-clock counted ($tc msec)" ||
+	fail "task-clock not counted: '$tc'"
 pf=$(count page-faults)
-[ -n "$pf" ] && [ "$pf" -gt 0 ] && ok "page-faults counted ($pf)" || bad "page-faults: '$pf'"
+[ -n "$pf" ] && [ "$pf" -gt 0 ] && pass "page-faults counted ($pf)" || fail "page-faults: '$pf'"
 
 run "-C 1 counts one CPU" 0 vmapstat --pmu task-clock --pmu-per-cpu -C 1 -- sh -c "$busy 2>/dev/null"
 has $T/out "PMU counts, CPUs 1," "-C 1 selects CPU 1 only"
@@ -103,9 +101,9 @@ if [ -n "$tv" ]; then
 		vmapstat -a --pmu vmalloc:alloc_vmap_area,vmalloc:vmap_mapped -- sh -c "$load"
 	a=$(count vmalloc:alloc_vmap_area); c=$(count vmalloc:vmap_mapped)
 	[ -n "$a" ] && [ "$a" -ge 1000 ] && [ "$a" -lt 1100 ] &&
-		ok "alloc_vmap_area counted $a (1000 vmallocs + module load)" || bad "alloc_vmap_area: '$a'"
+		pass "alloc_vmap_area counted $a (1000 vmallocs + module load)" || fail "alloc_vmap_area: '$a'"
 	[ -n "$c" ] && [ "$c" -ge 1000 ] && [ "$c" -lt 1100 ] &&
-		ok "vmap_mapped counted $c" || bad "vmap_mapped: '$c'"
+		pass "vmap_mapped counted $c" || fail "vmap_mapped: '$c'"
 	run "--repeat 3: tracepoint counts beside the collector's" 0 \
 		vmapstat -a --pmu vmalloc:vmap_mapped --repeat 3 -- sh -c "$load"
 	awk -F'|' '
@@ -120,17 +118,17 @@ if [ -n "$tv" ]; then
 				printf "run %d: tracepoint %s, collector %s\n", i - 2, tp[i], co[i]
 			}
 			exit bad
-		}' $T/out >$T/cmp && ok "each run: PMU tracepoint count = collector chunk count ($(tr '\n' ';' <$T/cmp))" ||
-		{ bad "tracepoint vs collector per run"; cat $T/cmp; cat $T/out; }
+		}' $T/out >$T/cmp && pass "each run: PMU tracepoint count = collector chunk count ($(tr '\n' ';' <$T/cmp))" ||
+		{ fail "tracepoint vs collector per run"; cat $T/cmp; cat $T/out; }
 	# the sampler's area tracking sees the same 1000 areas come and go
 	run "sampler tracks the areas of 1000 vmallocs" 0 \
 		vmapstat --pmu-sample page-faults --pmu-period 1000 -- sh -c "$load"
 	tr=$(sed -n 's/.*areas tracked: \([0-9]*\) (freed again: \([0-9]*\)).*/\1 \2/p' $T/out)
 	set -- $tr
 	[ "${1:-0}" -ge 1000 ] && [ "${2:-0}" -ge 1000 ] &&
-		ok "areas tracked $1, freed again $2" || bad "area tracking: '$tr'"
+		pass "areas tracked $1, freed again $2" || fail "area tracking: '$tr'"
 else
-	bad "test_vmalloc.ko not in the guest"
+	fail "test_vmalloc.ko not in the guest"
 fi
 
 # ---- per arch -------------------------------------------------------------
@@ -144,7 +142,7 @@ x86_64)
 		has $T/out "<not counted> +$e" "$e shown as not counted"
 	done
 	tc=$(count task-clock)
-	above "$tc" 0 && ok "the rest still reports (task-clock $tc msec)" || bad "task-clock lost"
+	above "$tc" 0 && pass "the rest still reports (task-clock $tc msec)" || fail "task-clock lost"
 	run "sampling page faults: addresses, outside vmap areas" 0 \
 		vmapstat --pmu-sample page-faults:u --pmu-period 1 -- sh -c "$busy 2>/dev/null"
 	has $T/out "PMU samples of page-faults:u by vmap caller: ([0-9]+) samples, \1 with a data address" \
@@ -158,7 +156,7 @@ arm64)
 	run "cycles and the TLB events around a busy command" 0 \
 		vmapstat --pmu cpu_cycles,dtlb_walk,l1d_tlb_refill,l2d_tlb_refill,l1d_tlb:k -- sh -c "$busy 2>/dev/null"
 	cy=$(count cpu_cycles)
-	[ -n "$cy" ] && [ "$cy" -gt 1000000 ] && ok "cpu_cycles counted ($cy)" || bad "cpu_cycles: '$cy'"
+	[ -n "$cy" ] && [ "$cy" -gt 1000000 ] && pass "cpu_cycles counted ($cy)" || fail "cpu_cycles: '$cy'"
 	for e in dtlb_walk l1d_tlb_refill l2d_tlb_refill l1d_tlb:k; do
 		has $T/out "^ +0  $e +# not counted by this PMU\? \(0 over [0-9.]+ s busy CPU time\)" \
 			"$e reads 0 and is flagged"
@@ -169,8 +167,8 @@ arm64)
 	ev=r11; for i in 1 2 3 4 5 6 7 8 9; do ev="$ev,r11"; done
 	run "more events than counters" 0 vmapstat --pmu $ev -- sh -c "$busy 2>/dev/null; $busy 2>/dev/null"
 	n=$(grep -cE '^ +[0-9,]+  r11 +\(scaled, counted [0-9.]+%\)' $T/out)
-	[ "$n" -ge 1 ] && ok "multiplexed counts are scaled and marked ($n of 10)" ||
-		bad "no scaled marks"; grep r11 $T/out
+	[ "$n" -ge 1 ] && pass "multiplexed counts are scaled and marked ($n of 10)" ||
+		fail "no scaled marks"; grep r11 $T/out
 
 	run "--repeat 2 with cycles" 0 vmapstat --pmu cpu_cycles:u,dtlb_walk:u --repeat 2 -- sh -c "$busy 2>/dev/null"
 	has $T/out '^\| cpu_cycles:u +\| [0-9]+ +\| [0-9]+ +\|' "cpu_cycles:u per run"
@@ -186,7 +184,7 @@ arm64)
 	if [ "$mode" = icount ]; then
 		run "inst_retired with -icount" 0 vmapstat --pmu inst_retired,instructions -- sh -c "$busy 2>/dev/null"
 		ir=$(count inst_retired)
-		[ -n "$ir" ] && [ "$ir" -gt 1000000 ] && ok "inst_retired counted ($ir)" || bad "inst_retired: '$ir'"
+		[ -n "$ir" ] && [ "$ir" -gt 1000000 ] && pass "inst_retired counted ($ir)" || fail "inst_retired: '$ir'"
 	fi
 	;;
 esac
@@ -199,14 +197,14 @@ if command -v perf >/dev/null 2>&1; then
 	has $T/out '^\| page-faults +\| [0-9]+ +\| [0-9]+ +\|' "counts per perf record run"
 	has $T/err "perf record: Captured and wrote" "perf record ran"
 	[ -s $T/perf.data ] && perf report -i $T/perf.data --stdio >$T/report 2>&1 &&
-		grep -q "Samples" $T/report && ok "perf.data of the last run reads back" ||
-		{ bad "perf.data unreadable"; tail -n 5 $T/report; }
+		grep -q "Samples" $T/report && pass "perf.data of the last run reads back" ||
+		{ fail "perf.data unreadable"; tail -n 5 $T/report; }
 	# each run's mappings are in the table (the ring buffer itself is not
 	# vmap()ed here: no AUX PMU in QEMU)
 	has $T/out '^\| vmap bytes mapped +\| [0-9]+ +\| [0-9]+ ' "mapping figures per perf record run"
 else
-	echo "SKIP: no perf in this guest (scripts/build-perf)"
+	skip "no perf in this guest (scripts/build-perf)"
 fi
 
-echo "pmu guest tests ($arch${mode:+ $mode}): $pass passed, $fail failed"
-[ $fail = 0 ]
+HARNESS_NAME="pmu-guest-$arch${mode:+-$mode}"
+finish

@@ -10,19 +10,19 @@ LAB=$TOP/scripts/lab
 # own copy at a fixed guest path (where tests/guest/ lands in /opt/vmapscope
 # depends on what out/<arch>/ already holds)
 GUEST=$TOP/tests/guest/pmu:/pmu-tests
-fail=0
+. "$(dirname "$0")/../../lib/harness.sh"
 
 for arch in x86_64 arm64; do
 	if [ ! -x "$TOP/out/$arch/bin/vmapstat" ]; then
-		echo "FAIL: out/$arch/bin/vmapstat missing (make tools-$arch)"
-		fail=1
+		fail "out/$arch/bin/vmapstat missing (make tools-$arch)"
 		continue
 	fi
 	echo "== pmu guest tests, $arch"
 	"$LAB" run --arch $arch --variant patched --timeout 900 --add "$GUEST" -- \
-		sh /pmu-tests/guest.sh $arch || fail=1
+		sh /pmu-tests/guest.sh $arch && pass "pmu guest tests, $arch" || fail "pmu guest tests, $arch"
 done
 echo "== pmu guest tests, arm64 with -icount"
 "$LAB" run --arch arm64 --variant patched --icount --timeout 900 --add "$GUEST" -- \
-	sh /pmu-tests/guest.sh arm64 icount || fail=1
-exit $fail
+	sh /pmu-tests/guest.sh arm64 icount && pass "pmu guest tests, arm64 -icount" ||
+	fail "pmu guest tests, arm64 -icount"
+finish

@@ -8,6 +8,7 @@
 # check runs patched first), or else from a patched run made here.
 #   tests/guest/snapshot/run.sh x86_64|arm64 [VARIANT]
 set -euo pipefail
+. "$(dirname "$0")/../../lib/harness.sh"
 arch=${1:?usage: run.sh x86_64|arm64 [variant]}
 variant=${2:-patched}
 top=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -38,3 +39,5 @@ if [ "$variant" = stock ]; then
 	fi
 	python3 "$here/shapes.py" compare "$arch" "$rec" "$prec"
 fi
+pass "snapshot guest test on $arch-$variant"
+finish

@@ -5,6 +5,7 @@
 #   stock:   stock.sh + check_stock.py (no series tracepoints)
 # usage: tests/guest/vmapstat/run.sh ARCH [patched|stock]
 set -euo pipefail
+. "$(dirname "$0")/../../lib/harness.sh"
 ARCH=${1:?usage: run.sh x86_64|arm64 [patched|stock]}
 VARIANT=${2:-patched}
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -29,5 +30,6 @@ rc=$?
 set -e
 echo "guest exit $rc (log: $log)"
 python3 "tests/guest/vmapstat/$checker" "$ARCH" "$log" || rc=1
-[ "$rc" = 0 ] || { echo "vmapstat guest test FAILED on $ARCH-$VARIANT"; exit 1; }
-echo "vmapstat guest test passed on $ARCH-$VARIANT"
+[ "$rc" = 0 ] || die "vmapstat guest test on $ARCH-$VARIANT"
+pass "vmapstat guest test on $ARCH-$VARIANT"
+finish

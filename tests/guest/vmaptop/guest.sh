@@ -8,11 +8,10 @@ ERR=/tmp/vmaptop.err
 LOOPS=${1:-50}
 
 frames() { grep -c '^vmaptop [0-9]' $OUT; }
-die() {
-	echo "FAIL: $*"
+. /opt/vmapscope/lib/harness.sh
+on_fail() {
 	echo "---- vmaptop stderr:"; cat $ERR
 	echo "---- vmaptop stdout:"; cat $OUT
-	exit 1
 }
 
 [ -e $KO ] || die "$KO missing (lab kmod tests/guest/vmaptop/kmod)"
@@ -53,5 +52,6 @@ echo "@@FRAME-END"
 # Removing the module frees its kept areas: nothing of it stays live.
 rmmod vmaptop_load || die "rmmod vmaptop_load failed"
 grep -q '\[vmaptop_load\]' /proc/vmallocinfo && die "areas of vmaptop_load still live after rmmod"
+pass "vmaptop ran beside vmaptop_load, and its areas went with the module"
 echo "@@GUEST-DONE"
-exit 0
+finish

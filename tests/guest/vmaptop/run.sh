@@ -8,6 +8,7 @@
 #
 # usage: run.sh ARCH   (x86_64 | arm64)
 set -euo pipefail
+. "$(dirname "$0")/../../lib/harness.sh"
 TOP=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
 LAB=$TOP/scripts/lab
 arch=${1:?usage: run.sh x86_64|arm64}
@@ -15,11 +16,11 @@ LOOPS=50
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-[ -x "$TOP/out/$arch/bin/vmaptop" ] || { echo "FAIL: out/$arch/bin/vmaptop missing (make tools-$arch)"; exit 1; }
+[ -x "$TOP/out/$arch/bin/vmaptop" ] || die "out/$arch/bin/vmaptop missing (make tools-$arch)"
 # VMAPTOP_SKIP_KMOD=1: use the vmaptop_load.ko an earlier "lab kmod" left in out/kmod/
 if [ "${VMAPTOP_SKIP_KMOD:-0}" != 1 ]; then
 	"$LAB" kmod --arch "$arch" --variant patched "$TOP/tests/guest/vmaptop/kmod" >"$tmp/kmod" 2>&1 ||
-		{ echo "FAIL: building vmaptop_load for $arch:"; tail -n 20 "$tmp/kmod"; exit 1; }
+		{ tail -n 20 "$tmp/kmod"; die "building vmaptop_load for $arch"; }
 fi
 
 rc=0
@@ -27,7 +28,7 @@ rc=0
 "$LAB" run --arch "$arch" --variant patched --timeout 600 \
 	--script "$TOP/tests/guest/vmaptop/guest.sh" >"$tmp/log" 2>"$tmp/err" || rc=$?
 if [ $rc != 0 ]; then
-	echo "FAIL: guest run exited $rc"; tail -n 40 "$tmp/log" "$tmp/err"; exit 1
+	tail -n 40 "$tmp/log" "$tmp/err"; die "guest run exited $rc"
 fi
 
 python3 - "$tmp/log" "$arch" $LOOPS <<'PY'
@@ -87,5 +88,7 @@ for name, (api, shares) in want.items():
         assert r[col] not in ("n/a", "-"), f"{name}: {col} {r[col]}"
     # exactly the one mapping the module keeps is live
     assert r["AREAS"] == "1", f"{name}: AREAS {r['AREAS']} != 1"
-print(f"ok: vmaptop guest test on {arch}: {len(rows)} callers with the expected granule shares")
+print(f"# {len(rows)} callers with the expected granule shares")
 PY
+pass "vmaptop guest test on $arch: the module's callers with the expected granule shares"
+finish
