@@ -44,10 +44,14 @@ all: tools
 # so that every other result comes first.
 # "make check-full" then adds the per-patch build of the series.
 # Every suite runs even after a failure, then one closing line counts them.
-CHECK_FAST	 = $(filter check-unit check-host %-unit check-sanitize check-fuzz,$(CHECK_TARGETS))
-CHECK_EARLY	 = $(CHECK_FAST) $(filter check-lab,$(CHECK_TARGETS))
-CHECK_SEQUENCE	 = $(CHECK_EARLY) $(filter-out $(CHECK_EARLY),$(CHECK_TARGETS)) \
-		   $(CHECK_LATE_TARGETS)
+# Within each part the suites run in name order, so the sequence does not
+# depend on the order the fragments are read in.
+CHECK_FAST	 = $(filter check-unit check-host-tools check-host-deploy-files check-sanitize \
+		   check-fuzz,$(CHECK_TARGETS))
+CHECK_EARLY	 = $(CHECK_FAST) $(filter check-guest-lab,$(CHECK_TARGETS))
+CHECK_REST	 = $(sort $(filter-out $(CHECK_EARLY),$(CHECK_TARGETS)))
+CHECK_SEQUENCE	 = $(CHECK_EARLY) $(filter check-host-%,$(CHECK_REST)) \
+		   $(filter-out check-host-%,$(CHECK_REST)) $(CHECK_LATE_TARGETS)
 
 define run_suites
 	@pass=0; failed=""; for t in $(1); do \

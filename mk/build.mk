@@ -202,7 +202,7 @@ $(1)_LIB	:= $$($(1)_LIBDIR)/libvmapscope.a
 $(1)_LINK_LIBS	 = $$($(1)_LIB) $$(TOOLS_LDLIBS) $$($(1)_LDLIBS)
 $(1)_BINS	:= $$($(1)_TOOLS:%=$$($(1)_BINDIR)/%)
 $(1)_UNIT_BINS	:= $$(UNIT_NAMES:%=$$($(1)_TESTDIR)/%)
-.SECONDARY: $$(TOOL_NAMES:%=$$($(1)_OBJDIR)/%.o)
+.SECONDARY: $$(TOOL_NAMES:%=$$($(1)_OBJDIR)/%.o) $$(filter %.o,$$($(1)_TOOL_LINK))
 
 $$($(1)_OBJDIR)/%.o: user/%.c $$(USER_HDRS) $$(SKELS_$$($(1)_ARCH))
 	@mkdir -p $$(@D)

@@ -3,11 +3,11 @@
 #   make deps-tools    the Debian packages the host tools need to build and
 #                      run (scripts/install-deps tools), nothing of the lab
 #   make deps-test     those the test suites need (scripts/install-deps test)
-#   make check-deploy-unit   fast, no BPF: the dependency sets
+#   make check-host-deploy-files   fast, no BPF: the dependency sets
 #                      (tests/host/deploy/test_install_deps.sh), the Prometheus
 #                      rules (promtool check rules, promtool test rules), the
 #                      Grafana dashboard (tests/host/deploy/test_dashboard.sh)
-#   make check-deploy  root, BPF on this machine's kernel:
+#   make check-host-deploy  root, BPF on this machine's kernel:
 #                      tests/host/deploy/test_service.sh (the exporter's systemd
 #                      unit: verify, sysusers, its capabilities one by one,
 #                      its sandbox against a traced run),
@@ -22,7 +22,7 @@
 DEPLOY_RULES	:= contrib/prometheus/vmapscope.rules.yml
 DEPLOY_RULES_TESTS := tests/host/deploy/vmapscope.rules.test.yml
 
-.PHONY: deps-tools deps-test check-deploy-unit check-deploy
+.PHONY: deps-tools deps-test check-host-deploy-files check-host-deploy
 
 deps-tools:
 	scripts/install-deps tools
@@ -30,13 +30,13 @@ deps-tools:
 deps-test:
 	scripts/install-deps test
 
-check-deploy-unit:
+check-host-deploy-files:
 	TOPDIR=$(TOPDIR) bash tests/host/deploy/test_install_deps.sh
 	promtool check rules $(DEPLOY_RULES)
 	promtool test rules $(DEPLOY_RULES_TESTS)
 	TOPDIR=$(TOPDIR) bash tests/host/deploy/test_dashboard.sh
 
-check-deploy: tools
+check-host-deploy: tools
 	@set -e; for t in tests/host/deploy/test_service.sh tests/host/deploy/test_rules_names.sh \
 		 tests/host/deploy/test_quickstart.sh; do \
 		echo "== $$t"; TOPDIR=$(TOPDIR) OUTDIR=$(OUTDIR) bash $$t; done
@@ -45,4 +45,4 @@ check-deploy: tools
 deploy-print-%:
 	@echo '$($*)'
 
-CHECK_TARGETS	+= check-deploy-unit check-deploy
+CHECK_TARGETS	+= check-host-deploy-files check-host-deploy

@@ -14,7 +14,7 @@
 #       systemd searches for PREFIX=/usr and /usr/local; with another
 #       PREFIX give them (e.g. SYSTEMDUNITDIR=/etc/systemd/system).
 #   make uninstall [PREFIX=...] [DESTDIR=...]
-#   make check-install
+#   make check-host-install
 #       installs into a temporary DESTDIR and checks the files, that each
 #       page renders without a groff/man warning, and that every long
 #       option of each tool's --help appears in its page (so they cannot
@@ -37,7 +37,7 @@ INSTALL_UNIT	:= vmapstat-exporter.service
 INSTALL_EXTRAS	:= systemd/live-bytes.conf sysctl.d/60-vmapscope-kptr-restrict.conf \
 		   prometheus/vmapscope.rules.yml grafana/vmapscope-dashboard.json
 
-.PHONY: install uninstall check-install
+.PHONY: install uninstall check-host-install
 
 install: tools
 	install -d $(DESTDIR)$(INSTALL_SBINDIR) $(DESTDIR)$(INSTALL_MAN8DIR)
@@ -58,7 +58,7 @@ uninstall:
 	      $(DESTDIR)$(SYSTEMDUNITDIR)/$(INSTALL_UNIT) $(DESTDIR)$(SYSUSERSDIR)/vmapscope.conf \
 	      $(INSTALL_EXTRAS:%=$(DESTDIR)$(INSTALL_DATADIR)/%)
 
-check-install: tools
+check-host-install: tools
 	TOPDIR=$(TOPDIR) OUTDIR=$(OUTDIR) HOST_ARCH=$(HOST_ARCH) bash tests/host/install/check_install.sh
 
-CHECK_TARGETS	+= check-install
+CHECK_TARGETS	+= check-host-install

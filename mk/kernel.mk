@@ -1,10 +1,10 @@
 # The Linux 6.12 series (kernel-patches/linux-6.12/) and its in-guest tests.
 #
-#   make check-kernel        patched x86_64 + arm64: mappings, granules, exact
+#   make check-guest-kernel        patched x86_64 + arm64: mappings, granules, exact
 #                            events, tracefs/perf, ioremap of an ivshmem BAR,
 #                            test_vmalloc; misuses that must warn (misuse.sh,
 #                            in a run of its own with --expect-warn)
-#   make check-kernel-debug  debug x86_64 + arm64 (KASAN, DEBUG_VM): the same
+#   make check-guest-kernel-debug  debug x86_64 + arm64 (KASAN, DEBUG_VM): the same
 #                            mapping checks (and vfree() of memcg-charged
 #                            and poisoned areas), vfree() with page_owner=on
 #                            and with allocation profiling on, test_vmalloc,
@@ -16,7 +16,7 @@
 #                            both arches and checked against what a kernel
 #                            with only those patches must do ("make
 #                            check-full")
-#   make checkpatch          scripts/checkpatch.pl --strict on every patch
+#   make check-series-checkpatch  scripts/checkpatch.pl --strict on every patch
 #   make bench-kernel        stock vs patched timings (docs/benchmarks.md)
 #
 # A guest test that fails makes its lab run exit non-zero, which fails the
@@ -31,9 +31,9 @@ kguest = sh -c 'for d in /opt/vmapscope/tests/kernel /opt/vmapscope/tests/guest/
 	[ -f $$d/$(1) ] && exec sh $$d/$(1); done; echo "no $(1) in the guest" >&2; exit 1'
 KTIMEOUT	?= 900
 
-.PHONY: check-kernel check-kernel-debug $(ARCHES:%=check-kernel-%) \
-	$(ARCHES:%=check-kernel-debug-%) check-series-build \
-	check-series-prefixes $(ARCHES:%=check-series-prefixes-%) checkpatch \
+.PHONY: check-guest-kernel check-guest-kernel-debug $(ARCHES:%=check-guest-kernel-%) \
+	$(ARCHES:%=check-guest-kernel-debug-%) check-series-build \
+	check-series-prefixes $(ARCHES:%=check-series-prefixes-%) check-series-checkpatch \
 	bench-kernel kernel-export
 
 # Regenerate the patch files from the dev branch (see docs/kernel-series.md).
@@ -41,7 +41,7 @@ kernel-export:
 	$(KSERIES) export
 
 # perf-tools: tracefs.sh's perf record/script part runs when the guest has perf.
-$(ARCHES:%=check-kernel-%): check-kernel-%: deps perf-tools
+$(ARCHES:%=check-guest-kernel-%): check-guest-kernel-%: deps perf-tools
 	$(LAB) build --arch $* --variant patched >/dev/null
 	$(LAB) kmod --arch $* --variant patched $(VMAP_TEST) >/dev/null
 	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) -- $(call kguest,map.sh)
@@ -50,7 +50,7 @@ $(ARCHES:%=check-kernel-%): check-kernel-%: deps perf-tools
 	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) -- $(call kguest,test_vmalloc.sh)
 	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) --expect-warn -- $(call kguest,misuse.sh)
 
-$(ARCHES:%=check-kernel-debug-%): check-kernel-debug-%: deps
+$(ARCHES:%=check-guest-kernel-debug-%): check-guest-kernel-debug-%: deps
 	$(LAB) build --arch $* --variant debug >/dev/null
 	$(LAB) kmod --arch $* --variant debug $(VMAP_TEST) >/dev/null
 	$(LAB) run --arch $* --variant debug --timeout $(KTIMEOUT) -- $(call kguest,map.sh)
@@ -62,14 +62,14 @@ $(ARCHES:%=check-kernel-debug-%): check-kernel-debug-%: deps
 	$(LAB) run --arch $* --variant debug --timeout $(KTIMEOUT) -- $(call kguest,fault.sh)
 	$(LAB) run --arch $* --variant debug --timeout $(KTIMEOUT) --expect-warn -- $(call kguest,misuse.sh)
 
-check-kernel: $(ARCHES:%=check-kernel-%)
+check-guest-kernel: $(ARCHES:%=check-guest-kernel-%)
 
 # The debug kernels are the only ones no other suite needs, and each is a
 # cold build of its own (KASAN instruments every object): "make check"
 # runs them after every other suite (docs/lab.md, "What make check
 # builds").
-check-kernel-debug: $(ARCHES:%=check-kernel-debug-%)
-CHECK_LATE_TARGETS += check-kernel-debug
+check-guest-kernel-debug: $(ARCHES:%=check-guest-kernel-debug-%)
+CHECK_LATE_TARGETS += check-guest-kernel-debug
 
 # Every prefix of the series builds, on both arches (scripts/lab
 # series-build: incremental, cached by the patched key; it leaves the
@@ -80,7 +80,7 @@ check-series-build: deps
 
 # The prefixes after which the behaviour the map and misuse suites check
 # changes (vmap_test's table of the patch each behaviour comes with; the
-# whole series is check-kernel's).  Each is built as the lab's "patched"
+# whole series is check-guest-kernel's).  Each is built as the lab's "patched"
 # kernel from a patch directory of its own (scripts/kernel-series prefix:
 # its build key is the prefix's, so it is cached like any kernel) and
 # runs both suites told how many patches it has (VMAP_PATCHES).  The
@@ -102,11 +102,11 @@ $(ARCHES:%=check-series-prefixes-%): check-series-prefixes-%: deps
 	done
 
 # Needs the lab's kernel repo, which any lab build creates.
-checkpatch: deps
+check-series-checkpatch: deps
 	$(LAB) build --arch x86_64 --variant patched >/dev/null
 	$(KSERIES) checkpatch
 
-CHECK_TARGETS += check-kernel checkpatch
+CHECK_TARGETS += check-guest-kernel check-series-checkpatch
 CHECK_FULL_TARGETS += check-series-build check-series-prefixes
 
 # Stock vs patched, both arches, in one run: the in-kernel benchmark module

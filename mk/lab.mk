@@ -3,7 +3,7 @@
 LAB		:= scripts/lab
 DEMO_ARCH	?= x86_64
 
-.PHONY: demo lab-kernels check-lab
+.PHONY: demo lab-kernels check-guest-lab
 
 # Build (or find cached) the stock and patched kernels "make check" needs,
 # one at a time: there are two cores and each build uses both.  Per arch,
@@ -23,7 +23,7 @@ demo: deps
 	$(MAKE) --no-print-directory tools-$(DEMO_ARCH)
 	$(LAB) run --arch $(DEMO_ARCH) --variant patched --timeout 600 --script scripts/guest/demo.sh
 
-check-lab: lab-kernels
+check-guest-lab: lab-kernels
 	tests/guest/lab/run.sh
 
-CHECK_TARGETS += check-lab
+CHECK_TARGETS += check-guest-lab

@@ -4,8 +4,8 @@
 # TLS and the static one with user/prom/prom_tls_stubs.c), and the unit tests
 # (tests/unit/test_prom_*.c) run in check-unit.  This file adds:
 #
-#   make prom-unit     the Prometheus unit tests alone
-#   make check-prom    tests/host/prom/*.sh on this machine (root; BPF on the host
+#   make check-unit-prom     the Prometheus unit tests alone
+#   make check-host-prom    tests/host/prom/*.sh on this machine (root; BPF on the host
 #                      kernel): promtool on every output form, a real
 #                      Prometheus scraping vmapstat --listen compared with
 #                      vmapstat -j of the same intervals, node_exporter's
@@ -13,32 +13,31 @@
 #                      --by comm / cgroup labels under --top-callers,
 #                      and (with the dynamic build) TLS and basic auth from
 #                      a web configuration file, scraped by Prometheus.
-#   make check-prom-guest   on the patched x86_64 and arm64 lab kernels (the
+#   make check-guest-prom   on the patched x86_64 and arm64 lab kernels (the
 #                      host kernel lacks the series' tracepoints): the
 #                      vmap_test workload under vmapstat -p -j --textfile;
 #                      promtool, textfile == sum of the -j intervals, 2M
 #                      and 4K mappings, chunk and latency histograms.
 
-PROM_UNIT_BINS	:= $(patsubst tests/unit/%.c,$($(HOST_ARCH)_TESTDIR)/%,$(wildcard tests/unit/test_prom_*.c))
 PROM_TESTS	:= $(sort $(wildcard tests/host/prom/test_*.sh))
 
-.PHONY: prom-unit check-prom check-prom-guest $(ARCHES:%=check-prom-guest-%)
+.PHONY: check-unit-prom check-host-prom check-guest-prom $(ARCHES:%=check-guest-prom-%)
 
-prom-unit: $(PROM_UNIT_BINS)
-	@set -e; for t in $^; do echo "== $$t"; $$t; done
+check-unit-prom:
+	@$(MAKE) --no-print-directory check-unit T='prom_*'
 
-check-prom: tools tools-dynamic
+check-host-prom: tools tools-dynamic
 	@set -e; for t in $(PROM_TESTS); do echo "== $$t"; \
 		VMAPSTAT=$(OUTDIR)/$(HOST_ARCH)/bin/vmapstat \
 		VMAPSTAT_DYNAMIC=$(dynamic_BINDIR)/vmapstat TOPDIR=$(TOPDIR) bash $$t; done
 
-check-prom-guest: $(ARCHES:%=check-prom-guest-%)
+check-guest-prom: $(ARCHES:%=check-guest-prom-%)
 
-$(ARCHES:%=check-prom-guest-%): check-prom-guest-%: deps
+$(ARCHES:%=check-guest-prom-%): check-guest-prom-%: deps
 	$(LAB) build --arch $* --variant patched >/dev/null
 	$(MAKE) --no-print-directory tools-$*
 	$(LAB) kmod --arch $* --variant patched tests/kmod/vmap_test >/dev/null
 	$(LAB) kmod --arch $* --variant patched tests/kmod/snapshot_workload >/dev/null
 	TOPDIR=$(TOPDIR) bash tests/guest/prom/run.sh $*
 
-CHECK_TARGETS	+= check-prom check-prom-guest
+CHECK_TARGETS	+= check-host-prom check-guest-prom

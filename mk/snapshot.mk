@@ -1,8 +1,8 @@
 # The snapshot: the page tables of live mappings (vmapstat --snapshot).
 #
-#   make check-snapshot-host   this machine's kernel: real areas, or the
+#   make check-host-snapshot   this machine's kernel: real areas, or the
 #                              exact list of what it hides
-#   make check-snapshot-guest  x86_64 and arm64 guests, patched and stock: a
+#   make check-guest-snapshot  x86_64 and arm64 guests, patched and stock: a
 #                              workload's live mappings, exact bytes per
 #                              granule and mapping potential; x86_64 also
 #                              against the kernel's own page-table dump
@@ -11,7 +11,7 @@
 SNAP_KMOD	:= tests/kmod/snapshot_workload
 SNAP_GUEST	:= tests/guest/snapshot
 
-.PHONY: check-snapshot-host check-snapshot-guest bench-snapshot \
+.PHONY: check-host-snapshot check-guest-snapshot bench-snapshot \
 	$(ARCHES:%=snapshot-kmod-%)
 
 define snapshot_arch_rules
@@ -21,11 +21,11 @@ snapshot-kmod-$(1):
 endef
 $(foreach a,$(ARCHES),$(eval $(call snapshot_arch_rules,$(a))))
 
-check-snapshot-host: $(OUTDIR)/$(HOST_ARCH)/bin/vmapstat
+check-host-snapshot: $(OUTDIR)/$(HOST_ARCH)/bin/vmapstat
 	VMAPSNAP="$(OUTDIR)/$(HOST_ARCH)/bin/vmapstat --snapshot" TOPDIR=$(TOPDIR) \
 		bash tests/host/snapshot/snapshot.sh
 
-check-snapshot-guest: $(ARCHES:%=$(OUTDIR)/%/bin/vmapstat) $(ARCHES:%=snapshot-kmod-%)
+check-guest-snapshot: $(ARCHES:%=$(OUTDIR)/%/bin/vmapstat) $(ARCHES:%=snapshot-kmod-%)
 	@set -e; for a in $(ARCHES); do for v in patched stock; do \
 		echo "== snapshot guest test: $$a $$v"; \
 		bash $(SNAP_GUEST)/run.sh $$a $$v; done; done
@@ -36,4 +36,4 @@ bench-snapshot: $(ARCHES:%=$(OUTDIR)/%/bin/vmapstat) $(ARCHES:%=snapshot-kmod-%)
 		scripts/lab run --arch $$a --variant patched --timeout 900 \
 			--script $(SNAP_GUEST)/bench.sh | grep '^@@BENCH'; done
 
-CHECK_TARGETS	+= check-snapshot-host check-snapshot-guest
+CHECK_TARGETS	+= check-host-snapshot check-guest-snapshot

@@ -6,20 +6,20 @@
 # host tests (tests/host/tools/vmaptop_host.sh: batch on this kernel;
 # tests/host/tools/vmaptop_tui.sh: full screen driven in tmux) in check-host.
 #
-#   make check-vmaptop-guest   batch mode in the patched x86_64 and arm64
+#   make check-guest-vmaptop   batch mode in the patched x86_64 and arm64
 #                              guests against a workload with known callers
 #   make bench-vmaptop         vmaptop's own CPU cost at a 1 s refresh
 
 VMAPTOP_GUEST_ARCHES ?= $(ARCHES)
 
-.PHONY: check-vmaptop-guest bench-vmaptop
+.PHONY: check-guest-vmaptop bench-vmaptop
 
-check-vmaptop-guest: lab-kernels tools-all
+check-guest-vmaptop: lab-kernels tools-all
 	@set -e; for a in $(VMAPTOP_GUEST_ARCHES); do \
 		echo "== vmaptop guest test ($$a)"; \
 		TOPDIR=$(TOPDIR) bash tests/guest/vmaptop/run.sh $$a; done
 
-CHECK_TARGETS	+= check-vmaptop-guest
+CHECK_TARGETS	+= check-guest-vmaptop
 
 # Not part of make check: a measurement for docs/benchmarks.md.
 bench-vmaptop: tools

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prometheus export on a patched lab kernel, where the granule, chunk and
 # latency columns exist (the host kernel has none of them):
-#   tests/guest/prom/run.sh ARCH      (make check-prom-guest)
+#   tests/guest/prom/run.sh ARCH      (make check-guest-prom)
 # Runs inside.sh in the guest, then on the host: promtool check metrics
 # on the --textfile and --prometheus outputs, the textfile equals the sum
 # of the -j intervals of the same run (prom_vs_json.py), and the workload's

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# make check-deploy-unit: contrib/grafana/vmapscope-dashboard.json.
+# make check-host-deploy-files: contrib/grafana/vmapscope-dashboard.json.
 #  - valid JSON, unique panel ids, every panel has a query;
 #  - every query parses as PromQL (promtool check rules, Grafana's
 #    $__rate_interval and $instance replaced by values);
 #  - every recorded series it reads (level:metric:operations) is recorded by
 #    contrib/prometheus/vmapscope.rules.yml.
 # The raw vmapscope_* metrics it reads are checked against a real exposition
-# by test_rules_names.sh (make check-deploy).
+# by test_rules_names.sh (make check-host-deploy).
 . "$(dirname "$0")/../../lib/harness.sh"
 set -uo pipefail
 TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make check-deploy-unit: scripts/install-deps' dependency sets, installing
+# make check-host-deploy-files: scripts/install-deps' dependency sets, installing
 # nothing.
 #  - each set is non-empty, no package is in two sets, "all" is their union;
 #  - the tools set holds nothing of the lab (QEMU, kernel source, cross

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make check-deploy: the README's host-only quick start, as a new user runs it.
+# make check-host-deploy: the README's host-only quick start, as a new user runs it.
 #  - a fresh "git clone" of this repository (its committed HEAD) into a
 #    temporary directory;
 #  - the commands of the README's "Host only" sh block, taken from the

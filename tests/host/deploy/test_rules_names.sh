@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make check-deploy: the Prometheus rules and the Grafana dashboard name only
+# make check-host-deploy: the Prometheus rules and the Grafana dashboard name only
 # what the exporter exports.
 #  - every vmapscope_* metric an expression of contrib/prometheus/
 #    vmapscope.rules.yml or a query of contrib/grafana/vmapscope-dashboard.json

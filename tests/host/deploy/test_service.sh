@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make check-deploy: the exporter's systemd unit, without a running systemd.
+# make check-host-deploy: the exporter's systemd unit, without a running systemd.
 #
 #  1. make install PREFIX=<tmp> (no DESTDIR, so the unit's ExecStart names a
 #     real binary); systemd-analyze verify on the installed unit, and on the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make check-install: "make install" into a temporary DESTDIR, then check
+# make check-host-install: "make install" into a temporary DESTDIR, then check
 #  - the tools and pages are where PREFIX says, executable / readable, and
 #    the installed tools are the built ones (byte-identical);
 #  - each page renders with man -l and with groff -ww without a warning;

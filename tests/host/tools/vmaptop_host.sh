@@ -8,7 +8,7 @@ set -euo pipefail
 . "$(dirname "$0")/../../lib/harness.sh"
 
 TOPDIR=${TOPDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}
-# next to the vmapstat under test (make check-host passes VMAPSTAT, with OUTDIR)
+# next to the vmapstat under test (make check-host-tools passes VMAPSTAT, with OUTDIR)
 T=${VMAPTOP:-$(dirname "${VMAPSTAT:-$TOPDIR/out/$(uname -m | sed s/aarch64/arm64/)/bin/vmapstat}")/vmaptop}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
