@@ -46,8 +46,8 @@ all: tools
 # Every suite runs even after a failure, then one closing line counts them.
 # Within each part the suites run in name order, so the sequence does not
 # depend on the order the fragments are read in.
-CHECK_FAST	 = $(filter check-unit check-host-tools check-host-deploy-files check-sanitize \
-		   check-fuzz,$(CHECK_TARGETS))
+CHECK_FAST	 = $(sort $(filter check-unit check-host-tools check-host-deploy-files \
+		   check-sanitize check-fuzz,$(CHECK_TARGETS)))
 CHECK_EARLY	 = $(CHECK_FAST) $(filter check-guest-lab,$(CHECK_TARGETS))
 CHECK_REST	 = $(sort $(filter-out $(CHECK_EARLY),$(CHECK_TARGETS)))
 CHECK_SEQUENCE	 = $(CHECK_EARLY) $(filter check-host-%,$(CHECK_REST)) \
