@@ -19,6 +19,11 @@
  *                 buffers
  *   vfio=GROUP,DEVICE,BAR   one read of a PCI BAR through vfio-pci
  *
+ *   census-drive mount FSTYPE SOURCE DIR
+ *
+ * mounts SOURCE read-only and exits: busybox mount puts a loop device
+ * under an image file, where 6.12's erofs mounts the file itself.
+ *
  * Every step prints one line "@@CENSUS-DRIVE STEP ok ..." or
  * "@@CENSUS-DRIVE STEP failed: REASON".  Once all steps are done the
  * program writes READYFILE (the count of failed steps), then waits for
@@ -36,6 +41,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/bpf.h>
@@ -355,13 +361,21 @@ int main(int argc, char **argv)
 	int i, sig;
 	FILE *f;
 
+	if (argc == 5 && !strcmp(argv[1], "mount")) {
+		if (mount(argv[3], argv[4], argv[2], MS_RDONLY, NULL) < 0) {
+			fprintf(stderr, "census-drive: mount %s on %s: %s\n", argv[3], argv[4], strerror(errno));
+			return 1;
+		}
+		return 0;
+	}
 	if (argc > 2 && !strcmp(argv[1], "-r")) {
 		ready = argv[2];
 		argv += 2;
 		argc -= 2;
 	}
 	if (argc < 2) {
-		fprintf(stderr, "usage: census-drive [-r READYFILE] bpf|iouring|v4l2=DEV|vfio=GROUP,DEVICE,BAR...\n");
+		fprintf(stderr, "usage: census-drive [-r READYFILE] bpf|iouring|v4l2=DEV|vfio=GROUP,DEVICE,BAR...\n"
+			"       census-drive mount FSTYPE SOURCE DIR\n");
 		return 2;
 	}
 	/* Block the end signals first: they are taken with sigwait() below. */
