@@ -46,6 +46,14 @@ HELD = [
 HELD_IOREMAP = {"x86_64": "vfio_pci_core_setup_barmap [vfio_pci_core]", "arm64": "__ioremap_prot"}
 
 
+# Mapping calls the series' trace must name (function, API), made by the
+# workload but never live at the end: each names the module it is in, so
+# that a module loaded where an unloaded one was is named as itself.
+TRACED = [
+    ("z_erofs_lz4_decompress [erofs]", "vm_map_ram", "erofs LZ4 decompression"),
+    ("vb2_vmalloc_get_userptr [videobuf2_vmalloc]", "vm_map_ram", "vim2m USERPTR buffer"),
+]
+
 # Areas no event or probe of vmapstat's sees being allocated, and why.
 # The check requires them untraced, so that a tool that learns to see them
 # updates this list.
@@ -143,6 +151,12 @@ def checks(run, say):
             check(row_granules(r) == nonzero(walked),
                   "%s %s: per granule, vmap_mapped %s, the page tables %s" %
                   (caller, api, row_granules(r), nonzero(walked)))
+    if run.patched:
+        for name, api, what in TRACED:
+            calls = sum(r.get("chunks", 0) for k, r in rows.items() if func(k[0]) == name and k[1] == api)
+            others = sorted({func(k[0]) for k, r in rows.items() if k[1] == api and r.get("chunks")})
+            check(calls > 0, "%s %s (%s): %d mapping calls traced (every %s caller traced: %s)" %
+                  (name, api, what, calls, api, ", ".join(others)))
     for name, api, what in run.held:
         keys = [k for k in live if func(k[0]) == name and k[1] == api]
         check(keys and all(k in exact for k in keys),
