@@ -40,9 +40,10 @@ FALLBACK = "n/a yet"
 
 def fkey(caller, api):
     """(function [module], api): the caller without its offset."""
+    if caller in ("", "?"):
+        return ("(no caller: vm_map_ram areas and vmap blocks)", api)
     m = re.match(r"([^+\s]+)(?:\+0x[0-9a-f]+/0x[0-9a-f]+)?(\s+\[\S+\])?$", caller)
-    name = (m.group(1) + (m.group(2) or "")) if m else caller
-    return (name or "(vm_map_ram: no caller)", api)
+    return ((m.group(1) + (m.group(2) or "")) if m else caller, api)
 
 
 def add(d, g):
@@ -151,7 +152,11 @@ def table(arch, stock, series):
         # What changed: bytes mapped above 4K, live (both kernels) and traced.
         moved = large(p["live"]) - large(s["live"])
         traced_large = large(p["traced"])
-        pred_ok = (nonzero(s["predicted"]) == nonzero(p["live"])) if s["live_n"] and p["live_n"] else None
+        # Comparable where both kernels ended with the same live areas
+        # (count and bytes): the same mappings, made of other pages.
+        same = s["live_n"] and s["live_n"] == p["live_n"] and \
+            sum(s["live"].values()) == sum(p["live"].values())
+        pred_ok = (nonzero(s["predicted"]) == nonzero(p["live"])) if same else None
         rows.append((k, s, p, moved, traced_large, pred_ok))
     rows.sort(key=lambda r: (-abs(r[3]), -r[4], -(sum(r[2]["traced"].values()) + sum(r[1]["live"].values())),
                              r[0]))
@@ -168,7 +173,7 @@ def table(arch, stock, series):
             name, api, s["calls"], p["calls"], s["live_n"], p["live_n"],
             fmt_gran(s["live"]), fmt_gran(s["predicted"]) if s["live_n"] else "–",
             fmt_gran(p["live"]), fmt_gran(p["traced"]),
-            "–" if pred_ok is None else ("yes" if pred_ok else "**no**"),
+            ("n/c" if s["live_n"] or p["live_n"] else "–") if pred_ok is None else ("yes" if pred_ok else "**no**"),
             FALLBACK if (p["calls"] and nonzero(p["traced"]).get("4K")) else "–",
             fmt_lat(hist_list(p["lat"])),
             fmt_lat(hist_list(s["call_lat"])), fmt_lat(hist_list(p["call_lat"]))))
