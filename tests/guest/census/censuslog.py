@@ -2,7 +2,12 @@
 prints between @@CENSUS-BEGIN/END markers, parsed.  Shared by check.py
 (make check) and report.py (make census)."""
 import json
+import os
 import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from checklib import ptdump_leaves  # noqa: E402
 
 K = 1024
 M = 1024 * K
@@ -87,33 +92,6 @@ def parse_kwalk(text):
     return out
 
 
-def parse_ptdump(text):
-    """The kernel's x86_64 page-table dump: sorted (lo, hi, granule) of the
-    present leaf ranges."""
-    level_label = {"pte": "4K", "pmd": "2M PMD", "pud": "1G PUD"}
-    ranges = []
-    for m in re.finditer(r"^0x([0-9a-f]+)-0x([0-9a-f]+)\s+\S+\s+(.*?)\s(pte|pmd|pud|p4d|pgd)\s*$",
-                         text, re.M):
-        if re.search(r"\b(RW|ro)\b", m.group(3)) and m.group(4) in level_label:
-            ranges.append((int(m.group(1), 16), int(m.group(2), 16), level_label[m.group(4)]))
-    ranges.sort()
-    return ranges
-
-
-def ptdump_bytes(ranges, starts, lo, hi):
-    """{granule: bytes} of the dump's ranges inside [lo, hi)."""
-    import bisect
-    got = {}
-    i = max(0, bisect.bisect_right(starts, lo) - 1)
-    while i < len(ranges) and ranges[i][0] < hi:
-        rlo, rhi, label = ranges[i]
-        ov = min(hi, rhi) - max(lo, rlo)
-        if ov > 0:
-            got[label] = got.get(label, 0) + ov
-        i += 1
-    return got
-
-
 def row_granules(row):
     return nonzero({g["label"]: g["bytes"] for g in row.get("granules", [])})
 
@@ -149,7 +127,7 @@ class Run:
         self.after = parse_vmallocinfo(self.files.get("vmallocinfo-after", ""))
         self.end = parse_vmallocinfo(self.files.get("vmallocinfo-end", ""))
         self.kwalk = parse_kwalk(self.files.get("kwalk", ""))
-        self.ptdump = parse_ptdump(self.files["ptdump"]) if "ptdump" in self.files else None
+        self.ptdump = ptdump_leaves(self.files["ptdump"]) if "ptdump" in self.files else None
 
     def rows(self):
         """Traced rows by (caller, api)."""

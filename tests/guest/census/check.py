@@ -26,7 +26,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from censuslog import Run, nonzero, ptdump_bytes, row_granules  # noqa: E402
+from censuslog import Run, nonzero, row_granules  # noqa: E402
+from checklib import leaf_bytes  # noqa: E402
 
 # Callers the workload keeps mapped until the live areas have been read:
 # (function name, API, what maps it).  Each must be exact (check 2).
@@ -174,7 +175,7 @@ def checks(run, say):
             continue
         walk = nonzero(a["bytes"])
         if run.ptdump is not None:
-            got = nonzero(ptdump_bytes(run.ptdump, starts, lo, hi))
+            got = nonzero(leaf_bytes(run.ptdump, starts, lo, hi))
             compared["ptdump"] += 1
             if got != walk:
                 check(False, "ptdump of %s-%s (%s): %s, the audit %s" %
