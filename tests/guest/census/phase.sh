@@ -14,8 +14,8 @@ C=/opt/vmapscope/tests/census
 step() {
 	"$@" || echo "phase: '$*' failed (exit $?)" >>$OUT/phase.err
 }
-forks=200 reloads=3
-[ "$MODE" != full ] || { forks=2000; reloads=3; }
+forks=200
+[ "$MODE" != full ] || forks=2000
 
 # The areas that were there before: the live comparison looks at the
 # areas made from here on only (vmapstat's own BPF programs are older).
@@ -23,10 +23,10 @@ cat /proc/vmallocinfo >$OUT/vmallocinfo-before
 
 # Module loading: execmem areas for the modules' text and data, the
 # vmalloc() copy of each .ko file while it is loaded.  vim2m and its
-# media modules are loaded and unloaded first (once; "full": 3 times), so
-# that the modules loaded next may take the text addresses they had.
+# media modules are loaded and unloaded three times first, so that the
+# modules loaded next may take text addresses they had.
 i=0
-while [ $i -lt $reloads ]; do
+while [ $i -lt 3 ]; do
 	step modprobe vim2m
 	step modprobe -r vim2m
 	i=$((i + 1))
