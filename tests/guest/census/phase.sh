@@ -19,6 +19,19 @@ forks=200
 
 # The areas that were there before: the live comparison looks at the
 # areas made from here on only (vmapstat's own BPF programs are older).
+# vmapstat may still be freeing programs it loaded and dropped while it
+# started (a BPF program is freed by deferred work): wait until the BPF
+# programs' areas stay the same for half a second, or a freed one's range
+# could come back as one of census-drive's, under the same caller, and be
+# taken for an area that was there before.
+prev= i=0
+while [ $i -lt 40 ]; do
+	cur=$(grep bpf_prog_alloc /proc/vmallocinfo)
+	[ "$cur" != "$prev" ] || break
+	prev=$cur
+	sleep 0.5
+	i=$((i + 1))
+done
 cat /proc/vmallocinfo >$OUT/vmallocinfo-before
 
 # Module loading: execmem areas for the modules' text and data, the
