@@ -11,7 +11,7 @@ TARGET_ALIASES	:= check-host:check-host-tools check-prom:check-host-prom \
 		   check-deploy-unit:check-host-deploy-files check-deploy:check-host-deploy \
 		   check-install:check-host-install check-kernel:check-guest-kernel \
 		   check-kernel-debug:check-guest-kernel-debug check-lab:check-guest-lab \
-		   checkpatch:check-series-checkpatch \
+		   checkpatch:check-series-checkpatch check-census-guest:check-guest-census \
 		   $(foreach a,$(ARCHES),check-prom-guest-$(a):check-guest-prom-$(a) \
 			check-aux-guest-$(a):check-guest-aux-$(a) \
 			check-kernel-$(a):check-guest-kernel-$(a) \

@@ -408,6 +408,38 @@ static void test_drop_stale(void **state)
 	ksyms_free(ks);
 }
 
+/*
+ * An unloaded module's symbols where a module loaded after it was placed:
+ * smaller than the newer module's, they would name its addresses.
+ */
+static void test_drop_unloaded(void **state)
+{
+	struct ksyms *ks = ksyms_load(path_ok, path_kr);
+	char buf[128];
+
+	assert_non_null(ks);
+	assert_int_equal(ksyms_add_module_region(ks, "old", 0xffffffffc0001000ULL, 0x100), 0);
+	assert_int_equal(ksyms_add_module_region(ks, "old", 0xffffffffc0300000ULL, 0x100), 0);
+	assert_int_equal(ksyms_add_module_region(ks, "other", 0xffffffffc0001100ULL, 0x80), 0);
+	ksyms_format(ks, 0xffffffffc0001010ULL, buf, sizeof(buf));
+	assert_string_equal(buf, "[old]+0x10");
+	/* vmapstat_workload was loaded later, into old's text */
+	ksyms_drop_unloaded(ks, "old", 0xffffffffc0001000ULL, 0xffffffffc0003000ULL);
+	ksyms_format(ks, 0xffffffffc0001010ULL, buf, sizeof(buf));
+	assert_string_equal(buf, "wl_map_vmalloc+0x10/0x200 [vmapstat_workload]");
+	/* another module's symbols there, and old's elsewhere, stay */
+	ksyms_format(ks, 0xffffffffc0001110ULL, buf, sizeof(buf));
+	assert_string_equal(buf, "[other]+0x10");
+	ksyms_format(ks, 0xffffffffc0300010ULL, buf, sizeof(buf));
+	assert_string_equal(buf, "[old]+0x10");
+	/* a symbol reaching into the range from below goes too */
+	assert_int_equal(ksyms_add_module_region(ks, "old", 0xffffffffc0000f00ULL, 0x200), 0);
+	ksyms_drop_unloaded(ks, "old", 0xffffffffc0001000ULL, 0xffffffffc0003000ULL);
+	ksyms_format(ks, 0xffffffffc0001010ULL, buf, sizeof(buf));
+	assert_string_equal(buf, "wl_map_vmalloc+0x10/0x200 [vmapstat_workload]");
+	ksyms_free(ks);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -419,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_unloaded_module),
 		cmocka_unit_test(test_drop_stale),
+		cmocka_unit_test(test_drop_unloaded),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -108,6 +108,11 @@ static int cmp_mod_rec(const void *a, const void *b)
 	return x->key.base < y->key.base ? -1 : x->key.base > y->key.base;
 }
 
+static bool is_text(const struct mod_rec *r)
+{
+	return r->key.shndx == VMAPSCOPE_MOD_CORE_TEXT || r->key.shndx == VMAPSCOPE_MOD_INIT_TEXT;
+}
+
 static void module_fallback(struct caller_names *c, struct ksyms *ks, const char *name,
 			    const struct mod_rec *r, size_t n, const char *why)
 {
@@ -116,7 +121,7 @@ static void module_fallback(struct caller_names *c, struct ksyms *ks, const char
 	char *w;
 
 	for (i = 0; i < n; i++)
-		if (r[i].key.shndx == VMAPSCOPE_MOD_CORE_TEXT || r[i].key.shndx == VMAPSCOPE_MOD_INIT_TEXT)
+		if (is_text(&r[i]))
 			ksyms_add_module_region(ks, name, r[i].val.addr, r[i].val.size);
 	snprintf(tag, sizeof(tag), "%s\n", name);
 	if (c->modules_warned && strstr(c->modules_warned, tag))
@@ -155,7 +160,7 @@ static void add_unloaded_modules(struct caller_names *c, struct ksyms *ks)
 {
 	struct vmapscope_mod_key key, next;
 	struct mod_rec *recs = NULL, *r;
-	size_t nr = 0, cap = 0, i, j;
+	size_t nr = 0, cap = 0, i, j, m;
 	int fd = bpf_map__fd(c->skel->maps.modules);
 
 	if (bpf_map_get_next_key(fd, NULL, &next))
@@ -184,8 +189,7 @@ static void add_unloaded_modules(struct caller_names *c, struct ksyms *ks)
 		bool live = false;
 
 		for (j = i; j < nr && !cmp_mod_rec(&recs[i], &recs[j]); j++) {
-			if (recs[j].key.shndx == VMAPSCOPE_MOD_CORE_TEXT ||
-			    recs[j].key.shndx == VMAPSCOPE_MOD_INIT_TEXT || na == 64)
+			if (is_text(&recs[j]) || na == 64)
 				continue;
 			a[na].shndx = recs[j].key.shndx;
 			a[na].st_name = recs[j].val.st_name;
@@ -214,11 +218,34 @@ static void add_unloaded_modules(struct caller_names *c, struct ksyms *ks)
 		for (k = i; k < j; k++) {
 			struct newer n = { recs, nr, recs[k].val.seq };
 
-			if (recs[k].key.shndx == VMAPSCOPE_MOD_CORE_TEXT ||
-			    recs[k].key.shndx == VMAPSCOPE_MOD_INIT_TEXT)
+			if (is_text(&recs[k]))
 				ksyms_drop_stale(ks, recs[k].val.addr,
 						 recs[k].val.addr + recs[k].val.size,
 						 loaded_later, &n);
+		}
+		/*
+		 * and where another module was loaded after it, into text
+		 * this one had, that text is the newer module's: a row keyed
+		 * by an address there is named as the newest load, not as
+		 * this one (else the smaller of two symbols covering the
+		 * address would win, whichever module it is of).
+		 */
+		for (k = i; k < j; k++) {
+			if (!is_text(&recs[k]))
+				continue;
+			for (m = 0; m < nr; m++) {
+				uint64_t lo = recs[k].val.addr, hi = lo + recs[k].val.size;
+
+				if (recs[m].val.seq <= recs[k].val.seq || !is_text(&recs[m]) ||
+				    !strcmp(recs[m].key.name, name))
+					continue;
+				if (recs[m].val.addr > lo)
+					lo = recs[m].val.addr;
+				if (recs[m].val.addr + recs[m].val.size < hi)
+					hi = recs[m].val.addr + recs[m].val.size;
+				if (lo < hi)
+					ksyms_drop_unloaded(ks, name, lo, hi);
+			}
 		}
 	}
 out:

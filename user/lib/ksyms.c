@@ -330,6 +330,21 @@ void ksyms_drop_stale(struct ksyms *ks, uint64_t lo, uint64_t hi,
 	ks->nr = n;
 }
 
+void ksyms_drop_unloaded(struct ksyms *ks, const char *mod, uint64_t lo, uint64_t hi)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ks->nr; i++) {
+		const struct ksym *s = &ks->syms[i];
+		uint64_t end = s->addr + (s->size ? s->size : 1);
+
+		if (s->unloaded && s->module && !strcmp(s->module, mod) && s->addr < hi && end > lo)
+			continue;
+		ks->syms[n++] = *s;
+	}
+	ks->nr = n;
+}
+
 static int cmp_addr(const void *a, const void *b)
 {
 	const struct ksym *x = a, *y = b;

@@ -99,6 +99,13 @@ long ksyms_add_module_file(struct ksyms *ks, const char *mod, const char *path,
 void ksyms_drop_stale(struct ksyms *ks, uint64_t lo, uint64_t hi,
 		      bool (*keep)(const char *module, void *arg), void *arg);
 
+/*
+ * Drop what was added for the unloaded module mod (ksyms_add_module_file(),
+ * ksyms_add_module_region()) that overlaps [lo, hi): text a module loaded
+ * after it was placed in, which names those addresses now.
+ */
+void ksyms_drop_unloaded(struct ksyms *ks, const char *mod, uint64_t lo, uint64_t hi);
+
 /* A module's text region without symbols, formatted "[mod]+0xoff". */
 int ksyms_add_module_region(struct ksyms *ks, const char *mod, uint64_t addr, uint64_t size);
 

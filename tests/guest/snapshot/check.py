@@ -36,6 +36,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+import checklib  # noqa: E402
 import shapes  # noqa: E402
 from checklib import fail, finish, ok  # noqa: E402
 
@@ -325,21 +326,12 @@ def main():
 
 
 def check_ptdump(dump, snap, after_text):
-    level_label = {"pte": "4K", "pmd": "2M PMD", "pud": "1G PUD"}
-    ranges = []
-    for m in re.finditer(r"^0x([0-9a-f]+)-0x([0-9a-f]+)\s+\S+\s+(.*?)\s(pte|pmd|pud|p4d|pgd)\s*$",
-                         dump, re.M):
-        lo, hi, flags, level = int(m.group(1), 16), int(m.group(2), 16), m.group(3), m.group(4)
-        present = re.search(r"\b(RW|ro)\b", flags) is not None
-        if present and level in level_label:
-            ranges.append((lo, hi, level_label[level]))
-    ranges.sort()
+    ranges = checklib.ptdump_leaves(dump)
     still = set()
     for line in after_text.splitlines():
         m = re.match(r"0x([0-9a-f]+)-0x([0-9a-f]+)\s+\d+\s+(.*)$", line)
         if m and "unpurged" not in line:
             still.add((int(m.group(1), 16), int(m.group(2), 16)))
-    import bisect
     starts = [r[0] for r in ranges]
     total_walk, total_dump = {}, {}
     compared = skipped = mismatched = 0
@@ -348,14 +340,7 @@ def check_ptdump(dump, snap, after_text):
         if a["changed"] or (lo, hi) not in still:
             skipped += 1
             continue
-        got = {}
-        i = max(0, bisect.bisect_right(starts, lo) - 1)
-        while i < len(ranges) and ranges[i][0] < hi:
-            rlo, rhi, label = ranges[i]
-            ov = min(hi, rhi) - max(lo, rlo)
-            if ov > 0:
-                got[label] = got.get(label, 0) + ov
-            i += 1
+        got = checklib.leaf_bytes(ranges, starts, lo, hi)
         walk = bytes_of(a["bytes"])
         compared += 1
         for k, v in walk.items():
