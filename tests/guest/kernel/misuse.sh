@@ -41,6 +41,12 @@ awk '
 /BUG:|kernel BUG|KASAN:|UBSAN:|Oops|Unable to handle|general protection/ { print "FAIL: kernel report: " $0 }
 END { if (steps + skipped != 5) print "FAIL: " steps + 0 " steps ran and " skipped + 0 " skipped, want 5" }
 ' /tmp/misuse.dmesg >/tmp/misuse.steps
-cat /tmp/misuse.steps
-fails=$((fails + $(grep -c '^FAIL' /tmp/misuse.steps)))
+while IFS= read -r line; do
+	case "$line" in
+	"PASS: "*) pass "${line#PASS: }" ;;
+	"FAIL: "*) fail "${line#FAIL: }" ;;
+	"SKIP: "*) skip "${line#SKIP: }" ;;
+	*) echo "$line" ;;
+	esac
+done </tmp/misuse.steps
 finish

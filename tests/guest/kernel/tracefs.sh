@@ -198,6 +198,6 @@ if command -v perf >/dev/null 2>&1 && [ -f /tmp/trace.mod ]; then
 		pass "perf script: $got_c vmap() calls and $got_h PMD blocks, as in tracefs and the module" ||
 		fail "perf script: $got_c vmap() calls / $got_h PMD blocks, tracefs had $want_c calls, the module recorded ${want_h:-no count of} blocks"
 else
-	echo "SKIP: perf not in the guest (scripts/build-perf)"
+	skip "perf not in the guest (scripts/build-perf)"
 fi
 finish

@@ -7,11 +7,12 @@
 # check the caller filter (-c) on a module loaded after vmapstat started;
 # the last ones label the rows (--by cgroup, --by comm) of two workloads
 # in two cgroups.
+. /opt/vmapscope/lib/harness.sh
 KO=/opt/vmapscope/kmod/vmapstat_workload.ko
 T=/sys/kernel/tracing
 rc=0
 
-[ -f "$KO" ] || { echo "FAIL: $KO missing (lab kmod not run?)"; exit 1; }
+[ -f "$KO" ] || die "$KO missing (lab kmod not run?)"
 
 # ivshmem-plain (1af4:1110) BAR2 for the ioremap caller, when present.
 params=
@@ -29,7 +30,7 @@ echo 0 >$T/tracing_on
 echo 8192 >$T/buffer_size_kb
 echo >$T/trace
 for e in vmap_mapped vmap_set_ptes vmap_huge_block; do
-	echo 1 >$T/events/vmalloc/$e/enable || { echo "FAIL: no tracefs event $e"; exit 1; }
+	echo 1 >$T/events/vmalloc/$e/enable || die "no tracefs event $e"
 done
 echo 1 >$T/tracing_on
 

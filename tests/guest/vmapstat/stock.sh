@@ -5,8 +5,9 @@
 # program (bpflinks lists what the kernel holds: VSD), and time vmalloc()
 # whole with --call-latency; then name every caller by kernel stack
 # (--stack-callers); then join the traced rows with the snapshot's (VS3).
+. /opt/vmapscope/lib/harness.sh
 KO=/opt/vmapscope/kmod/vmapstat_workload.ko
-[ -f "$KO" ] || { echo "FAIL: $KO missing (lab kmod not run?)"; exit 1; }
+[ -f "$KO" ] || die "$KO missing (lab kmod not run?)"
 vmapstat -p -j -- sh -c "bpflinks >/tmp/links; kload $KO" >/tmp/vsd.json 2>/tmp/vsd.err
 vrcd=$?
 echo "@@VSD-RC $vrcd"

@@ -17,7 +17,7 @@ RULES=$TOPDIR/contrib/prometheus/vmapscope.rules.yml
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-jq -e . "$DASH" >/dev/null 2>"$tmp/jq.err" || { echo "FAIL: $DASH is not JSON: $(cat "$tmp/jq.err")"; exit 1; }
+jq -e . "$DASH" >/dev/null 2>"$tmp/jq.err" || die "$DASH is not JSON: $(cat "$tmp/jq.err")"
 ids=$(jq '[.panels[].id] | length' "$DASH"); uniq=$(jq '[.panels[].id] | unique | length' "$DASH")
 noq=$(jq -r '.panels[] | select((.targets // []) | map(.expr // "") | map(select(. != "")) | length == 0) | .title' "$DASH")
 [ "$ids" -gt 0 ] && [ "$ids" = "$uniq" ] && [ -z "$noq" ] && pass "$ids panels, unique ids, each with a query" ||

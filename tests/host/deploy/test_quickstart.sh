@@ -25,7 +25,7 @@ src=$tmp/vmapscope
 dest=$tmp/dest
 prefix=/opt/vmapscope-quickstart
 
-git clone -q "$TOPDIR" "$src" || { echo "FAIL: git clone $TOPDIR"; exit 1; }
+git clone -q "$TOPDIR" "$src" || die "git clone $TOPDIR"
 pass "git clone of $(git -C "$src" log -1 --format='%h %s')"
 
 # The first sh block after the section heading; comments and blank lines go.
@@ -36,7 +36,7 @@ awk -v sec="$SECTION" '
 	inblock && /^```$/ { exit }
 	inblock { print }' "$src/README.md" | sed 's/[[:space:]]*#.*$//' | grep -v '^[[:space:]]*$' >"$tmp/commands"
 if [ ! -s "$tmp/commands" ]; then
-	echo "FAIL: no sh block under '$SECTION' in README.md"; exit 1
+	die "no sh block under '$SECTION' in README.md"
 fi
 pass "README quick start: $(paste -sd ';' "$tmp/commands" | sed 's/;/; /g')"
 

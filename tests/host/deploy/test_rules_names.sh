@@ -24,12 +24,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 if ! "$VMAPSTAT" --prometheus -- true >"$tmp/expo" 2>"$tmp/err" </dev/null; then
-	echo "FAIL: $VMAPSTAT --prometheus -- true: $(tail -n1 "$tmp/err")"; exit 1
+	die "$VMAPSTAT --prometheus -- true: $(tail -n1 "$tmp/err")"
 fi
 # exported series names: the families, histograms with their three series
 awk '$1 == "#" && $2 == "TYPE" { if ($4 == "histogram") { print $3 "_bucket"; print $3 "_sum"; print $3 "_count" } else print $3 }' \
 	"$tmp/expo" | sort -u >"$tmp/exported"
-[ -s "$tmp/exported" ] || { echo "FAIL: no # TYPE line in the exposition"; exit 1; }
+[ -s "$tmp/exported" ] || die "no # TYPE line in the exposition"
 
 # the expressions only (not annotations, where metric names are prose),
 # and the Grafana dashboard's queries
@@ -47,7 +47,7 @@ for v in d["templating"]["list"]:
     if isinstance(q, dict):
         print(q["query"])
 EOF
-[ -s "$tmp/exprs" ] || { echo "FAIL: no expression read from $RULES"; exit 1; }
+[ -s "$tmp/exprs" ] || die "no expression read from $RULES"
 # recording rules' names (level:metric:operations) are the rules' own
 sed -i -E 's/[A-Za-z_0-9]*:[A-Za-z_0-9:]+/RECORDED/g' "$tmp/exprs"
 grep -oE '\bvmapscope_[a-z0-9_]+' "$tmp/exprs" | sort -u >"$tmp/used"

@@ -57,12 +57,12 @@ trap cleanup EXIT
 
 prefix=$tmp/prefix
 if ! make -C "$TOPDIR" --no-print-directory OUTDIR="$OUTDIR" PREFIX="$prefix" install >"$tmp/install.log" 2>&1; then
-	cat "$tmp/install.log"; echo "FAIL: make install PREFIX=$prefix"; exit 1
+	cat "$tmp/install.log"; die "make install PREFIX=$prefix"
 fi
 unit=$prefix/lib/systemd/system/$UNIT_NAME
 dropin=$prefix/share/vmapscope/systemd/live-bytes.conf
 bin=$prefix/sbin/vmapstat
-[ -f "$unit" ] && [ -f "$dropin" ] && [ -x "$bin" ] || { echo "FAIL: make install did not install $unit, $dropin and $bin"; exit 1; }
+[ -f "$unit" ] && [ -f "$dropin" ] && [ -x "$bin" ] || die "make install did not install $unit, $dropin and $bin"
 
 # ---- 1. systemd-analyze ----------------------------------------------------
 verify() {	# LABEL UNITFILE

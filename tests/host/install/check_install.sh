@@ -27,8 +27,7 @@ dest=$tmp/root
 if ! make -C "$TOPDIR" --no-print-directory OUTDIR="$OUTDIR" install \
 	DESTDIR="$dest" PREFIX="$PREFIX" >"$tmp/install.log" 2>&1; then
 	cat "$tmp/install.log"
-	echo "FAIL: make install DESTDIR=$dest PREFIX=$PREFIX"
-	exit 1
+	die "make install DESTDIR=$dest PREFIX=$PREFIX"
 fi
 
 # Nothing outside DESTDIR$PREFIX, nothing unexpected inside it.

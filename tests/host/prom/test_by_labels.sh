@@ -98,7 +98,7 @@ stop_current
 # 3. --by cgroup: two cgroups of the cgroup v2 hierarchy.
 cg2=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
 if [ -z "$cg2" ]; then
-	echo "SKIP: --by cgroup: no cgroup v2 hierarchy mounted"
+	skip "--by cgroup: no cgroup v2 hierarchy mounted"
 else
 	cg=$cg2/vmapscope_prom_by.$$
 	mkdir "$cg" "$cg/a" "$cg/b"

@@ -151,7 +151,7 @@ while IFS=$'\t' read -r where cmd why; do
 ---- screen:
 $(cat "$tmp/screen")"
 	nrun=$((nrun + 1))
-	echo "ok: $where: $cmd"
+	pass "$where: $cmd"
 done <"$tmp/commands"
 [ "$nrun" -gt 0 ] || die "no documented command found"
 if [ -n "$skipped" ]; then

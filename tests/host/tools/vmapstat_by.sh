@@ -60,7 +60,7 @@ check_bursts() {	# what label a b
 # 1. --by cgroup, two cgroups of the cgroup v2 hierarchy.
 cg2=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
 if [ -z "$cg2" ]; then
-	echo "SKIP: --by cgroup: no cgroup v2 hierarchy mounted"
+	skip "--by cgroup: no cgroup v2 hierarchy mounted"
 else
 	cg=$cg2/vmapscope_by_test.$$
 	mkdir "$cg" "$cg/by_a" "$cg/by_b"
