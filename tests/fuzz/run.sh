@@ -13,6 +13,8 @@
 set -euo pipefail
 
 bin_dir=$1 target=$2 mode=$3
+. "$(dirname "$0")/../lib/harness.sh"
+HARNESS_NAME=fuzz_$target
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$bin_dir/fuzz_$target
 seeds=$here/corpus/$target
@@ -35,11 +37,9 @@ common=(-timeout=10 -rss_limit_mb=2048 -max_len=8192 -artifact_prefix="$art"
 	-close_fd_mask=1 -print_final_stats=0)
 [ -f "$dict" ] && common+=(-dict="$dict")
 
-fail() {
-	echo "fuzz $target: $*" >&2
-	echo "fuzz $target: reproduce with: $bin ${common[*]} <input>" >&2
-	echo "fuzz $target: once fixed, keep the input in tests/fuzz/regressions/$target/" >&2
-	exit 1
+on_fail() {
+	echo "fuzz $target: reproduce with: $bin ${common[*]} <input>"
+	echo "fuzz $target: once fixed, keep the input in tests/fuzz/regressions/$target/"
 }
 
 replay=()
@@ -49,10 +49,10 @@ for d in "$regr" "$seeds"; do
 done
 if [ ${#replay[@]} -gt 0 ]; then
 	"$bin" "${common[@]}" -runs=1 "${replay[@]}" >"$work/replay.log" 2>&1 ||
-		{ tail -60 "$work/replay.log" >&2; fail "a regression or seed input fails"; }
+		{ tail -60 "$work/replay.log"; die "a regression or seed input fails"; }
 fi
-echo "fuzz $target: replayed ${#replay[@]} inputs"
-[ "$mode" = replay ] && exit 0
+pass "replayed ${#replay[@]} inputs"
+[ "$mode" = replay ] && finish
 
 case $mode in
 long:*)	limits=(-max_total_time="${mode#long:}" -seed=0) ;;
@@ -60,8 +60,9 @@ long:*)	limits=(-max_total_time="${mode#long:}" -seed=0) ;;
 esac
 start=$(date +%s%N)
 "$bin" "${common[@]}" "${limits[@]}" "$work" "$seeds" >"$work/fuzz.log" 2>&1 ||
-	{ tail -80 "$work/fuzz.log" >&2; fail "crash (artifact in $art)"; }
+	{ tail -80 "$work/fuzz.log"; die "crash (artifact in $art)"; }
 end=$(date +%s%N)
 stats=$(grep -E '^#[0-9]+' "$work/fuzz.log" | tail -1 | sed -E 's/^#([0-9]+).*cov: ([0-9]+).*/\1 runs, cov \2/') || true
 ms=$(((end - start) / 1000000))
-printf 'fuzz %s: %s, %d.%d s\n' "$target" "${stats:-done}" $((ms / 1000)) $((ms % 1000 / 100))
+pass "$(printf '%s, %d.%d s' "${stats:-done}" $((ms / 1000)) $((ms % 1000 / 100)))"
+finish
