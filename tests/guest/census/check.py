@@ -80,8 +80,9 @@ def held_of(run):
     return held
 
 
-def checks(run, report):
-    """Run checks 1-3, each also told to report(cond, msg); return the failures."""
+def checks(run, report, say):
+    """Run checks 1-3, each also told to report(cond, msg), what else
+    there is to know to say(line); return the failures."""
     failures = []
 
     def check(cond, msg):
@@ -132,7 +133,7 @@ def checks(run, report):
                      (caller, api, n, size, "%d" % r["areas"] if r else "none")):
             continue
         if r["areas"] != n:
-            say("      %s %s: %d traced, %d still live (the rest unmapped during the run)" %
+            say("#     %s %s: %d traced, %d still live (the rest unmapped during the run)" %
                 (caller, api, r["areas"], n))
             continue
         exact.add(key)
@@ -273,7 +274,7 @@ def main():
     check(run.arch == arch, "the log is of %s (want %s)" % (run.arch, arch))
     check((variant == "patched") == run.patched, "variant %s: the guest %s vmalloc:vmap_mapped" %
           (variant, "has" if run.patched else "lacks"))
-    if checks(run, check) or checklib.failures:
+    if checks(run, check, print) or checklib.failures:
         return finish(name)
     # 4. Each mutation of the same run must fail.
     for mutate in MUTATIONS:
@@ -282,7 +283,7 @@ def main():
         if what is None:
             check(False, "%s: something to mutate in this run" % mutate.__name__)
             continue
-        got = checks(m, lambda cond, msg: None)
+        got = checks(m, lambda cond, msg: None, lambda line: None)
         check(got, "fed a run with %s, the check fails%s" % (what, ": " + got[0] if got else ""))
     return finish(name)
 
