@@ -7,6 +7,7 @@
 # vmapstat's JSON, a live snapshot of the buffer's mapping taken while
 # aux-record holds it, aux-record's summary and the module's own report
 # (dmesg) between @@AUX-<run>-* markers for check.py on the host.
+. /opt/vmapscope/lib/harness.sh
 arch=$1
 KO=/opt/vmapscope/kmod/aux_test_pmu.ko
 SIZE=64M
@@ -16,12 +17,12 @@ pmu=cycles,instructions
 [ "$arch" = arm64 ] && pmu=$pmu,dtlb_walk,l1d_tlb,l1d_tlb_refill,l2d_tlb_refill
 rc=0
 
-[ -f "$KO" ] || { echo "FAIL: $KO missing (lab kmod not run?)"; exit 1; }
-command -v aux-record >/dev/null || { echo "FAIL: aux-record missing"; exit 1; }
+[ -f "$KO" ] || die "$KO missing (lab kmod not run?)"
+command -v aux-record >/dev/null || die "aux-record missing"
 
 load() {
 	rmmod aux_test_pmu 2>/dev/null
-	kload $KO "$@" >/dev/null || { echo "FAIL: kload $KO $*"; exit 1; }
+	kload $KO "$@" >/dev/null || die "kload $KO $*"
 }
 
 # one TAG NRUNS VMAPSTAT-OPTIONS -- AUX-RECORD-OPTIONS: NRUNS runs of
