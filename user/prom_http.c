@@ -539,6 +539,17 @@ int prom_server_start(const struct prom_server_opts *opts,
 		goto fail;
 	}
 	MHD_add_response_header(s->bad_method, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	/*
+	 * The challenge is part of the one shared 401 response, added once
+	 * here: MHD_queue_basic_auth_fail_response() would add another
+	 * header to that response at every rejected request.
+	 */
+	if (MHD_add_response_header(s->unauthorized, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
+				    "Basic realm=\"vmapscope\", charset=\"UTF-8\"") != MHD_YES) {
+		errbuf_set(err, errlen, "--listen: out of memory");
+		rc = -ENOMEM;
+		goto fail;
+	}
 
 	rc = prom_listen_open(&opts->listen, &s->port, s->host, sizeof(s->host), err, errlen);
 	if (rc < 0)

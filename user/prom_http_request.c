@@ -114,8 +114,7 @@ enum MHD_Result prom_handle(void *cls, struct MHD_Connection *conn,
 		pthread_mutex_lock(&s->lock);
 		s->stats.unauthorized++;
 		pthread_mutex_unlock(&s->lock);
-		return MHD_queue_basic_auth_fail_response(conn, "vmapscope",
-							  s->unauthorized);
+		return MHD_queue_response(conn, MHD_HTTP_UNAUTHORIZED, s->unauthorized);
 	}
 	if (scrape) {
 		/*

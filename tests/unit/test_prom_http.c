@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -783,6 +784,81 @@ static void test_half_request_then_hangup(void **state)
 	assert_int_equal(scrape_from(NULL), 200);
 }
 
+/* Basic auth with one user: "prom" / "right" (plain compare: the server's part only). */
+static int check_pass(void *arg, const char *user, const char *pass)
+{
+	(void)arg;
+	return !strcmp(user, "prom") && !strcmp(pass, "right");
+}
+
+static int setup_auth(void **state)
+{
+	struct prom_server_opts o = { .timeout_s = 2, .authorize = check_pass };
+	char err[256];
+
+	(void)state;
+	assert_int_equal(prom_listen_parse("127.0.0.1:0", &o.listen, err, sizeof(err)), 0);
+	assert_int_equal(prom_server_start(&o, &srv, err, sizeof(err)), 0);
+	port = prom_server_port(srv);
+	return 0;
+}
+
+/* How often @name starts a header line of @resp (case-insensitive). */
+static int header_count(const char *resp, const char *name)
+{
+	const char *end = strstr(resp, "\r\n\r\n"), *p = resp;
+	size_t n = strlen(name);
+	int count = 0;
+
+	while ((p = strstr(p, "\r\n")) && (!end || p < end)) {
+		p += 2;
+		if (!strncasecmp(p, name, n) && p[n] == ':')
+			count++;
+	}
+	return count;
+}
+
+/*
+ * Every rejected request gets a 401 of its own with one WWW-Authenticate
+ * header, however many came before it: the 401 response is shared by
+ * every connection, and must not collect a header per rejection.
+ */
+static void test_401_stays_one_response(void **state)
+{
+	/* "prom:wrong", and "prom:right" */
+	static const char *const auth[] = { NULL, "Authorization: Basic cHJvbTp3cm9uZw==\r\n" };
+	struct prom_server_stats st;
+	char req[256], *r;
+	int i, fd;
+
+	(void)state;
+	assert_int_equal(prom_server_publish(srv, "a 1\n", 4), 0);
+	for (i = 0; i < 2000; i++) {
+		fd = connect_lo();
+		snprintf(req, sizeof(req), "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n%s\r\n",
+			 auth[i % 2] ? auth[i % 2] : "");
+		send_all(fd, req);
+		r = recv_all(fd, NULL);
+		close(fd);
+		if (status_of(r) != 401 || header_count(r, "WWW-Authenticate") != 1 ||
+		    !strstr(r, "WWW-Authenticate: Basic realm=\"vmapscope\""))
+			fail_msg("request %d: %d with %d WWW-Authenticate headers: '%.120s'", i,
+				 status_of(r), header_count(r, "WWW-Authenticate"), r);
+		free(r);
+	}
+	fd = connect_lo();
+	send_all(fd, "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+		 "Authorization: Basic cHJvbTpyaWdodA==\r\n\r\n");
+	r = recv_all(fd, NULL);
+	close(fd);
+	assert_int_equal(status_of(r), 200);
+	assert_int_equal(header_count(r, "WWW-Authenticate"), 0);
+	assert_string_equal(body_of(r), "a 1\n");
+	free(r);
+	prom_server_stats(srv, &st);
+	assert_int_equal(st.unauthorized, 2000);
+}
+
 static void parse_ok(const char *spec, const char *text)
 {
 	struct prom_listen l;
@@ -910,6 +986,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_half_request_then_hangup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_per_address_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bind_error_is_one_line, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_401_stays_one_response, setup_auth, teardown),
 	};
 
 	return cmocka_run_group_tests_name("prom_http", tests, NULL, NULL);
