@@ -322,15 +322,11 @@ static int parse_users(struct loader *l, struct prom_webconfig *wc, yaml_node_t 
 		yaml_node_t *k = node(l, p->key), *v = node(l, p->value);
 		const char *user = scalar(l, k, "basic_auth_users key"), *hash;
 		char *check;
-		size_t i;
 
 		if (!user)
 			return -EINVAL;
 		if (!*user || strchr(user, ':'))
 			return fail(l, k, "basic_auth_users: bad user name '%s'", user);
-		for (i = 0; i < wc->nr_users; i++)
-			if (!strcmp(wc->users[i].name, user))
-				return fail(l, k, "basic_auth_users: user '%s' given twice", user);
 		hash = scalar(l, v, "basic_auth_users value");
 		if (!hash)
 			return -EINVAL;
@@ -357,6 +353,72 @@ static int parse_users(struct loader *l, struct prom_webconfig *wc, yaml_node_t 
 		wc->nr_users++;
 	}
 	return 0;
+}
+
+struct key_at {
+	const char *name;
+	size_t line;
+};
+
+static int key_cmp(const void *a, const void *b)
+{
+	const struct key_at *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/*
+ * No key twice in one mapping, at any level, as exporter-toolkit (Go's
+ * strict YAML decoding) refuses it: the second of two basic_auth_users
+ * or tls_server_config would otherwise silently replace or merge with
+ * the first.  Sorted, not compared pairwise: a mapping may hold
+ * thousands of users.
+ */
+static int check_duplicate_keys(struct loader *l)
+{
+	yaml_node_t *m;
+	struct key_at *keys = NULL;
+	size_t cap = 0;
+	int rc = 0;
+
+	for (m = l->doc->nodes.start; m < l->doc->nodes.top && !rc; m++) {
+		yaml_node_pair_t *p;
+		size_t n = 0, i;
+
+		if (m->type != YAML_MAPPING_NODE)
+			continue;
+		for (p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
+			yaml_node_t *k = node(l, p->key);
+
+			if (!k || k->type != YAML_SCALAR_NODE)
+				continue;	/* refused where it is read */
+			if (n == cap) {
+				struct key_at *grown;
+
+				cap = cap ? 2 * cap : 16;
+				grown = realloc(keys, cap * sizeof(*keys));
+				if (!grown) {
+					free(keys);
+					return fail(l, NULL, "out of memory");
+				}
+				keys = grown;
+			}
+			keys[n].name = (const char *)k->data.scalar.value;
+			keys[n++].line = k->start_mark.line + 1;
+		}
+		if (n < 2)
+			continue;
+		qsort(keys, n, sizeof(*keys), key_cmp);
+		for (i = 1; i < n && !rc; i++)
+			if (!strcmp(keys[i - 1].name, keys[i].name))
+				rc = fail(l, NULL, "line %zu: key '%s' given twice (first on line %zu)",
+					  keys[i].line, keys[i].name, keys[i - 1].line);
+	}
+	free(keys);
+	return rc;
 }
 
 static int parse_http(struct loader *l, yaml_node_t *m)
@@ -430,6 +492,9 @@ int prom_webconfig_load(const char *path, struct prom_webconfig **out,
 	}
 	l.doc = &doc;
 	root = yaml_document_get_root_node(&doc);
+	rc = check_duplicate_keys(&l);
+	if (rc)
+		goto out;
 	if (root && !is_null(root)) {
 		if (root->type != YAML_MAPPING_NODE) {
 			rc = fail(&l, root, "expected a mapping (tls_server_config, "

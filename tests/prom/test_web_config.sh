@@ -7,9 +7,9 @@
 # password the target is up and samples arrive, with a wrong one the
 # scrape fails with 401.  Plain HTTP to the TLS port gets a 400 at once
 # and the exporter keeps serving; an expired certificate, a key that does
-# not match, an unknown key, a bad hash are refused at start with one
-# line and exit 1, and the static binary refuses TLS keys with one line
-# saying to use the dynamic build.
+# not match, an unknown key, a bad hash, a key given twice are refused at
+# start with one line and exit 1, and the static binary refuses TLS keys
+# with one line saying to use the dynamic build.
 . "$(dirname "$0")/lib.sh"
 need openssl prometheus promtool curl python3
 
@@ -80,7 +80,12 @@ refused "unknown key 'tls_server_config.keyfile'" "$DYN" --listen 127.0.0.1:0 --
 printf 'basic_auth_users:\n  prometheus: plaintext\n' >badhash.yml
 refused "not a bcrypt hash" "$DYN" --listen 127.0.0.1:0 --web.config.file badhash.yml 1 1
 refused "TLS needs the dynamically linked vmapstat" "$VMAPSTAT" --listen 127.0.0.1:0 --web.config.file web.yml 1 1
-pass "expired certificate, mismatched key, unknown keys, bad hash, static binary: one line, exit 1"
+# a key twice (exporter-toolkit refuses it too): once a crash, once a leak
+printf 'basic_auth_users:\n  prometheus: %s\nbasic_auth_users:\n  other: %s\n' "$hash" "$hash" >dup.yml
+refused "line 3: key 'basic_auth_users' given twice (first on line 1)" "$VMAPSTAT" --listen 127.0.0.1:0 --web.config.file dup.yml 1 1
+web dup2.yml srv.crt srv.key "$(printf 'tls_server_config:\n  cert_file: srv.crt\n  key_file: srv.key')"
+refused "line 6: key 'tls_server_config' given twice (first on line 1)" "$DYN" --listen 127.0.0.1:0 --web.config.file dup2.yml 1 1
+pass "expired certificate, mismatched key, unknown keys, bad hash, a key twice, static binary: one line, exit 1"
 
 # ---- the static binary: basic auth over plain HTTP ----------------------
 printf 'basic_auth_users:\n  prometheus: %s\n' "$hash" >auth-only.yml

@@ -177,6 +177,39 @@ static void test_rejected(void **state)
 		 "line 3: tls_server_config.cert_file: expected a string");
 }
 
+/*
+ * A key given twice in one mapping is refused, at every level, as
+ * exporter-toolkit refuses it; the same key in two mappings is fine.
+ */
+static void test_duplicate_keys(void **state)
+{
+	struct prom_webconfig *wc;
+	char text[1024];
+
+	(void)state;
+	snprintf(text, sizeof(text), "basic_auth_users:\n  a: %s\nbasic_auth_users:\n  b: %s\n",
+		 hash, hash);
+	load_bad(text, "line 3: key 'basic_auth_users' given twice (first on line 1)");
+	load_bad("tls_server_config:\n  cert: |\n    x\n  key: |\n    y\n"
+		 "tls_server_config:\n  cert_file: srv.crt\n  key_file: srv.key\n",
+		 "line 6: key 'tls_server_config' given twice (first on line 1)");
+	snprintf(text, sizeof(text), "basic_auth_users:\n  a: %s\n  b: %s\n  a: %s\n",
+		 hash, hash, hash);
+	load_bad(text, "line 4: key 'a' given twice (first on line 2)");
+	load_bad("tls_server_config:\n  cert_file: srv.crt\n  key_file: srv.key\n"
+		 "  cert_file: ca.crt\n", "line 4: key 'cert_file' given twice (first on line 2)");
+	/* quoting does not make another key */
+	load_bad("http_server_config:\n  http2: true\n  'http2': false\n",
+		 "line 3: key 'http2' given twice");
+	load_bad("http_server_config: {http2: true, http2: true}\n", "key 'http2' given twice");
+	/* one name in two mappings */
+	snprintf(text, sizeof(text), "tls_server_config:\n  cert_file: srv.crt\n  key_file: srv.key\n"
+		 "basic_auth_users:\n  cert_file: %s\n", hash);
+	wc = load_ok(text);
+	assert_int_equal(wc->nr_users, 1);
+	prom_webconfig_free(wc);
+}
+
 static void test_basic_auth(void **state)
 {
 	struct prom_webconfig *wc;
@@ -225,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_empty_and_plain),
 		cmocka_unit_test(test_tls_keys),
 		cmocka_unit_test(test_rejected),
+		cmocka_unit_test(test_duplicate_keys),
 		cmocka_unit_test(test_basic_auth),
 	};
 
