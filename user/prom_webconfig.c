@@ -6,6 +6,7 @@
  */
 #include <crypt.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #include <yaml.h>
 #ifdef VMAPSCOPE_TLS
 #include <gnutls/gnutls.h>
@@ -28,6 +30,7 @@ struct loader {
 	const char *path;		/* the configuration file */
 	char dir[4096];			/* its directory */
 	yaml_document_t *doc;
+	unsigned int variants_ok;	/* bcrypt variants libcrypt took, 1 << (x - 'a') */
 	char *err;
 	size_t errlen;
 };
@@ -51,15 +54,36 @@ static int fail(struct loader *l, const yaml_node_t *n, const char *fmt, ...)
 	return -EINVAL;
 }
 
+/*
+ * A regular file only: a FIFO (or a terminal, a socket) named by mistake
+ * would block the start for ever, with the stop signals held until the
+ * exporter is up.  ENODEV says "not a regular file" here.
+ */
 static char *read_file(const char *path, size_t *len, int *e)
 {
-	FILE *f = fopen(path, "re");
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
 	char *buf;
 	size_t n;
+	FILE *f;
 
 	*e = 0;
+	if (fd < 0) {
+		*e = errno;
+		return NULL;
+	}
+	if (fstat(fd, &st))
+		*e = errno;
+	else if (!S_ISREG(st.st_mode))
+		*e = S_ISDIR(st.st_mode) ? EISDIR : ENODEV;
+	if (*e) {
+		close(fd);
+		return NULL;
+	}
+	f = fdopen(fd, "r");
 	if (!f) {
 		*e = errno;
+		close(fd);
 		return NULL;
 	}
 	buf = malloc(MAX_FILE + 1);
@@ -80,6 +104,11 @@ static char *read_file(const char *path, size_t *len, int *e)
 	if (len)
 		*len = n;
 	return buf;
+}
+
+static const char *file_error(int e)
+{
+	return e == ENODEV ? "not a regular file" : strerror(e);
 }
 
 static bool is_null(const yaml_node_t *n)
@@ -129,7 +158,7 @@ static int load_named(struct loader *l, const yaml_node_t *n, const char *key,
 		snprintf(full, sizeof(full), "%s/%s", l->dir, name);
 	*out = read_file(full, NULL, &e);
 	if (!*out)
-		return fail(l, n, "%s %s: %s", key, full, strerror(e));
+		return fail(l, n, "%s %s: %s", key, full, file_error(e));
 	if (shown)
 		snprintf(shown, shownlen, "%.4000s", full);
 	return 0;
@@ -282,12 +311,17 @@ static int parse_tls(struct loader *l, struct prom_webconfig *wc, yaml_node_t *m
 /* "$2a$", "$2b$" or "$2y$", a two-digit cost, "$", 53 characters: 60 in all. */
 /* Cost 14 is about a second per check on a current core. */
 #define BCRYPT_MAX_COST	14
+#define BCRYPT_MIN_COST	4
 
 static bool bcrypt_shaped(const char *h)
 {
+	static const char b64[] = "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+	/* salt and digest in bcrypt's base64: what libcrypt checks of them */
 	return strlen(h) == 60 && h[0] == '$' && h[1] == '2' &&
 	       (h[2] == 'a' || h[2] == 'b' || h[2] == 'y') && h[3] == '$' &&
-	       h[4] >= '0' && h[4] <= '3' && h[5] >= '0' && h[5] <= '9' && h[6] == '$';
+	       h[4] >= '0' && h[4] <= '3' && h[5] >= '0' && h[5] <= '9' && h[6] == '$' &&
+	       strspn(h + 7, b64) == 53;
 }
 
 static char *bcrypt(const char *pass, const char *hash)
@@ -321,7 +355,9 @@ static int parse_users(struct loader *l, struct prom_webconfig *wc, yaml_node_t 
 	for (p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = node(l, p->key), *v = node(l, p->value);
 		const char *user = scalar(l, k, "basic_auth_users key"), *hash;
-		char *check;
+		char *check, cheap[64];
+		unsigned int variant;
+		int cost;
 
 		if (!user)
 			return -EINVAL;
@@ -333,19 +369,30 @@ static int parse_users(struct loader *l, struct prom_webconfig *wc, yaml_node_t 
 		if (!bcrypt_shaped(hash))
 			return fail(l, v, "basic_auth_users.%s: not a bcrypt hash ($2a$, $2b$ or $2y$, "
 				    "60 characters; htpasswd -nBC 10 USER makes one)", user);
-		/*
-		 * Ask libcrypt whether it takes the hash, at the hash's own
-		 * cost: only for costs that a check can afford at every
-		 * scrape, which also keeps a $2b$31$ hash from stalling the
-		 * start for hours.
-		 */
-		if ((hash[4] - '0') * 10 + (hash[5] - '0') > BCRYPT_MAX_COST)
+		cost = (hash[4] - '0') * 10 + (hash[5] - '0');
+		if (cost > BCRYPT_MAX_COST)
 			return fail(l, v, "basic_auth_users.%s: bcrypt cost %.2s is above %d, too slow "
 				    "to check at every scrape", user, hash + 4, BCRYPT_MAX_COST);
-		check = bcrypt("", hash);
-		if (!check)
-			return fail(l, v, "basic_auth_users.%s: libcrypt rejects this bcrypt hash", user);
-		free(check);
+		if (cost < BCRYPT_MIN_COST)
+			return fail(l, v, "basic_auth_users.%s: bcrypt cost %.2s is below %02d, "
+				    "which bcrypt does not allow", user, hash + 4, BCRYPT_MIN_COST);
+		/*
+		 * Ask libcrypt once per variant ($2a$, $2b$, $2y$) whether it
+		 * takes such a hash, at the lowest cost (16 rounds, ~1 ms):
+		 * what it accepts does not depend on the cost or the salt
+		 * (checked above), and thousands of users each checked at
+		 * cost 10 took minutes at start.
+		 */
+		variant = 1u << (hash[2] - 'a');
+		if (!(l->variants_ok & variant)) {
+			snprintf(cheap, sizeof(cheap), "%.4s%02d%s", hash, BCRYPT_MIN_COST, hash + 6);
+			check = bcrypt("", cheap);
+			if (!check)
+				return fail(l, v, "basic_auth_users.%s: libcrypt rejects this bcrypt hash",
+					    user);
+			free(check);
+			l->variants_ok |= variant;
+		}
 		wc->users[wc->nr_users].name = strdup(user);
 		wc->users[wc->nr_users].hash = strdup(hash);
 		if (!wc->users[wc->nr_users].name || !wc->users[wc->nr_users].hash)
@@ -468,7 +515,7 @@ int prom_webconfig_load(const char *path, struct prom_webconfig **out,
 	*out = NULL;
 	text = read_file(path, &len, &e);
 	if (!text) {
-		errbuf_set(err, errlen, "--web.config.file %s: %s", path, strerror(e));
+		errbuf_set(err, errlen, "--web.config.file %s: %s", path, file_error(e));
 		return -e;
 	}
 	snprintf(dirbuf, sizeof(dirbuf), "%s", path);

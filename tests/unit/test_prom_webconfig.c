@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -210,6 +212,81 @@ static void test_duplicate_keys(void **state)
 	prom_webconfig_free(wc);
 }
 
+static void on_alarm(int sig)
+{
+	(void)sig;
+	fail_msg("prom_webconfig_load() still blocked after 5 s");
+}
+
+/*
+ * Only regular files are read: a FIFO named as the configuration (or as
+ * a certificate) must not block the start, which holds the stop signals.
+ */
+static void test_not_regular(void **state)
+{
+	struct prom_webconfig *wc = NULL;
+	char path[512], err[512] = "";
+
+	(void)state;
+	signal(SIGALRM, on_alarm);
+	alarm(5);
+	snprintf(path, sizeof(path), "%s/fifo.yml", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(prom_webconfig_load(path, &wc, err, sizeof(err)), -ENODEV);
+	assert_null(wc);
+	assert_non_null(strstr(err, "fifo.yml: not a regular file"));
+	load_bad("tls_server_config:\n  cert_file: fifo.yml\n  key_file: srv.key\n",
+		 "fifo.yml: not a regular file");
+	assert_int_equal(prom_webconfig_load(dir, &wc, err, sizeof(err)), -EISDIR);
+	assert_non_null(strstr(err, "Is a directory"));
+	alarm(0);
+	unlink(path);
+}
+
+/*
+ * Every hash is checked at start, but at the lowest cost: 2000 users at
+ * cost 10 (htpasswd's default, ~50 ms each at full cost) load in well
+ * under a second, and a cost bcrypt cannot have is refused.
+ */
+static void test_many_users_load_fast(void **state)
+{
+	struct prom_webconfig *wc;
+	char salt[64], h10[128], line[160];
+	size_t cap = 2000 * 100 + 64, off;
+	char *text = malloc(cap);
+	struct timespec ts;
+	double t0;
+	int i;
+
+	(void)state;
+	assert_non_null(text);
+	assert_non_null(crypt_gensalt_rn("$2b$", 10, NULL, 0, salt, sizeof(salt)));
+	snprintf(h10, sizeof(h10), "%s", crypt("pw", salt));
+	off = (size_t)snprintf(text, cap, "basic_auth_users:\n");
+	for (i = 0; i < 2000; i++) {
+		snprintf(line, sizeof(line), "  user%d: %s\n", i, h10);
+		off += (size_t)snprintf(text + off, cap - off, "%s", line);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	t0 = ts.tv_sec + ts.tv_nsec / 1e9;
+	wc = load_ok(text);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	assert_int_equal(wc->nr_users, 2000);
+	if (ts.tv_sec + ts.tv_nsec / 1e9 - t0 > 1.0)
+		fail_msg("2000 users took %.2f s to load", ts.tv_sec + ts.tv_nsec / 1e9 - t0);
+	/* the check at cost 4 still found the real hash good */
+	assert_true(prom_webconfig_authorize(wc, "user1999", "pw"));
+	assert_false(prom_webconfig_authorize(wc, "user1999", "pw2"));
+	prom_webconfig_free(wc);
+	free(text);
+	snprintf(line, sizeof(line), "basic_auth_users:\n  u: '$2b$03%s'\n", h10 + 6);
+	load_bad(line, "basic_auth_users.u: bcrypt cost 03 is below 04");
+	/* a salt outside bcrypt's base64 is refused whatever the cost */
+	snprintf(line, sizeof(line), "basic_auth_users:\n  u: '$2b$10$%s'\n",
+		 "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!");
+	load_bad(line, "basic_auth_users.u: not a bcrypt hash");
+}
+
 static void test_basic_auth(void **state)
 {
 	struct prom_webconfig *wc;
@@ -259,6 +336,8 @@ int main(void)
 		cmocka_unit_test(test_tls_keys),
 		cmocka_unit_test(test_rejected),
 		cmocka_unit_test(test_duplicate_keys),
+		cmocka_unit_test(test_not_regular),
+		cmocka_unit_test(test_many_users_load_fast),
 		cmocka_unit_test(test_basic_auth),
 	};
 
