@@ -259,6 +259,7 @@ static int prom_cli_start(struct vmapstat_run *run)
 			}
 			if (webconfig->nr_users) {
 				o.authorize = prom_webconfig_authorize;
+				o.auth_cached = prom_webconfig_auth_cached;
 				o.auth_arg = webconfig;
 			}
 		}

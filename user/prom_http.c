@@ -378,6 +378,8 @@ static void request_completed(void *cls, struct MHD_Connection *mc,
 	struct prom_server *s = cls;
 	struct conn *c = prom_conn_of(mc);
 
+	free(*con_cls);
+	*con_cls = NULL;
 	if (!c || c->phase != C_ACTIVE)
 		return;
 	c->phase = C_WAITING;
@@ -442,6 +444,14 @@ static void *server_thread(void *arg)
 
 			if (p == &s->wake_fd)
 				return NULL;
+			if (p == &s->resume_fd) {
+				uint64_t n;
+
+				if (read(s->resume_fd, &n, sizeof(n)) < 0) {
+					/* EAGAIN: read by an earlier round */
+				}
+				continue;	/* MHD_run() below takes them back */
+			}
 			if (p == &s->listen_fd)
 				accept_all(s);
 			else if (p != &s->mhd_epfd)
@@ -461,8 +471,15 @@ static void server_free(struct prom_server *s)
 {
 	struct conn *c, *n;
 
-	if (s->daemon)
+	/*
+	 * The checking thread resumes what it holds, which libmicrohttpd
+	 * must see (one more round) before it may stop.
+	 */
+	prom_auth_stop(s);
+	if (s->daemon) {
+		MHD_run(s->daemon);
 		MHD_stop_daemon(s->daemon);	/* NOTIFY_CLOSED for its own */
+	}
 	for (c = s->conns.next; c && c != &s->conns; c = n) {
 		n = c->next;			/* still pending: ours */
 		close(c->fd);
@@ -474,6 +491,8 @@ static void server_free(struct prom_server *s)
 		close(s->epfd);
 	if (s->wake_fd >= 0)
 		close(s->wake_fd);
+	if (s->resume_fd >= 0)
+		close(s->resume_fd);
 	if (s->current)
 		MHD_destroy_response(s->current);
 	if (s->not_found)
@@ -482,6 +501,8 @@ static void server_free(struct prom_server *s)
 		MHD_destroy_response(s->bad_method);
 	if (s->unauthorized)
 		MHD_destroy_response(s->unauthorized);
+	if (s->auth_busy)
+		MHD_destroy_response(s->auth_busy);
 	if (s->forbidden)
 		MHD_destroy_response(s->forbidden);
 	pthread_mutex_destroy(&s->lock);
@@ -499,7 +520,7 @@ int prom_server_start(const struct prom_server_opts *opts,
 		      struct prom_server **out, char *err, size_t errlen)
 {
 	unsigned int timeout_s = opts->timeout_s ? opts->timeout_s : PROM_DEFAULT_TIMEOUT_S;
-	unsigned int flags = MHD_USE_EPOLL | MHD_USE_NO_LISTEN_SOCKET;
+	unsigned int flags = MHD_USE_EPOLL | MHD_USE_NO_LISTEN_SOCKET | MHD_ALLOW_SUSPEND_RESUME;
 	const union MHD_DaemonInfo *di;
 	struct prom_server *s;
 	int rc;
@@ -510,11 +531,12 @@ int prom_server_start(const struct prom_server_opts *opts,
 		return -ENOMEM;
 	}
 	pthread_mutex_init(&s->lock, NULL);
-	s->listen_fd = s->epfd = s->wake_fd = -1;
+	s->listen_fd = s->epfd = s->wake_fd = s->resume_fd = -1;
 	s->conns.next = s->conns.prev = &s->conns;
 	s->refresh = opts->refresh;
 	s->refresh_arg = opts->refresh_arg;
 	s->authorize = opts->authorize;
+	s->auth_cached = opts->auth_cached;
 	s->auth_arg = opts->auth_arg;
 	s->max_conns = opts->max_connections ? opts->max_connections :
 		       PROM_DEFAULT_MAX_CONNECTIONS;
@@ -530,10 +552,13 @@ int prom_server_start(const struct prom_server_opts *opts,
 	s->not_found = prom_text_response("404 not found: vmapscope serves /metrics\n", false);
 	s->bad_method = prom_text_response("405 method not allowed: use GET\n", false);
 	s->unauthorized = prom_text_response("401 unauthorized\n", false);
+	s->auth_busy = prom_text_response("503 service unavailable: too many password checks "
+					  "waiting, retry\n", false);
 	s->forbidden = prom_text_response("403 forbidden: a client certificate signed by the "
 				     "configured CA is required\n", false);
 	if (!s->current || !s->not_found || !s->bad_method || !s->unauthorized ||
-	    !s->forbidden) {
+	    !s->auth_busy || !s->forbidden ||
+	    MHD_add_response_header(s->auth_busy, MHD_HTTP_HEADER_RETRY_AFTER, "1") != MHD_YES) {
 		errbuf_set(err, errlen, "--listen: out of memory");
 		rc = -ENOMEM;
 		goto fail;
@@ -602,9 +627,11 @@ int prom_server_start(const struct prom_server_opts *opts,
 	s->mhd_epfd = di ? di->epoll_fd : -1;
 	s->epfd = epoll_create1(EPOLL_CLOEXEC);
 	s->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (s->mhd_epfd < 0 || s->epfd < 0 || s->wake_fd < 0 ||
+	s->resume_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (s->mhd_epfd < 0 || s->epfd < 0 || s->wake_fd < 0 || s->resume_fd < 0 ||
 	    epoll_add(s->epfd, s->listen_fd, &s->listen_fd) ||
 	    epoll_add(s->epfd, s->wake_fd, &s->wake_fd) ||
+	    epoll_add(s->epfd, s->resume_fd, &s->resume_fd) ||
 	    epoll_add(s->epfd, s->mhd_epfd, &s->mhd_epfd)) {
 		rc = -errno;
 		errbuf_set(err, errlen, "--listen %s: epoll: %s", opts->listen.text,
@@ -612,6 +639,15 @@ int prom_server_start(const struct prom_server_opts *opts,
 		goto fail;
 	}
 	s->listen_armed = true;
+	if (s->authorize) {
+		rc = prom_auth_start(s);
+		if (rc) {
+			errbuf_set(err, errlen, "--listen %s: cannot start a thread: %s",
+				   opts->listen.text, strerror(rc));
+			rc = -rc;
+			goto fail;
+		}
+	}
 	rc = pthread_create(&s->thread, NULL, server_thread, s);
 	if (rc) {
 		errbuf_set(err, errlen, "--listen %s: cannot start a thread: %s",

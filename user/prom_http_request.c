@@ -2,7 +2,8 @@
 /*
  * One request of the /metrics endpoint, as libmicrohttpd hands it over
  * (prom_http_int.h): the client certificate and basic auth checked on
- * every request, then the route, the response queued under the lock
+ * every request (a password nothing remembers by the checking thread,
+ * prom_http_auth.c), then the route, the response queued under the lock
  * that publishing takes.
  */
 #include <pthread.h>
@@ -41,25 +42,54 @@ struct conn *prom_conn_of(struct MHD_Connection *mc)
 }
 
 /*
- * Basic auth, when configured: the password is checked on every request
- * (Prometheus sends it each time).  Returns true when the request may go on.
+ * Basic auth, when configured: checked on every request (Prometheus sends
+ * the password each time), from what is remembered when that can tell,
+ * else by the checking thread (prom_http_auth.c) while the connection is
+ * suspended.
  */
-static bool authorized(struct prom_server *s, struct MHD_Connection *conn)
+static enum req_auth check_auth(struct prom_server *s, struct MHD_Connection *conn,
+				struct prom_req *rq, bool *busy)
 {
+	enum req_auth verdict = RA_WRONG;
 	char *pass = NULL, *user;
-	int ok;
+	int r;
 
+	*busy = false;
 	if (!s->authorize)
-		return true;
+		return RA_RIGHT;
 	user = MHD_basic_auth_get_username_password(conn, &pass);
-	ok = user && pass && s->authorize(s->auth_arg, user, pass);
+	if (user && pass) {
+		r = s->auth_cached ? s->auth_cached(s->auth_arg, user, pass) : -1;
+		if (r > 0)
+			verdict = RA_RIGHT;
+		else if (r < 0 && prom_auth_submit(s, conn, rq, user, pass))
+			verdict = RA_CHECKING;
+		else if (r < 0)
+			*busy = true;
+	}
 	if (pass) {
 		explicit_bzero(pass, strlen(pass));
 		MHD_free(pass);
 	}
 	if (user)
 		MHD_free(user);
-	return ok;
+	return verdict;
+}
+
+static enum MHD_Result count_and_queue(struct prom_server *s, struct MHD_Connection *conn,
+				       unsigned int status, struct MHD_Response *r,
+				       uint64_t *counter)
+{
+	enum MHD_Result ret;
+
+	pthread_mutex_lock(&s->lock);
+	ret = MHD_queue_response(conn, status, r);
+	if (ret == MHD_YES)
+		(*counter)++;
+	else
+		s->stats.failed++;
+	pthread_mutex_unlock(&s->lock);
+	return ret;
 }
 
 /* RequireAndVerifyClientCert: a client certificate the CA signed. */
@@ -88,6 +118,8 @@ enum MHD_Result prom_handle(void *cls, struct MHD_Connection *conn,
 			   size_t *upload_data_size, void **con_cls)
 {
 	struct prom_server *s = cls;
+	struct prom_req *rq = *con_cls;
+	enum req_auth a;
 	struct MHD_Response *r;
 	unsigned int status;
 	enum MHD_Result ret;
@@ -96,26 +128,37 @@ enum MHD_Result prom_handle(void *cls, struct MHD_Connection *conn,
 		      (!strcmp(method, MHD_HTTP_METHOD_GET) ||
 		       !strcmp(method, MHD_HTTP_METHOD_HEAD));
 
-	if (!*con_cls) {
+	if (!rq) {
 		/* the header is complete: no deadline while it is answered */
 		struct conn *c = prom_conn_of(conn);
+		bool busy;
 
 		if (c)
 			c->phase = C_ACTIVE;
+		rq = calloc(1, sizeof(*rq));
+		if (!rq)
+			return MHD_NO;
+		*con_cls = rq;
+		if (!client_verified(s, conn))
+			return count_and_queue(s, conn, MHD_HTTP_FORBIDDEN, s->forbidden,
+					       &s->stats.forbidden);
+		a = check_auth(s, conn, rq, &busy);
+		if (busy)
+			return count_and_queue(s, conn, MHD_HTTP_SERVICE_UNAVAILABLE,
+					       s->auth_busy, &s->stats.auth_busy);
+		/*
+		 * Suspended until it is checked; the checking thread may
+		 * have set rq->auth already, so this call must not
+		 */
+		if (a == RA_CHECKING)
+			return MHD_YES;
+		rq->auth = a;
 	}
-	if (!client_verified(s, conn)) {
-		pthread_mutex_lock(&s->lock);
-		s->stats.forbidden++;
-		pthread_mutex_unlock(&s->lock);
-		return MHD_queue_response(conn, MHD_HTTP_FORBIDDEN, s->forbidden);
-	}
-	if (!authorized(s, conn)) {
-		/* before any body is read; libmicrohttpd then closes */
-		pthread_mutex_lock(&s->lock);
-		s->stats.unauthorized++;
-		pthread_mutex_unlock(&s->lock);
-		return MHD_queue_response(conn, MHD_HTTP_UNAUTHORIZED, s->unauthorized);
-	}
+	/* anything but a right password is refused (the checking thread's verdict too) */
+	if (__atomic_load_n(&rq->auth, __ATOMIC_ACQUIRE) != RA_RIGHT)
+		/* libmicrohttpd then discards any body and closes */
+		return count_and_queue(s, conn, MHD_HTTP_UNAUTHORIZED, s->unauthorized,
+				       &s->stats.unauthorized);
 	if (scrape) {
 		/*
 		 * Answer a scrape on the second call, once the request is
@@ -123,8 +166,8 @@ enum MHD_Result prom_handle(void *cls, struct MHD_Connection *conn,
 		 * libmicrohttpd close the connection ("Connection: close"),
 		 * and Prometheus keeps its scrape connections alive.
 		 */
-		if (!*con_cls) {
-			*con_cls = s;
+		if (!rq->seen) {
+			rq->seen = true;
 			return MHD_YES;
 		}
 		if (*upload_data_size) {

@@ -20,6 +20,8 @@ struct prom_server_stats {
 	uint64_t publishes;
 	uint64_t bad_request;		/* 400: not an HTTP request line */
 	uint64_t unauthorized;		/* 401 */
+	uint64_t auth_busy;		/* 503: too many password checks pending */
+	uint64_t auth_checks;		/* passwords checked by the checking thread */
 	uint64_t forbidden;		/* 403: no verified client certificate */
 	uint64_t evicted;		/* waiting connections closed for a newcomer */
 	uint64_t deadline_closed;	/* waiting connections past their deadline */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -521,8 +522,14 @@ int prom_webconfig_load(const char *path, struct prom_webconfig **out,
 	snprintf(dirbuf, sizeof(dirbuf), "%s", path);
 	snprintf(l.dir, sizeof(l.dir), "%s", dirname(dirbuf));
 	wc = calloc(1, sizeof(*wc));
+	if (wc) {
+		pthread_mutex_init(&wc->lock, NULL);
+		wc->lock_init = true;
+		wc->refused_on = getrandom(wc->digest_key, sizeof(wc->digest_key), GRND_NONBLOCK) ==
+				 (ssize_t)sizeof(wc->digest_key);
+	}
 	if (!wc || !yaml_parser_initialize(&parser)) {
-		free(wc);
+		prom_webconfig_free(wc);
 		free(text);
 		errbuf_set(err, errlen, "--web.config.file %s: out of memory", path);
 		return -ENOMEM;
@@ -534,7 +541,7 @@ int prom_webconfig_load(const char *path, struct prom_webconfig **out,
 			   parser.problem ? parser.problem : "syntax error");
 		yaml_parser_delete(&parser);
 		free(text);
-		free(wc);
+		prom_webconfig_free(wc);
 		return -EINVAL;
 	}
 	l.doc = &doc;
@@ -680,32 +687,144 @@ static bool same_secret(const char *a, const char *b)
 	return !d;
 }
 
-int prom_webconfig_authorize(void *arg, const char *user, const char *pass)
+/* SipHash-2-4: a keyed digest, so that refused passwords are not kept as they are. */
+static uint64_t rotl(uint64_t x, int b)
 {
-	struct prom_webconfig *wc = arg;
+	return (x << b) | (x >> (64 - b));
+}
+
+#define SIPROUND()							\
+	do {								\
+		v0 += v1; v1 = rotl(v1, 13); v1 ^= v0; v0 = rotl(v0, 32);	\
+		v2 += v3; v3 = rotl(v3, 16); v3 ^= v2;			\
+		v0 += v3; v3 = rotl(v3, 21); v3 ^= v0;			\
+		v2 += v1; v1 = rotl(v1, 17); v1 ^= v2; v2 = rotl(v2, 32);	\
+	} while (0)
+
+static uint64_t siphash(const uint64_t k[2], const unsigned char *p, size_t n)
+{
+	uint64_t v0 = 0x736f6d6570736575ULL ^ k[0], v1 = 0x646f72616e646f6dULL ^ k[1];
+	uint64_t v2 = 0x6c7967656e657261ULL ^ k[0], v3 = 0x7465646279746573ULL ^ k[1];
+	uint64_t m, b = (uint64_t)n << 56;
+	size_t i, left = n & 7;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&m, p + i, 8);
+		v3 ^= m;
+		SIPROUND();
+		SIPROUND();
+		v0 ^= m;
+	}
+	for (size_t j = 0; j < left; j++)
+		b |= (uint64_t)p[i + j] << (8 * j);
+	v3 ^= b;
+	SIPROUND();
+	SIPROUND();
+	v0 ^= b;
+	v2 ^= 0xff;
+	SIPROUND();
+	SIPROUND();
+	SIPROUND();
+	SIPROUND();
+	return v0 ^ v1 ^ v2 ^ v3;
+}
+
+/* The pair's digest: user, a NUL (never in a name), password; never 0. */
+static uint64_t pair_digest(const struct prom_webconfig *wc, const char *user, const char *pass)
+{
+	size_t lu = strlen(user), lp = strlen(pass);
+	unsigned char *buf = malloc(lu + lp + 1);
+	uint64_t d;
+
+	if (!buf)
+		return 0;
+	memcpy(buf, user, lu);
+	buf[lu] = 0;
+	memcpy(buf + lu + 1, pass, lp);
+	d = siphash(wc->digest_key, buf, lu + lp + 1);
+	explicit_bzero(buf, lu + lp + 1);
+	free(buf);
+	return d ? d : 1;
+}
+
+static struct prom_web_user *find_user(struct prom_webconfig *wc, const char *user)
+{
 	struct prom_web_user *u = NULL;
-	bool ok;
-	char *h;
 	size_t i;
 
-	if (!wc->nr_users)
-		return 1;
+	/* every name compared, in constant time: no timing tells users apart */
 	for (i = 0; i < wc->nr_users; i++)
 		if (same_secret(wc->users[i].name, user))
 			u = &wc->users[i];
+	return u;
+}
+
+/* Under wc->lock. */
+static int cached(struct prom_webconfig *wc, const char *user, const char *pass, uint64_t d)
+{
+	struct prom_web_user *u = find_user(wc, user);
+	size_t i;
+
 	if (u && u->good && same_secret(u->good, pass))
 		return 1;
+	for (i = 0; d && i < PROM_WEB_REFUSED_CACHE; i++)
+		if (wc->refused[i] == d)
+			return 0;
+	return -1;
+}
+
+int prom_webconfig_auth_cached(void *arg, const char *user, const char *pass)
+{
+	struct prom_webconfig *wc = arg;
+	uint64_t d;
+	int r;
+
+	if (!wc->nr_users)
+		return 1;
+	d = wc->refused_on ? pair_digest(wc, user, pass) : 0;
+	pthread_mutex_lock(&wc->lock);
+	r = cached(wc, user, pass, d);
+	pthread_mutex_unlock(&wc->lock);
+	return r;
+}
+
+int prom_webconfig_authorize(void *arg, const char *user, const char *pass)
+{
+	struct prom_webconfig *wc = arg;
+	struct prom_web_user *u;
+	const char *hash;
+	char *h, *copy;
+	uint64_t d;
+	bool ok;
+	int r;
+
+	if (!wc->nr_users)
+		return 1;
+	d = wc->refused_on ? pair_digest(wc, user, pass) : 0;
+	pthread_mutex_lock(&wc->lock);
+	r = cached(wc, user, pass, d);
+	u = find_user(wc, user);
+	hash = u ? u->hash : wc->users[0].hash;
+	pthread_mutex_unlock(&wc->lock);
+	if (r >= 0)
+		return r;
 	/* an unknown user costs a bcrypt as well: no timing tells them apart */
-	h = bcrypt(pass, u ? u->hash : wc->users[0].hash);
+	h = bcrypt(pass, hash);
 	ok = u && h && same_secret(h, u->hash);
 	free(h);
-	if (ok) {
+	copy = ok ? strdup(pass) : NULL;
+	pthread_mutex_lock(&wc->lock);
+	if (copy) {
 		if (u->good) {
 			explicit_bzero(u->good, strlen(u->good));
 			free(u->good);
 		}
-		u->good = strdup(pass);
+		u->good = copy;
+	} else if (!ok && d) {
+		wc->refused[wc->refused_next] = d;
+		wc->refused_next = (wc->refused_next + 1) % PROM_WEB_REFUSED_CACHE;
 	}
+	pthread_mutex_unlock(&wc->lock);
 	return ok;
 }
 
@@ -724,6 +843,9 @@ void prom_webconfig_free(struct prom_webconfig *wc)
 		}
 	}
 	free(wc->users);
+	if (wc->lock_init)
+		pthread_mutex_destroy(&wc->lock);
+	explicit_bzero(wc->digest_key, sizeof(wc->digest_key));
 	if (wc->key_pem) {
 		explicit_bzero(wc->key_pem, strlen(wc->key_pem));
 		free(wc->key_pem);

@@ -859,6 +859,155 @@ static void test_401_stays_one_response(void **state)
 	assert_int_equal(st.unauthorized, 2000);
 }
 
+/*
+ * A slow password check (as bcrypt is) runs in the server's checking
+ * thread, one at a time, for at most PROM_AUTH_MAX_PENDING requests:
+ * 20 clients with wrong passwords at once get 401 (checked) or 503 with
+ * Retry-After (beyond the bound, at once), and a scraper whose password
+ * is remembered is answered meanwhile without waiting for any check.
+ */
+static int checks_now, checks_max;
+
+static int slow_check(void *arg, const char *user, const char *pass)
+{
+	int n = __atomic_add_fetch(&checks_now, 1, __ATOMIC_SEQ_CST);
+
+	(void)arg;
+	if (n > __atomic_load_n(&checks_max, __ATOMIC_SEQ_CST))
+		__atomic_store_n(&checks_max, n, __ATOMIC_SEQ_CST);
+	usleep(100 * 1000);
+	__atomic_sub_fetch(&checks_now, 1, __ATOMIC_SEQ_CST);
+	return !strcmp(user, "prom") && !strcmp(pass, "right");
+}
+
+static int remembered(void *arg, const char *user, const char *pass)
+{
+	(void)arg;
+	return !strcmp(user, "prom") && !strcmp(pass, "right") ? 1 : -1;
+}
+
+static int setup_slow_auth(void **state)
+{
+	struct prom_server_opts o = { .timeout_s = 5, .authorize = slow_check,
+				      .auth_cached = remembered };
+	char err[256];
+
+	(void)state;
+	assert_int_equal(prom_listen_parse("127.0.0.1:0", &o.listen, err, sizeof(err)), 0);
+	assert_int_equal(prom_server_start(&o, &srv, err, sizeof(err)), 0);
+	port = prom_server_port(srv);
+	return 0;
+}
+
+struct wrong_client {
+	pthread_t t;
+	int n, status, retry_after;
+	double took;
+};
+
+static void *wrong_client(void *arg)
+{
+	struct wrong_client *w = arg;
+	char req[256], tok[64], *r;
+	double t0 = now_s();
+	int fd = connect_lo();
+	size_t i, k;
+	static const char b64[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	char plain[32];
+	unsigned char *p = (unsigned char *)plain;
+	size_t n = (size_t)snprintf(plain, sizeof(plain), "prom:wrong%02d", w->n);
+
+	for (i = 0, k = 0; i < n; i += 3) {
+		unsigned int v = p[i] << 16 | (i + 1 < n ? p[i + 1] << 8 : 0) |
+				 (i + 2 < n ? p[i + 2] : 0);
+
+		tok[k++] = b64[v >> 18 & 63];
+		tok[k++] = b64[v >> 12 & 63];
+		tok[k++] = i + 1 < n ? b64[v >> 6 & 63] : '=';
+		tok[k++] = i + 2 < n ? b64[v & 63] : '=';
+	}
+	tok[k] = 0;
+	snprintf(req, sizeof(req), "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+		 "Authorization: Basic %s\r\n\r\n", tok);
+	send_all(fd, req);
+	r = recv_all(fd, NULL);
+	close(fd);
+	w->status = status_of(r);
+	w->retry_after = header_count(r, "Retry-After");
+	w->took = now_s() - t0;
+	free(r);
+	return NULL;
+}
+
+static void test_slow_checks_are_bounded(void **state)
+{
+	struct wrong_client w[20];
+	struct prom_server_stats st;
+	int i, n401 = 0, n503 = 0, fd;
+	double t0, took;
+	char *r;
+
+	(void)state;
+	assert_int_equal(prom_server_publish(srv, "a 1\n", 4), 0);
+	for (i = 0; i < 20; i++) {
+		w[i].n = i;
+		assert_int_equal(pthread_create(&w[i].t, NULL, wrong_client, &w[i]), 0);
+	}
+	usleep(50 * 1000);
+	t0 = now_s();
+	fd = connect_lo();
+	send_all(fd, "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+		 "Authorization: Basic cHJvbTpyaWdodA==\r\n\r\n");
+	r = recv_all(fd, NULL);
+	close(fd);
+	took = now_s() - t0;
+	assert_int_equal(status_of(r), 200);
+	free(r);
+	/* behind 8 checks of 100 ms each it would have taken 0.8 s */
+	if (took > 0.3)
+		fail_msg("a remembered password waited %.3f s", took);
+	for (i = 0; i < 20; i++) {
+		pthread_join(w[i].t, NULL);
+		if (w[i].status == 401) {
+			n401++;
+		} else if (w[i].status == 503) {
+			n503++;
+			assert_int_equal(w[i].retry_after, 1);
+			assert_true(w[i].took < 0.3);
+		} else {
+			fail_msg("client %d: status %d", i, w[i].status);
+		}
+	}
+	assert_true(n401 >= 1 && n401 <= 20 - 1);
+	assert_true(n503 >= 20 - 2 * PROM_AUTH_MAX_PENDING);
+	assert_int_equal(checks_max, 1);
+	prom_server_stats(srv, &st);
+	assert_int_equal(st.unauthorized, (uint64_t)n401);
+	assert_int_equal(st.auth_busy, (uint64_t)n503);
+	assert_int_equal(st.auth_checks, (uint64_t)n401);
+}
+
+/* Stopping the server while checks are pending resumes and closes them. */
+static void test_stop_with_checks_pending(void **state)
+{
+	struct wrong_client w[4];
+	int i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		w[i].n = i;
+		assert_int_equal(pthread_create(&w[i].t, NULL, wrong_client, &w[i]), 0);
+	}
+	usleep(150 * 1000);
+	prom_server_stop(srv);
+	srv = NULL;
+	for (i = 0; i < 4; i++) {
+		pthread_join(w[i].t, NULL);
+		assert_true(w[i].status == 401 || w[i].status == 0);
+	}
+}
+
 static void parse_ok(const char *spec, const char *text)
 {
 	struct prom_listen l;
@@ -987,6 +1136,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_per_address_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bind_error_is_one_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_401_stays_one_response, setup_auth, teardown),
+		cmocka_unit_test_setup_teardown(test_slow_checks_are_bounded, setup_slow_auth, teardown),
+		cmocka_unit_test_setup_teardown(test_stop_with_checks_pending, setup_slow_auth, teardown),
 	};
 
 	return cmocka_run_group_tests_name("prom_http", tests, NULL, NULL);

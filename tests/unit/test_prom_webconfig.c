@@ -317,6 +317,33 @@ static void test_basic_auth(void **state)
 		assert_true(prom_webconfig_authorize(wc, "prometheus", "s3cret"));
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	assert_true(ts.tv_sec + ts.tv_nsec / 1e9 - t0 < 0.5);
+
+	/*
+	 * refused pairs are remembered as well (exporter-toolkit's cache
+	 * too): a scraper with a wrong password costs one bcrypt, not one
+	 * per scrape; what was never tried still needs the check
+	 */
+	assert_int_equal(prom_webconfig_auth_cached(wc, "prometheus", "s3cret"), 1);
+	assert_int_equal(prom_webconfig_auth_cached(wc, "prometheus", "S3cret"), 0);
+	assert_int_equal(prom_webconfig_auth_cached(wc, "nobody", "s3cret"), 0);
+	assert_int_equal(prom_webconfig_auth_cached(wc, "prometheus", "never-tried"), -1);
+	assert_int_equal(prom_webconfig_auth_cached(wc, "other", "s3cret"), 1);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	t0 = ts.tv_sec + ts.tv_nsec / 1e9;
+	for (i = 0; i < 1000; i++)
+		assert_false(prom_webconfig_authorize(wc, "prometheus", "S3cret"));
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	assert_true(ts.tv_sec + ts.tv_nsec / 1e9 - t0 < 0.5);
+	/* the cache is bounded: old refusals make way, and are checked again */
+	for (i = 0; i < PROM_WEB_REFUSED_CACHE; i++) {
+		char pw[32];
+
+		snprintf(pw, sizeof(pw), "wrong-%d", i);
+		assert_false(prom_webconfig_authorize(wc, "prometheus", pw));
+	}
+	assert_int_equal(prom_webconfig_auth_cached(wc, "prometheus", "S3cret"), -1);
+	assert_false(prom_webconfig_authorize(wc, "prometheus", "S3cret"));
+	assert_true(prom_webconfig_authorize(wc, "prometheus", "s3cret"));
 	prom_webconfig_free(wc);
 
 	/* $2a$ and $2y$ hashes are bcrypt too */
