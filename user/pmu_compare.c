@@ -81,11 +81,12 @@ int vmapstat_compare_main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	for (int i = 0; i < 2; i++) {
+		/* a missing or malformed file: this run failed, the command line is fine */
 		if (pmu_runs_read_json(cmp.files[i], &runs[i], err, sizeof(err))) {
 			fprintf(stderr, "vmapstat compare: %s\n", err);
 			if (i)
 				pmu_runs_free(&runs[0]);
-			return EXIT_USAGE;
+			return EXIT_RUNTIME;
 		}
 	}
 	/* nothing to compare is a failed comparison, not an empty table */

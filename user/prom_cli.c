@@ -206,6 +206,10 @@ static int prom_cli_start(struct vmapstat_run *run)
 
 	if (!popt.listen && !popt.textfile && !popt.to_stdout)
 		return 0;
+	if (popt.textfile && prom_textfile_check(popt.textfile, err, sizeof(err))) {
+		fprintf(stderr, "vmapstat: %s\n", err);
+		return -1;
+	}
 	if (popt.listen && run->command) {
 		fprintf(stderr,
 			"vmapstat: --listen serves until vmapstat is stopped: give an INTERVAL or none, not -- COMMAND\n");
@@ -380,7 +384,8 @@ static error_t prom_parse(int key, char *arg, struct argp_state *st)
 		popt.web_config = arg;
 		break;
 	case OPT_TEXTFILE:
-		if (prom_textfile_check(arg, err, sizeof(err)))
+		/* the directory is this host's: checked at start (exit 1) */
+		if (prom_textfile_check_name(arg, err, sizeof(err)))
 			argp_error(st, "%s", err);
 		popt.textfile = arg;
 		break;

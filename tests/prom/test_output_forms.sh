@@ -126,7 +126,7 @@ bad 2 "bad port" --listen abc 1 1
 bad 2 "bad port" --listen 127.0.0.1:99999 1 1
 bad 2 "bad IPv4 address" --listen 1.2.3:80 1 1
 bad 2 "must end in .prom" --textfile "$T/x.txt" 1 1
-bad 2 "does not exist" --textfile /nonexistent-vmapscope/x.prom 1 1
+bad 1 "does not exist" --textfile /nonexistent-vmapscope/x.prom 1 1
 bad 2 "invalid --top-callers" --top-callers -1 --prometheus 1 1
 bad 2 "invalid --top-callers" --top-callers 10x --prometheus 1 1
 bad 2 "invalid --listen-timeout" --listen 0 --listen-timeout 0 1 1
