@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <json-c/json.h>
 
+#include "cli.h"
 #include "pmu_runs.h"
 
 void pmu_runs_init(struct pmu_runs *r, const char *command, const char *label)
@@ -194,12 +195,16 @@ bool pmu_metric_avg(const struct pmu_runs *r, const struct pmu_metric *m,
 /* ------------------------------------------------------------------ */
 /* Tables                                                              */
 
+/* Read from a file by compare: made printable (cli_printable()). */
 static void metric_label(const struct pmu_metric *m, char *buf, size_t len)
 {
+	char raw[sizeof(m->name) + sizeof(m->unit) + 4];
+
 	if (m->unit[0])
-		snprintf(buf, len, "%s (%s)", m->name, m->unit);
+		snprintf(raw, sizeof(raw), "%s (%s)", m->name, m->unit);
 	else
-		snprintf(buf, len, "%s", m->name);
+		snprintf(raw, sizeof(raw), "%s", m->name);
+	cli_printable(raw, buf, len);
 }
 
 static void fmt_value(double v, unsigned flags, char *buf, size_t len)
@@ -645,18 +650,22 @@ void pmu_runs_compare_print(FILE *out, const struct pmu_runs *before,
 	static const char *hdr[5] = { "Metric", "Runs", "Before avg.", "After avg.", "Diff." };
 	struct table t = { .cols = 5 };
 	struct cmp_row *rows;
+	char sb[4 * sizeof(before->command)], sa[4 * sizeof(after->command)];
 	int n = compare_rows(before, after, &rows);
 
 	if (n < 0) {
 		fprintf(stderr, "vmapstat: compare: out of memory\n");
 		return;
 	}
+	/* labels and commands come from the files: printable, one line each */
 	if (before->label[0] || after->label[0])
-		fprintf(out, "before: %s\nafter:  %s\n", before->label[0] ? before->label : "-",
-			after->label[0] ? after->label : "-");
+		fprintf(out, "before: %s\nafter:  %s\n",
+			cli_printable(before->label[0] ? before->label : "-", sb, sizeof(sb)),
+			cli_printable(after->label[0] ? after->label : "-", sa, sizeof(sa)));
 	if (strcmp(before->command, after->command))
 		fprintf(out, "note: the commands differ:\n  before: %s\n  after:  %s\n",
-			before->command, after->command);
+			cli_printable(before->command, sb, sizeof(sb)),
+			cli_printable(after->command, sa, sizeof(sa)));
 	for (int pass = 0; pass < 2; pass++) {
 		FILE *o = pass ? out : NULL;
 
