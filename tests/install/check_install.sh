@@ -105,6 +105,9 @@ if make -C "$TOPDIR" --no-print-directory OUTDIR="$OUTDIR" uninstall \
 	left=$(cd "$dest" && find . -type f | wc -l)
 	[ "$left" = 0 ] && ok "make uninstall removed every installed file" ||
 		fail "make uninstall left $left files"
+	# vmapscope's own data directory goes too, not only its files
+	[ ! -e "$dest$PREFIX/share/vmapscope" ] && ok "make uninstall removed share/vmapscope/" ||
+		fail "make uninstall left $(cd "$dest" && find ".$PREFIX/share/vmapscope" | tr '\n' ' ')"
 else
 	cat "$tmp/uninstall.log"; fail "make uninstall"
 fi
