@@ -226,6 +226,40 @@ static const struct argp *parse_root;	/* the tool's own root argp */
 static FILE *parse_err;			/* argp's error text, of which we keep one line */
 static FILE *real_stderr;		/* stderr while getopt's lines are caught */
 
+/*
+ * argp's help, without what argp leaves at the ends of lines: a group
+ * whose last options are hidden ends in a line of spaces, wrapped text
+ * in spaces.  No line ends in a blank, no two blank lines follow each
+ * other.
+ */
+static void print_help(struct argp_state *state)
+{
+	char *text = NULL, *line, *end;
+	size_t len = 0;
+	bool blank = false;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m) {
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP & ~ARGP_HELP_EXIT_OK);
+		return;
+	}
+	argp_state_help(state, m, ARGP_HELP_STD_HELP & ~ARGP_HELP_EXIT_OK);
+	fclose(m);
+	for (line = text; line && *line; line = end ? end + 1 : NULL) {
+		size_t n;
+
+		end = strchr(line, '\n');
+		n = end ? (size_t)(end - line) : strlen(line);
+		while (n && (line[n - 1] == ' ' || line[n - 1] == '\t'))
+			n--;
+		if (!n && blank)
+			continue;
+		blank = !n;
+		fprintf(stdout, "%.*s\n", (int)n, line);
+	}
+	free(text);
+}
+
 static error_t root_parse(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
@@ -234,7 +268,7 @@ static error_t root_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case CLI_HELP_KEY:
 		stderr = real_stderr;	/* a failed write is reported at exit */
-		argp_state_help(state, stdout, ARGP_HELP_STD_HELP & ~ARGP_HELP_EXIT_OK);
+		print_help(state);
 		exit(0);
 	case CLI_VERSION_KEY:
 		stderr = real_stderr;

@@ -47,10 +47,7 @@ static struct env {
 static const char doc[] =
 "Per-caller statistics of vmalloc/vmap/ioremap page-table mappings:\n"
 "granule (4K / 64K cont / 2M PMD / 1G PUD), chunk length, latency.\n"
-"\n"
-"USAGE: vmapstat [OPTIONS] [INTERVAL [COUNT]]\n"
-"       vmapstat [OPTIONS] -- COMMAND [ARGS]\n"
-"       vmapstat compare BEFORE.json AFTER.json\n"
+"Two saved runs side by side: vmapstat compare [-j] BEFORE.json AFTER.json\n"
 "\n"
 "EXAMPLES:\n"
 "    vmapstat 1 10          # totals per API, every second, 10 times\n"
@@ -572,6 +569,8 @@ int main(int argc, char **argv)
 	static const struct argp argp = {
 		.options = opts,
 		.parser = parse_arg,
+		/* argp's "Usage:" lines, one per form */
+		.args_doc = "[INTERVAL [COUNT]]\n-- COMMAND [ARGS]",
 		.doc = doc,
 		.children = children,
 	};

@@ -3,7 +3,8 @@
 #  - the tools and pages are where PREFIX says, executable / readable, and
 #    the installed tools are the built ones (byte-identical);
 #  - each page renders with man -l and with groff -ww without a warning;
-#  - every long option printed by "TOOL --help" appears in TOOL's page
+#  - every long option printed by "TOOL --help" appears in TOOL's page;
+#    the help has one usage block and no line ending in blanks
 #    (rendered text), so the pages cannot drift from the tools;
 #  - the exporter's unit and sysusers.d file land in $PREFIX/lib/systemd/system
 #    and $PREFIX/lib/sysusers.d, the unit naming the installed vmapstat; the
@@ -79,6 +80,12 @@ for t in $TOOLS; do
 	done
 	[ -z "$missing" ] && ok "$t: all $(echo $opts | wc -w) long options of --help are in $t.8" ||
 		fail "$t: long options of --help missing from $t.8:$missing"
+	# a clean --help: one usage block, no line ending in blanks, no two blank lines
+	n=$(grep -ci '^usage:' "$tmp/$t.help")
+	trail=$(grep -c '[[:blank:]]$' "$tmp/$t.help")
+	dbl=$(awk 'prev == "" && $0 == "" && NR > 1 { n++ } { prev = $0 } END { print n + 0 }' "$tmp/$t.help")
+	[ "$n" = 1 ] && [ "$trail" = 0 ] && [ "$dbl" = 0 ] && ok "$t --help: one usage block, no trailing blanks" ||
+		fail "$t --help: $n usage headers, $trail lines ending in blanks, $dbl doubled blank lines"
 done
 
 # The unit: the installed vmapstat's path in ExecStart, nothing left to
