@@ -385,7 +385,7 @@ int top_fmt_summary(char (*lines)[TOP_LINE_MAX], int max, const struct top_table
 	for (g = TOP_NEED_GRANULE; g < TOP_NEED_MAX && n < max; g++)
 		if (!tab->avail.have[g] && tab->avail.why[g][0]) {
 			snprintf(lines[n], TOP_LINE_MAX, "%s %s", TOP_MISSING, tab->avail.why[g]);
-			if (view->ascii)
+			if (view && view->ascii)
 				top_ascii(lines[n]);
 			n++;
 		}
