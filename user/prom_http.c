@@ -2,10 +2,11 @@
 /*
  * The /metrics endpoint on libmicrohttpd (see prom_http.h).
  *
- * Each published exposition becomes one immutable MHD_Response that every
- * scrape queues; libmicrohttpd reference-counts responses, so replacing
- * it while slow clients are still receiving the old one is safe: the old
- * text is freed when its last connection is done (or gone).
+ * Each published exposition becomes one immutable, reference-counted
+ * text (struct expo); every scrape's response points into it (followed
+ * by the server's own metrics, if asked), so replacing it while slow
+ * clients are still receiving the old one is safe: the old text is freed
+ * when the last response sending it is done (or gone).
  *
  * The server thread is ours, not libmicrohttpd's: it accepts the
  * connections itself, holds each one until its request line has arrived
@@ -47,12 +48,33 @@
 #include "prom_http.h"
 #include "prom_http_int.h"
 
-static double now_s(void)
+double prom_now(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+#define now_s prom_now
+
+static struct expo *expo_new(const char *text, size_t len)
+{
+	struct expo *e = malloc(sizeof(*e) + len + 1);
+
+	if (!e)
+		return NULL;
+	e->refs = 1;
+	e->len = len;
+	memcpy(e->data, text, len);
+	e->data[len] = 0;
+	return e;
+}
+
+void prom_expo_put(struct expo *e)
+{
+	if (e && !--e->refs)
+		free(e);
 }
 
 /* ---- connections: accounting, deadlines, eviction ---------------------- */
@@ -493,8 +515,9 @@ static void server_free(struct prom_server *s)
 		close(s->wake_fd);
 	if (s->resume_fd >= 0)
 		close(s->resume_fd);
-	if (s->current)
-		MHD_destroy_response(s->current);
+	prom_expo_put(s->cur);
+	if (s->landing)
+		MHD_destroy_response(s->landing);
 	if (s->not_found)
 		MHD_destroy_response(s->not_found);
 	if (s->bad_method)
@@ -523,11 +546,12 @@ int prom_server_start(const struct prom_server_opts *opts,
 	unsigned int flags = MHD_USE_EPOLL | MHD_USE_NO_LISTEN_SOCKET | MHD_ALLOW_SUSPEND_RESUME;
 	const union MHD_DaemonInfo *di;
 	struct prom_server *s;
+	const char *path;
 	int rc;
 
 	s = calloc(1, sizeof(*s));
 	if (!s) {
-		errbuf_set(err, errlen, "--listen: out of memory");
+		errbuf_set(err, errlen, "--web.listen-address: out of memory");
 		return -ENOMEM;
 	}
 	pthread_mutex_init(&s->lock, NULL);
@@ -548,18 +572,33 @@ int prom_server_start(const struct prom_server_opts *opts,
 			    PROM_DEFAULT_HEADER_TIMEOUT_S;
 	if (s->header_timeout > timeout_s)
 		s->header_timeout = timeout_s;
-	s->current = prom_text_response("", true);
-	s->not_found = prom_text_response("404 not found: vmapscope serves /metrics\n", false);
+	path = opts->metrics_path ? opts->metrics_path : "/metrics";
+	snprintf(s->path, sizeof(s->path), "%s", path);
+	s->self_metrics = opts->self_metrics;
+	s->cur = expo_new("", 0);
+	snprintf(s->not_found_text, sizeof(s->not_found_text),
+		 "404 not found: vmapscope serves %s\n", s->path);
+	snprintf(s->landing_text, sizeof(s->landing_text),
+		 "<!DOCTYPE html>\n<html>\n<head><title>vmapscope exporter</title></head>\n"
+		 "<body>\n<h1>vmapscope exporter</h1>\n"
+		 "<p>vmalloc, vmap and ioremap page-table mappings, per caller.</p>\n"
+		 "<p><a href=\"%s\">Metrics</a></p>\n</body>\n</html>\n", s->path);
+	s->landing = MHD_create_response_from_buffer(strlen(s->landing_text), s->landing_text,
+						     MHD_RESPMEM_PERSISTENT);
+	if (s->landing)
+		MHD_add_response_header(s->landing, MHD_HTTP_HEADER_CONTENT_TYPE,
+					"text/html; charset=utf-8");
+	s->not_found = prom_text_response(s->not_found_text, false);
 	s->bad_method = prom_text_response("405 method not allowed: use GET\n", false);
 	s->unauthorized = prom_text_response("401 unauthorized\n", false);
 	s->auth_busy = prom_text_response("503 service unavailable: too many password checks "
 					  "waiting, retry\n", false);
 	s->forbidden = prom_text_response("403 forbidden: a client certificate signed by the "
 				     "configured CA is required\n", false);
-	if (!s->current || !s->not_found || !s->bad_method || !s->unauthorized ||
+	if (!s->cur || !s->landing || !s->not_found || !s->bad_method || !s->unauthorized ||
 	    !s->auth_busy || !s->forbidden ||
 	    MHD_add_response_header(s->auth_busy, MHD_HTTP_HEADER_RETRY_AFTER, "1") != MHD_YES) {
-		errbuf_set(err, errlen, "--listen: out of memory");
+		errbuf_set(err, errlen, "--web.listen-address: out of memory");
 		rc = -ENOMEM;
 		goto fail;
 	}
@@ -571,7 +610,7 @@ int prom_server_start(const struct prom_server_opts *opts,
 	 */
 	if (MHD_add_response_header(s->unauthorized, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
 				    "Basic realm=\"vmapscope\", charset=\"UTF-8\"") != MHD_YES) {
-		errbuf_set(err, errlen, "--listen: out of memory");
+		errbuf_set(err, errlen, "--web.listen-address: out of memory");
 		rc = -ENOMEM;
 		goto fail;
 	}
@@ -617,8 +656,8 @@ int prom_server_start(const struct prom_server_opts *opts,
 	}
 	if (!s->daemon) {
 		errbuf_set(err, errlen, s->tls ?
-			   "--listen %s: cannot start the HTTPS server (certificate, key or TLS settings refused by GnuTLS)" :
-			   "--listen %s: cannot start the HTTP server",
+			   "--web.listen-address %s: cannot start the HTTPS server (certificate, key or TLS settings refused by GnuTLS)" :
+			   "--web.listen-address %s: cannot start the HTTP server",
 			   opts->listen.text);
 		rc = -EIO;
 		goto fail;
@@ -634,7 +673,7 @@ int prom_server_start(const struct prom_server_opts *opts,
 	    epoll_add(s->epfd, s->resume_fd, &s->resume_fd) ||
 	    epoll_add(s->epfd, s->mhd_epfd, &s->mhd_epfd)) {
 		rc = -errno;
-		errbuf_set(err, errlen, "--listen %s: epoll: %s", opts->listen.text,
+		errbuf_set(err, errlen, "--web.listen-address %s: epoll: %s", opts->listen.text,
 			   strerror(errno));
 		goto fail;
 	}
@@ -642,7 +681,7 @@ int prom_server_start(const struct prom_server_opts *opts,
 	if (s->authorize) {
 		rc = prom_auth_start(s);
 		if (rc) {
-			errbuf_set(err, errlen, "--listen %s: cannot start a thread: %s",
+			errbuf_set(err, errlen, "--web.listen-address %s: cannot start a thread: %s",
 				   opts->listen.text, strerror(rc));
 			rc = -rc;
 			goto fail;
@@ -650,7 +689,7 @@ int prom_server_start(const struct prom_server_opts *opts,
 	}
 	rc = pthread_create(&s->thread, NULL, server_thread, s);
 	if (rc) {
-		errbuf_set(err, errlen, "--listen %s: cannot start a thread: %s",
+		errbuf_set(err, errlen, "--web.listen-address %s: cannot start a thread: %s",
 			   opts->listen.text, strerror(rc));
 		rc = -rc;
 		goto fail;
@@ -665,25 +704,16 @@ fail:
 
 int prom_server_publish(struct prom_server *s, const char *text, size_t len)
 {
-	struct MHD_Response *r, *old;
-	char *copy;
+	struct expo *e = expo_new(text, len), *old;
 
-	copy = malloc(len ? len : 1);
-	if (!copy)
+	if (!e)
 		return -ENOMEM;
-	memcpy(copy, text, len);
-	r = MHD_create_response_from_buffer_with_free_callback(len, copy, free);
-	if (!r) {
-		free(copy);
-		return -ENOMEM;
-	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, PROM_CONTENT_TYPE);
 	pthread_mutex_lock(&s->lock);
-	old = s->current;
-	s->current = r;
+	old = s->cur;
+	s->cur = e;
 	s->stats.publishes++;
-	/* Connections still sending @old hold their own references. */
-	MHD_destroy_response(old);
+	/* Responses still sending @old hold their own references. */
+	prom_expo_put(old);
 	pthread_mutex_unlock(&s->lock);
 	return 0;
 }

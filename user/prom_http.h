@@ -11,8 +11,10 @@
  * counters and publishes them (cumulative at scrape time, as
  * node_exporter does).
  *
- * Requests: GET or HEAD /metrics -> 200; any other path -> 404; any other
- * method on /metrics -> 405 with "Allow: GET, HEAD"; a first line that
+ * Requests: GET or HEAD /metrics (or the path given) -> 200, the latest
+ * exposition and, if asked, the server's own metrics behind it; GET or
+ * HEAD / -> 200, a landing page linking to it; any other path -> 404;
+ * any other method on either -> 405 with "Allow: GET, HEAD"; a first line that
  * cannot be an HTTP request line -> 400 at once; with basic auth
  * configured, a request without the right user and password -> 401, and
  * one that would wait for a password check behind PROM_AUTH_MAX_PENDING
@@ -53,6 +55,10 @@
 
 struct prom_server_opts {
 	struct prom_listen listen;
+	/* the path scrapes GET (--web.telemetry-path); NULL = "/metrics" */
+	const char *metrics_path;
+	/* serve the exporter's own metrics after the exposition (prom_self.h) */
+	bool self_metrics;
 	unsigned int timeout_s;		/* 0 = PROM_DEFAULT_TIMEOUT_S */
 	/* 0 = PROM_DEFAULT_HEADER_TIMEOUT_S; never more than timeout_s */
 	unsigned int header_timeout_s;

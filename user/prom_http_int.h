@@ -30,11 +30,23 @@ struct conn {
 	double since;			/* start of the current wait (eviction order) */
 };
 
+/*
+ * A published exposition: every scrape's response refers to it (and
+ * adds the server's own metrics behind it), so it lives until the last
+ * response sending it is done.  refs: under the server's lock.
+ */
+struct expo {
+	unsigned int refs;
+	size_t len;
+	char data[];
+};
+
 /* A request, from its complete header to its answer (libmicrohttpd's con_cls). */
 enum req_auth { RA_NONE, RA_CHECKING, RA_RIGHT, RA_WRONG };
 
 struct prom_req {
 	bool seen;			/* the handler ran for it before */
+	double t0;			/* its header complete (CLOCK_MONOTONIC) */
 	int auth;			/* enum req_auth; the checking thread writes it */
 };
 
@@ -51,8 +63,12 @@ struct prom_server {
 	char host[64];			/* for URLs: "127.0.0.1", "[::1]", "[::]" */
 	bool tls;
 	bool verify_client;		/* a CA-signed client certificate required */
-	pthread_mutex_t lock;		/* current, stats */
-	struct MHD_Response *current;	/* the latest exposition */
+	pthread_mutex_t lock;		/* cur, stats */
+	struct expo *cur;		/* the latest exposition */
+	char path[256];			/* the telemetry path, "/metrics" */
+	bool self_metrics;		/* prom_self.h after the exposition */
+	struct MHD_Response *landing;	/* GET / */
+	char landing_text[768], not_found_text[320];
 	struct MHD_Response *not_found;
 	struct MHD_Response *bad_method;
 	struct MHD_Response *unauthorized;
@@ -97,6 +113,11 @@ int prom_auth_start(struct prom_server *s);
 bool prom_auth_submit(struct prom_server *s, struct MHD_Connection *conn,
 		      struct prom_req *rq, const char *user, const char *pass);
 void prom_auth_stop(struct prom_server *s);
+
+/* CLOCK_MONOTONIC in seconds. */
+double prom_now(void);
+/* Drop a reference to an exposition (under the server's lock). */
+void prom_expo_put(struct expo *e);
 
 /* A plain-text response, never freed while the server runs. */
 struct MHD_Response *prom_text_response(const char *text, bool exposition);

@@ -18,6 +18,7 @@
 
 #include "prom_expo.h"
 #include "prom_http_int.h"
+#include "prom_self.h"
 
 struct MHD_Response *prom_text_response(const char *text, bool exposition)
 {
@@ -112,6 +113,69 @@ static bool client_verified(struct prom_server *s, struct MHD_Connection *conn)
 #endif
 }
 
+/* A scrape's response: the exposition it sends, and the server's metrics behind it. */
+struct scrape_resp {
+	struct prom_server *s;
+	struct expo *e;
+	struct prom_buf self;
+};
+
+static void scrape_resp_free(void *arg)
+{
+	struct scrape_resp *sr = arg;
+
+	pthread_mutex_lock(&sr->s->lock);
+	prom_expo_put(sr->e);
+	pthread_mutex_unlock(&sr->s->lock);
+	prom_buf_free(&sr->self);
+	free(sr);
+}
+
+/* The latest exposition, then the server's own metrics (prom_self.h). */
+static struct MHD_Response *scrape_response(struct prom_server *s)
+{
+	struct scrape_resp *sr = calloc(1, sizeof(*sr));
+	struct prom_server_stats st;
+	struct MHD_IoVec iov[2];
+	struct MHD_Response *r;
+
+	if (!sr)
+		return NULL;
+	sr->s = s;
+	prom_buf_init(&sr->self);
+	pthread_mutex_lock(&s->lock);
+	sr->e = s->cur;
+	sr->e->refs++;
+	st = s->stats;
+	pthread_mutex_unlock(&s->lock);
+	if (s->self_metrics) {
+		prom_self_process(&sr->self);
+		prom_self_http(&sr->self, &st);
+		if (prom_buf_error(&sr->self))
+			prom_buf_reset(&sr->self);	/* the exposition alone, then */
+	}
+	iov[0] = (struct MHD_IoVec){ sr->e->data, sr->e->len };
+	iov[1] = (struct MHD_IoVec){ sr->self.data ? sr->self.data : "", sr->self.len };
+	r = MHD_create_response_from_iovec(iov, 2, scrape_resp_free, sr);
+	if (!r) {
+		scrape_resp_free(sr);
+		return NULL;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, PROM_CONTENT_TYPE);
+	return r;
+}
+
+static void count_scrape(struct prom_server *s, double seconds)
+{
+	static const double bounds[] = PROM_SCRAPE_BOUNDS;
+	size_t i = 0;
+
+	while (i < PROM_SCRAPE_NR_BOUNDS && seconds > bounds[i])
+		i++;
+	s->stats.scrape_counts[i]++;
+	s->stats.scrape_seconds += seconds;
+}
+
 enum MHD_Result prom_handle(void *cls, struct MHD_Connection *conn,
 			   const char *url, const char *method,
 			   const char *version, const char *upload_data,
@@ -120,13 +184,12 @@ enum MHD_Result prom_handle(void *cls, struct MHD_Connection *conn,
 	struct prom_server *s = cls;
 	struct prom_req *rq = *con_cls;
 	enum req_auth a;
-	struct MHD_Response *r;
+	struct MHD_Response *r = NULL;
 	unsigned int status;
 	enum MHD_Result ret;
 	uint64_t *counter;
-	bool scrape = !strcmp(url, "/metrics") &&
-		      (!strcmp(method, MHD_HTTP_METHOD_GET) ||
-		       !strcmp(method, MHD_HTTP_METHOD_HEAD));
+	bool metrics = !strcmp(url, s->path), landing = !strcmp(url, "/");
+	bool get = !strcmp(method, MHD_HTTP_METHOD_GET) || !strcmp(method, MHD_HTTP_METHOD_HEAD);
 
 	if (!rq) {
 		/* the header is complete: no deadline while it is answered */
@@ -138,6 +201,7 @@ enum MHD_Result prom_handle(void *cls, struct MHD_Connection *conn,
 		rq = calloc(1, sizeof(*rq));
 		if (!rq)
 			return MHD_NO;
+		rq->t0 = prom_now();
 		*con_cls = rq;
 		if (!client_verified(s, conn))
 			return count_and_queue(s, conn, MHD_HTTP_FORBIDDEN, s->forbidden,
@@ -159,12 +223,12 @@ enum MHD_Result prom_handle(void *cls, struct MHD_Connection *conn,
 		/* libmicrohttpd then discards any body and closes */
 		return count_and_queue(s, conn, MHD_HTTP_UNAUTHORIZED, s->unauthorized,
 				       &s->stats.unauthorized);
-	if (scrape) {
+	if (get && (metrics || landing)) {
 		/*
-		 * Answer a scrape on the second call, once the request is
-		 * complete: a response queued on the first call makes
-		 * libmicrohttpd close the connection ("Connection: close"),
-		 * and Prometheus keeps its scrape connections alive.
+		 * Answer on the second call, once the request is complete:
+		 * a response queued on the first call makes libmicrohttpd
+		 * close the connection ("Connection: close"), and
+		 * Prometheus keeps its scrape connections alive.
 		 */
 		if (!rq->seen) {
 			rq->seen = true;
@@ -174,37 +238,46 @@ enum MHD_Result prom_handle(void *cls, struct MHD_Connection *conn,
 			*upload_data_size = 0;	/* a GET body: ignored */
 			return MHD_YES;
 		}
+	}
+	if (get && metrics) {
 		if (s->refresh)
 			s->refresh(s->refresh_arg);
+		r = scrape_response(s);
+		if (!r) {
+			pthread_mutex_lock(&s->lock);
+			s->stats.failed++;
+			pthread_mutex_unlock(&s->lock);
+			return MHD_NO;
+		}
+		pthread_mutex_lock(&s->lock);
+		ret = MHD_queue_response(conn, MHD_HTTP_OK, r);
+		if (ret == MHD_YES) {
+			s->stats.ok++;
+			count_scrape(s, prom_now() - rq->t0);
+		} else {
+			s->stats.failed++;
+		}
+		pthread_mutex_unlock(&s->lock);
+		MHD_destroy_response(r);	/* the connection holds its own reference */
+		return ret;
 	}
-
-	pthread_mutex_lock(&s->lock);
-	if (strcmp(url, "/metrics")) {
-		r = s->not_found;
-		status = MHD_HTTP_NOT_FOUND;
-		counter = &s->stats.not_found;
-	} else if (!scrape) {
+	if (get && landing) {
+		r = s->landing;
+		status = MHD_HTTP_OK;
+		counter = &s->stats.landing;
+	} else if (metrics || landing) {
 		r = s->bad_method;
 		status = MHD_HTTP_METHOD_NOT_ALLOWED;
 		counter = &s->stats.bad_method;
 	} else {
-		r = s->current;
-		status = MHD_HTTP_OK;
-		counter = &s->stats.ok;
+		r = s->not_found;
+		status = MHD_HTTP_NOT_FOUND;
+		counter = &s->stats.not_found;
 	}
 	/*
-	 * Queue under the lock: prom_server_publish() drops its reference
-	 * to the old response under the same lock, and MHD_queue_response()
-	 * takes the connection's reference, so the response cannot be freed
-	 * in between.  Errors are queued on the first call (before any
-	 * request body was read): libmicrohttpd then discards the body and
-	 * closes the connection.
+	 * Errors are queued on the first call (before any request body was
+	 * read): libmicrohttpd then discards the body and closes the
+	 * connection.
 	 */
-	ret = MHD_queue_response(conn, status, r);
-	if (ret == MHD_YES)
-		(*counter)++;
-	else
-		s->stats.failed++;
-	pthread_mutex_unlock(&s->lock);
-	return ret;
+	return count_and_queue(s, conn, status, r, counter);
 }

@@ -91,7 +91,7 @@ done
 # The unit: the installed vmapstat's path in ExecStart, nothing left to
 # substitute, otherwise the file in contrib/.
 want=$(sed "s|@SBINDIR@|$PREFIX/sbin|g" "$TOPDIR/contrib/systemd/vmapstat-exporter.service")
-if [ "$(cat "$dest$UNIT" 2>/dev/null)" = "$want" ] && grep -qx "ExecStart=$PREFIX/sbin/vmapstat --listen .*" "$dest$UNIT" &&
+if [ "$(cat "$dest$UNIT" 2>/dev/null)" = "$want" ] && grep -qx "ExecStart=$PREFIX/sbin/vmapstat --web.listen-address=.*" "$dest$UNIT" &&
 	! grep -qE '@[A-Z_]+@' "$dest$UNIT"; then
 	ok "unit: $(grep ^ExecStart= "$dest$UNIT")"
 else

@@ -56,8 +56,15 @@ cp "$T/vmapscope.prom" "$T/file.prom"
 check_metrics "$T/http.prom" "--listen"
 check_metrics "$T/file.prom" "--textfile"
 pass "GET /metrics and --textfile pass promtool"
-[ "$(families "$T/http.prom")" = "$(families "$T/stdout.prom")" ] ||
+# the scrape carries the exporter's own families after the exposition
+self='^# TYPE (process_|promhttp_metric_handler_|vmapscope_http_requests_total |vmapscope_scrape_duration_seconds )'
+[ "$(families "$T/http.prom" | grep -Ev "$self")" = "$(families "$T/stdout.prom")" ] ||
 	fail "--listen and --prometheus expose different families"
+[ "$(families "$T/stdout.prom" | grep -Ec "$self")" = 0 ] &&
+	[ "$(families "$T/file.prom" | grep -Ec "$self")" = 0 ] ||
+	fail "--prometheus or --textfile carries the exporter's own families"
+[ "$(families "$T/http.prom" | grep -Ec "$self")" = 10 ] ||
+	fail "the scrape lacks some of the exporter's own families: $(families "$T/http.prom" | grep -E "$self")"
 [ "$(families "$T/file.prom")" = "$(families "$T/stdout.prom")" ] ||
 	fail "--textfile and --prometheus expose different families"
 pass "all output forms carry the same metric families"
@@ -123,6 +130,7 @@ bad() {	# EXPECTED_RC NEEDLE ARGS...
 	[ ! -s "$T/bad.out" ] || fail "vmapstat $*: wrote to stdout"
 }
 bad 2 "bad port" --listen abc 1 1
+bad 2 "bad port" --web.listen-address 127.0.0.1:x 1 1
 bad 2 "bad port" --listen 127.0.0.1:99999 1 1
 bad 2 "bad IPv4 address" --listen 1.2.3:80 1 1
 bad 2 "must end in .prom" --textfile "$T/x.txt" 1 1

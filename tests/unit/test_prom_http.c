@@ -244,7 +244,8 @@ static void test_head(void **state)
 
 static void test_404_and_405(void **state)
 {
-	static const char *const paths[] = { "/", "/metric", "/metrics/", "/x/metrics", "/favicon.ico" };
+	static const char *const paths[] = { "/index.html", "/metric", "/metrics/", "/x/metrics",
+					     "/favicon.ico" };
 	static const char *const methods[] = { "POST", "PUT", "DELETE", "OPTIONS", "PATCH" };
 	struct prom_server_stats st;
 	unsigned int i;
@@ -1008,6 +1009,92 @@ static void test_stop_with_checks_pending(void **state)
 	}
 }
 
+/* GET / is a landing page linking to the telemetry path, as exporters serve. */
+static void test_landing_page(void **state)
+{
+	struct prom_server_stats st;
+	char *r;
+
+	(void)state;
+	r = request("GET", "/", NULL);
+	assert_int_equal(status_of(r), 200);
+	assert_non_null(strstr(r, "Content-Type: text/html; charset=utf-8\r\n"));
+	assert_non_null(strstr(body_of(r), "<a href=\"/metrics\">Metrics</a>"));
+	free(r);
+	r = request("HEAD", "/", NULL);
+	assert_int_equal(status_of(r), 200);
+	assert_string_equal(body_of(r), "");
+	free(r);
+	r = request("POST", "/", NULL);
+	assert_int_equal(status_of(r), 405);
+	free(r);
+	prom_server_stats(srv, &st);
+	assert_int_equal(st.landing, 2);
+	assert_int_equal(st.ok, 0);
+}
+
+/*
+ * --web.telemetry-path: scrapes go to the path given, /metrics is then
+ * just another path (404), the landing page links to it, and the
+ * server's own metrics follow the exposition.
+ */
+static int setup_path(void **state)
+{
+	struct prom_server_opts o = { .timeout_s = 2, .metrics_path = "/vmapscope/metrics",
+				      .self_metrics = true };
+	char err[256];
+
+	(void)state;
+	assert_int_equal(prom_listen_parse("127.0.0.1:0", &o.listen, err, sizeof(err)), 0);
+	assert_int_equal(prom_server_start(&o, &srv, err, sizeof(err)), 0);
+	port = prom_server_port(srv);
+	return 0;
+}
+
+static void test_telemetry_path_and_self_metrics(void **state)
+{
+	static const char text[] = "# TYPE a_total counter\na_total 1\n";
+	const char *b;
+	char *r;
+	int i;
+
+	(void)state;
+	assert_int_equal(prom_server_publish(srv, text, strlen(text)), 0);
+	r = request("GET", "/metrics", NULL);
+	assert_int_equal(status_of(r), 404);
+	assert_non_null(strstr(body_of(r), "vmapscope serves /vmapscope/metrics"));
+	free(r);
+	r = request("GET", "/", NULL);
+	assert_non_null(strstr(body_of(r), "<a href=\"/vmapscope/metrics\">"));
+	free(r);
+	for (i = 0; i < 3; i++) {
+		r = request("GET", "/vmapscope/metrics", NULL);
+		assert_int_equal(status_of(r), 200);
+		b = body_of(r);
+		/* the exposition first, as published, then the server's own */
+		assert_memory_equal(b, text, strlen(text));
+		assert_non_null(strstr(b, "\n# TYPE process_cpu_seconds_total counter\n"));
+		assert_non_null(strstr(b, "\nprocess_resident_memory_bytes "));
+		assert_non_null(strstr(b, "\nprocess_open_fds "));
+		assert_non_null(strstr(b, "\nprocess_start_time_seconds "));
+		if (i == 2) {
+			/* the counts as of this scrape's start: two scrapes, one 404, two landing */
+			assert_non_null(strstr(b, "\npromhttp_metric_handler_requests_total{code=\"200\"} 2\n"));
+			assert_non_null(strstr(b, "\npromhttp_metric_handler_requests_total{code=\"503\"} 0\n"));
+			assert_non_null(strstr(b, "\nvmapscope_http_requests_total{code=\"200\"} 3\n"));
+			assert_non_null(strstr(b, "\nvmapscope_http_requests_total{code=\"404\"} 1\n"));
+			assert_non_null(strstr(b, "\nvmapscope_scrape_duration_seconds_count 2\n"));
+			assert_non_null(strstr(b, "\nvmapscope_scrape_duration_seconds_bucket{le=\"+Inf\"} 2\n"));
+		}
+		free(r);
+	}
+	/* HEAD: the length of what GET sends, no body */
+	r = request("HEAD", "/vmapscope/metrics", NULL);
+	assert_int_equal(status_of(r), 200);
+	assert_string_equal(body_of(r), "");
+	free(r);
+}
+
 static void parse_ok(const char *spec, const char *text)
 {
 	struct prom_listen l;
@@ -1035,6 +1122,12 @@ static void test_listen_parse(void **state)
 
 	(void)state;
 	parse_ok("9100", "127.0.0.1:9100");
+	/* an address alone: the default port */
+	parse_ok("127.0.0.1", "127.0.0.1:" PROM_DEFAULT_PORT_S);
+	parse_ok("0.0.0.0", "0.0.0.0:" PROM_DEFAULT_PORT_S);
+	parse_ok("localhost", "127.0.0.1:" PROM_DEFAULT_PORT_S);
+	parse_ok("[::1]", "[::1]:" PROM_DEFAULT_PORT_S);
+	parse_bad("1.2.3", "bad IPv4 address");
 	parse_ok("0", "127.0.0.1:0");
 	parse_ok("127.0.0.2:65535", "127.0.0.2:65535");
 	parse_ok("localhost:9100", "127.0.0.1:9100");
@@ -1136,6 +1229,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_per_address_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bind_error_is_one_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_401_stays_one_response, setup_auth, teardown),
+		cmocka_unit_test_setup_teardown(test_landing_page, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_telemetry_path_and_self_metrics, setup_path,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_slow_checks_are_bounded, setup_slow_auth, teardown),
 		cmocka_unit_test_setup_teardown(test_stop_with_checks_pending, setup_slow_auth, teardown),
 	};

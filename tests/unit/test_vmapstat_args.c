@@ -157,7 +157,7 @@ static void test_interval_bounds(void **state)
 static void test_snapshot_excludes(void **state)
 {
 	expect_usage_error((const char *[]){ "--snapshot", "--listen", "9100", NULL },
-			   "--snapshot and --listen exclude each other");
+			   "--snapshot and --web.listen-address exclude each other");
 	expect_usage_error((const char *[]){ "--textfile", "/tmp/vmapstat-test.prom", "--snapshot", NULL },
 			   "--snapshot and --textfile exclude each other");
 	expect_usage_error((const char *[]){ "--snapshot", "--pid", "1", NULL },
