@@ -91,8 +91,18 @@ a1=$(areas "$T/scrape1.prom"); a2=$(areas "$T/scrape2.prom")
 	fail "--listen without INTERVAL: alloc_vmap_area '$a1' then '$a2', want growth"
 grep -q '^vmapscope_intervals_total 2$' "$T/scrape2.prom" ||
 	fail "--listen without INTERVAL: second scrape is not the second reading"
-stop_vmapstat || fail "vmapstat --listen (no INTERVAL) exited with $?"
+# service mode, stopped as systemd stops it: SIGTERM, exit 0, nothing on
+# stdout (the journal), and on stderr only the startup lines
+kill -TERM "$VS_PID"
+rc=0; wait "$VS_PID" || rc=$?
+[ $rc = 0 ] || fail "vmapstat --listen (no INTERVAL) exited with $rc on SIGTERM"
 STARTED_PIDS=()
+[ ! -s "$T/vmapstat.out" ] || fail "service mode wrote to stdout: $(head -c 300 "$T/vmapstat.out")"
+if grep -v -e '^vmapstat: \(granule\|chunk\|latency\|areas\): ' -e '^vmapstat: serving ' \
+	"$T/vmapstat.err" | grep -q .; then
+	fail "service mode: unexpected stderr: $(cat "$T/vmapstat.err")"
+fi
+pass "service mode (no INTERVAL): SIGTERM exits 0, nothing on stdout, only the startup lines on stderr"
 pass "--listen without INTERVAL: each scrape reads the maps ($a1 then $a2 alloc_vmap_area events)"
 
 # --live-bytes: needs real addresses in /proc/vmallocinfo (kptr_restrict=1
