@@ -198,17 +198,6 @@ char *cli_printable(const char *s, char *buf, size_t len)
 	return buf;
 }
 
-void cli_error(const char *fmt, ...)
-{
-	char msg[1024], safe[4096];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "%s: %s\n", cli_tool, cli_printable(msg, safe, sizeof(safe)));
-}
-
 void cli_usage_error(const char *fmt, ...)
 {
 	char msg[1024], safe[4096];

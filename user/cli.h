@@ -98,9 +98,6 @@ void cli_parse(const struct argp *argp, int argc, char **argv, void *input);
  */
 char *cli_printable(const char *s, char *buf, size_t len);
 
-/* "TOOL: " and the formatted message, made printable, on one line of stderr. */
-void __attribute__((format(printf, 1, 2))) cli_error(const char *fmt, ...);
-
 /* A usage error found outside argp: the same one line, then exit 2. */
 void __attribute__((noreturn, format(printf, 1, 2))) cli_usage_error(const char *fmt, ...);
 

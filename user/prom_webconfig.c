@@ -773,19 +773,33 @@ static int cached(struct prom_webconfig *wc, const char *user, const char *pass,
 	return -1;
 }
 
+/*
+ * What is remembered of (user, pass): 1, 0 or -1 as
+ * prom_webconfig_auth_cached(); *d its digest, *u the user (NULL:
+ * unknown) and *hash the hash a check compares with.
+ */
+static int remembered(struct prom_webconfig *wc, const char *user, const char *pass,
+		      uint64_t *d, struct prom_web_user **u, const char **hash)
+{
+	int r;
+
+	*d = wc->refused_on ? pair_digest(wc, user, pass) : 0;
+	pthread_mutex_lock(&wc->lock);
+	r = cached(wc, user, pass, *d);
+	*u = find_user(wc, user);
+	*hash = *u ? (*u)->hash : wc->users[0].hash;
+	pthread_mutex_unlock(&wc->lock);
+	return r;
+}
+
 int prom_webconfig_auth_cached(void *arg, const char *user, const char *pass)
 {
 	struct prom_webconfig *wc = arg;
+	struct prom_web_user *u;
+	const char *hash;
 	uint64_t d;
-	int r;
 
-	if (!wc->nr_users)
-		return 1;
-	d = wc->refused_on ? pair_digest(wc, user, pass) : 0;
-	pthread_mutex_lock(&wc->lock);
-	r = cached(wc, user, pass, d);
-	pthread_mutex_unlock(&wc->lock);
-	return r;
+	return wc->nr_users ? remembered(wc, user, pass, &d, &u, &hash) : 1;
 }
 
 int prom_webconfig_authorize(void *arg, const char *user, const char *pass)
@@ -800,12 +814,7 @@ int prom_webconfig_authorize(void *arg, const char *user, const char *pass)
 
 	if (!wc->nr_users)
 		return 1;
-	d = wc->refused_on ? pair_digest(wc, user, pass) : 0;
-	pthread_mutex_lock(&wc->lock);
-	r = cached(wc, user, pass, d);
-	u = find_user(wc, user);
-	hash = u ? u->hash : wc->users[0].hash;
-	pthread_mutex_unlock(&wc->lock);
+	r = remembered(wc, user, pass, &d, &u, &hash);
 	if (r >= 0)
 		return r;
 	/* an unknown user costs a bcrypt as well: no timing tells them apart */
