@@ -321,10 +321,18 @@ void cli_parse(const struct argp *argp, int argc, char **argv, void *input)
 		first = gbuf;
 	if (first) {
 		char safe[4096];
+		size_t n;
 
-		nl = strchr(first, '\n');
+		/*
+		 * The message ends where argp's "Try ..." begins, not at its
+		 * first newline: an argument it quotes may hold one
+		 */
+		nl = strstr(first, "\nTry ");
 		if (nl)
 			*nl = 0;
+		n = strlen(first);
+		while (n && first[n - 1] == '\n')
+			first[--n] = 0;
 		fprintf(stderr, "%s (see %s --help)\n", cli_printable(first, safe, sizeof(safe)),
 			cli_tool);
 	} else {

@@ -56,8 +56,6 @@ double prom_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-#define now_s prom_now
-
 static struct expo *expo_new(const char *text, size_t len)
 {
 	struct expo *e = malloc(sizeof(*e) + len + 1);
@@ -224,7 +222,7 @@ static void accept_all(struct prom_server *s)
 		c->addr = a;
 		c->addrlen = alen;
 		c->phase = C_PENDING;
-		c->since = now_s();
+		c->since = prom_now();
 		c->deadline = c->since + s->header_timeout;
 		c->next = s->conns.next;
 		c->prev = &s->conns;
@@ -405,7 +403,7 @@ static void request_completed(void *cls, struct MHD_Connection *mc,
 	if (!c || c->phase != C_ACTIVE)
 		return;
 	c->phase = C_WAITING;
-	c->since = now_s();
+	c->since = prom_now();
 	c->deadline = c->since + s->idle_timeout;
 }
 
@@ -415,7 +413,7 @@ static void request_completed(void *cls, struct MHD_Connection *mc,
  */
 static long sweep(struct prom_server *s)
 {
-	double now = now_s(), next = now + 3600.0;
+	double now = prom_now(), next = now + 3600.0;
 	struct conn *c, *n;
 
 	for (c = s->conns.next; c != &s->conns; c = n) {

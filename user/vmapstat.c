@@ -574,6 +574,9 @@ static void service_mode(void)
 {
 	if (!run.serving || env.command || env.nr_pos)
 		return;
+	if (run.stdout_taken)
+		cli_usage_error("--web.listen-address without INTERVAL writes nothing to stdout: "
+				"--prometheus needs an INTERVAL");
 	for (size_t k = 0; k < nr_given; k++) {
 		if (given[k].child != -1)
 			continue;
