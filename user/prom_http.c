@@ -288,6 +288,30 @@ static enum line_verdict check_request_line(const unsigned char *p, size_t n)
 	return LINE_INCOMPLETE;
 }
 
+/*
+ * The first bytes on the HTTPS port: a TLS record header (handshake, 22;
+ * version 3.x, x up to 4; a length a ClientHello can have), then the
+ * handshake type ClientHello (1).  What cannot become one is dropped at
+ * once, instead of waiting for libmicrohttpd's handshake to time out.
+ */
+static enum line_verdict check_client_hello(const unsigned char *p, size_t n)
+{
+	size_t len;
+
+	if (n >= 2 && p[1] != 3)
+		return LINE_BAD;
+	if (n >= 3 && p[2] > 4)
+		return LINE_BAD;
+	if (n < 5)
+		return LINE_INCOMPLETE;
+	len = (size_t)p[3] << 8 | p[4];
+	if (len < 4 || len > 16384)
+		return LINE_BAD;
+	if (n < 6)
+		return LINE_INCOMPLETE;
+	return p[5] == 1 ? LINE_OK : LINE_BAD;
+}
+
 static void reply_and_close(struct prom_server *s, struct conn *c,
 			    const char *body)
 {
@@ -344,9 +368,22 @@ static void check_pending(struct prom_server *s, struct conn *c, uint32_t events
 	}
 	if (s->tls) {
 		/* a TLS handshake starts with a handshake record (22) */
-		if (buf[0] == 0x16)
-			hand_over(s, c);
-		else if (tchar(buf[0]))
+		if (buf[0] == 0x16) {
+			switch (check_client_hello(buf, (size_t)n)) {
+			case LINE_OK:
+				hand_over(s, c);
+				break;
+			case LINE_BAD:
+				/* no TLS: not even an alert can be understood */
+				stat_inc(s, &s->stats.bad_request);
+				conn_drop(s, c);
+				break;
+			case LINE_INCOMPLETE:
+				if (events & (EPOLLRDHUP | EPOLLHUP))
+					conn_drop(s, c);
+				break;
+			}
+		} else if (tchar(buf[0]))
 			reply_and_close(s, c, "400 bad request: this is an HTTPS server, "
 					"use https://\n");
 		else

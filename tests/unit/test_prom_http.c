@@ -1209,6 +1209,23 @@ static void test_tls_scrape(void **state)
 	assert_non_null(strstr(body_of(r), "this is an HTTPS server"));
 	assert_true(now_s() - t0 < 1.0);
 	free(r);
+	/* 22 and then no TLS record: dropped at once, not at the header deadline */
+	{
+		static const char *const junk[] = { "\x16GARBAGE\r\n\r\n", "\x16\x03\x09xx",
+						    "\x16\x03\x01\xff\xffxx", "\x16\x03\x01\x01\x10\x02" };
+		size_t i;
+
+		for (i = 0; i < sizeof(junk) / sizeof(junk[0]); i++) {
+			int fd = connect_lo();
+
+			t0 = now_s();
+			send_all(fd, junk[i]);
+			free(recv_all(fd, NULL));
+			close(fd);
+			if (now_s() - t0 > 0.5)
+				fail_msg("junk %zu on the TLS port held %.2f s", i, now_s() - t0);
+		}
+	}
 	/* a request line libmicrohttpd parses as malformed: a 400 over TLS too */
 	r = tls_request("\x01\x02 x y\r\n\r\n", NULL);
 	assert_int_equal(status_of(r), 400);
