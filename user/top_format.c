@@ -382,6 +382,8 @@ int top_fmt_summary(char (*lines)[TOP_LINE_MAX], int max, const struct top_table
 	 * explained by another's line (no calls where the granule line says
 	 * the series is missing).
 	 */
+	if (tab->avail.callers_note[0] && n < max)
+		snprintf(lines[n++], TOP_LINE_MAX, "%s", tab->avail.callers_note);
 	for (g = TOP_NEED_GRANULE; g < TOP_NEED_MAX && n < max; g++)
 		if (!tab->avail.have[g] && tab->avail.why[g][0]) {
 			snprintf(lines[n], TOP_LINE_MAX, "%s %s", TOP_MISSING, tab->avail.why[g]);
