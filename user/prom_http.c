@@ -618,18 +618,14 @@ int prom_server_start(const struct prom_server_opts *opts,
 		 "<body>\n<h1>vmapscope exporter</h1>\n"
 		 "<p>vmalloc, vmap and ioremap page-table mappings, per caller.</p>\n"
 		 "<p><a href=\"%s\">Metrics</a></p>\n</body>\n</html>\n", s->path);
-	s->landing = MHD_create_response_from_buffer(strlen(s->landing_text), s->landing_text,
-						     MHD_RESPMEM_PERSISTENT);
-	if (s->landing)
-		MHD_add_response_header(s->landing, MHD_HTTP_HEADER_CONTENT_TYPE,
-					"text/html; charset=utf-8");
-	s->not_found = prom_text_response(s->not_found_text, false);
-	s->bad_method = prom_text_response("405 method not allowed: use GET\n", false);
-	s->unauthorized = prom_text_response("401 unauthorized\n", false);
+	s->landing = prom_text_response(s->landing_text, "text/html; charset=utf-8");
+	s->not_found = prom_text_response(s->not_found_text, NULL);
+	s->bad_method = prom_text_response("405 method not allowed: use GET\n", NULL);
+	s->unauthorized = prom_text_response("401 unauthorized\n", NULL);
 	s->auth_busy = prom_text_response("503 service unavailable: too many password checks "
-					  "waiting, retry\n", false);
+					  "waiting, retry\n", NULL);
 	s->forbidden = prom_text_response("403 forbidden: a client certificate signed by the "
-				     "configured CA is required\n", false);
+				     "configured CA is required\n", NULL);
 	if (!s->cur || !s->landing || !s->not_found || !s->bad_method || !s->unauthorized ||
 	    !s->auth_busy || !s->forbidden ||
 	    MHD_add_response_header(s->auth_busy, MHD_HTTP_HEADER_RETRY_AFTER, "1") != MHD_YES) {

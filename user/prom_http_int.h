@@ -119,8 +119,8 @@ double prom_now(void);
 /* Drop a reference to an exposition (under the server's lock). */
 void prom_expo_put(struct expo *e);
 
-/* A plain-text response, never freed while the server runs. */
-struct MHD_Response *prom_text_response(const char *text, bool exposition);
+/* A response from static text (content_type NULL: plain text), never freed while the server runs. */
+struct MHD_Response *prom_text_response(const char *text, const char *content_type);
 /* Our record of a connection libmicrohttpd serves (its socket context). */
 struct conn *prom_conn_of(struct MHD_Connection *mc);
 /* libmicrohttpd's access handler; cls is the struct prom_server. */

@@ -20,7 +20,7 @@
 #include "prom_http_int.h"
 #include "prom_self.h"
 
-struct MHD_Response *prom_text_response(const char *text, bool exposition)
+struct MHD_Response *prom_text_response(const char *text, const char *content_type)
 {
 	struct MHD_Response *r;
 
@@ -29,8 +29,7 @@ struct MHD_Response *prom_text_response(const char *text, bool exposition)
 	if (!r)
 		return NULL;
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
-				exposition ? PROM_CONTENT_TYPE :
-				"text/plain; charset=utf-8");
+				content_type ? content_type : "text/plain; charset=utf-8");
 	return r;
 }
 
