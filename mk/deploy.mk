@@ -6,7 +6,9 @@
 #   make check-deploy-unit   fast, no BPF: the dependency sets
 #                      (tests/deploy/test_install_deps.sh), the Prometheus
 #                      rules (promtool check rules, promtool test rules), the
-#                      Grafana dashboard (tests/deploy/test_dashboard.sh)
+#                      Grafana dashboard (tests/deploy/test_dashboard.sh),
+#                      one default port in every document and the unit
+#                      (tests/deploy/test_default_port.sh)
 #   make check-deploy  root, BPF on this machine's kernel:
 #                      tests/deploy/test_service.sh (the exporter's systemd
 #                      unit: verify, sysusers, its capabilities one by one,
@@ -35,6 +37,7 @@ check-deploy-unit:
 	promtool check rules $(DEPLOY_RULES)
 	promtool test rules $(DEPLOY_RULES_TESTS)
 	TOPDIR=$(TOPDIR) bash tests/deploy/test_dashboard.sh
+	TOPDIR=$(TOPDIR) bash tests/deploy/test_default_port.sh
 
 check-deploy: tools
 	@set -e; for t in tests/deploy/test_service.sh tests/deploy/test_rules_names.sh \

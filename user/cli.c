@@ -132,20 +132,122 @@ void cli_version(struct argp_state *state)
 	exit(0);
 }
 
+/* Bytes of the UTF-8 sequence at p (1-4), or 0 when it is not one. */
+static size_t utf8_len(const unsigned char *p)
+{
+	size_t n, i;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	/* overlong and surrogate forms */
+	if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0) ||
+	    (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))
+		return 0;
+	return n;
+}
+
+char *cli_printable(const char *s, char *buf, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0;
+
+	if (!len)
+		return buf;
+	while (*p) {
+		char esc[8];
+		size_t n = utf8_len(p), k;
+
+		if (n == 1 && (*p < 0x20 || *p == 0x7f)) {
+			if (*p == '\n' || *p == '\t' || *p == '\r')
+				snprintf(esc, sizeof(esc), "\\%c", *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r');
+			else
+				snprintf(esc, sizeof(esc), "\\x%02x", *p);
+			k = strlen(esc);
+			if (o + k >= len)
+				break;
+			memcpy(buf + o, esc, k);
+			o += k;
+			p++;
+		} else if (!n) {
+			snprintf(esc, sizeof(esc), "\\x%02x", *p);
+			if (o + 4 >= len)
+				break;
+			memcpy(buf + o, esc, 4);
+			o += 4;
+			p++;
+		} else {
+			if (o + n >= len)
+				break;
+			memcpy(buf + o, p, n);
+			o += n;
+			p += n;
+		}
+	}
+	buf[o] = 0;
+	return buf;
+}
+
 void cli_usage_error(const char *fmt, ...)
 {
+	char msg[1024], safe[4096];
 	va_list ap;
 
-	fprintf(stderr, "%s: ", cli_tool);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (see %s --help)\n", cli_tool);
+	fprintf(stderr, "%s: %s (see %s --help)\n", cli_tool,
+		cli_printable(msg, safe, sizeof(safe)), cli_tool);
 	exit(EXIT_USAGE);
 }
 
 static const struct argp *parse_root;	/* the tool's own root argp */
 static FILE *parse_err;			/* argp's error text, of which we keep one line */
+static FILE *real_stderr;		/* stderr while getopt's lines are caught */
+
+/*
+ * argp's help, without what argp leaves at the ends of lines: a group
+ * whose last options are hidden ends in a line of spaces, wrapped text
+ * in spaces.  No line ends in a blank, no two blank lines follow each
+ * other.
+ */
+static void print_help(struct argp_state *state)
+{
+	char *text = NULL, *line, *end;
+	size_t len = 0;
+	bool blank = false;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m) {
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP & ~ARGP_HELP_EXIT_OK);
+		return;
+	}
+	argp_state_help(state, m, ARGP_HELP_STD_HELP & ~ARGP_HELP_EXIT_OK);
+	fclose(m);
+	for (line = text; line && *line; line = end ? end + 1 : NULL) {
+		size_t n;
+
+		end = strchr(line, '\n');
+		n = end ? (size_t)(end - line) : strlen(line);
+		while (n && (line[n - 1] == ' ' || line[n - 1] == '\t'))
+			n--;
+		if (!n && blank)
+			continue;
+		blank = !n;
+		fprintf(stdout, "%.*s\n", (int)n, line);
+	}
+	free(text);
+}
 
 static error_t root_parse(int key, char *arg, struct argp_state *state)
 {
@@ -154,9 +256,11 @@ static error_t root_parse(int key, char *arg, struct argp_state *state)
 		state->err_stream = parse_err;
 		break;
 	case CLI_HELP_KEY:
-		argp_state_help(state, stdout, ARGP_HELP_STD_HELP & ~ARGP_HELP_EXIT_OK);
+		stderr = real_stderr;	/* a failed write is reported at exit */
+		print_help(state);
 		exit(0);
 	case CLI_VERSION_KEY:
+		stderr = real_stderr;
 		cli_version(state);
 	}
 	return parse_root->parser ? parse_root->parser(key, arg, state) : ARGP_ERR_UNKNOWN;
@@ -165,8 +269,9 @@ static error_t root_parse(int key, char *arg, struct argp_state *state)
 void cli_parse(const struct argp *argp, int argc, char **argv, void *input)
 {
 	struct argp root = *argp;
-	char *buf = NULL, *nl;
-	size_t len = 0;
+	char *buf = NULL, *gbuf = NULL, *nl, *first = NULL;
+	FILE *getopt_err;
+	size_t len = 0, glen = 0;
 	int err;
 
 	parse_root = argp;
@@ -180,25 +285,60 @@ void cli_parse(const struct argp *argp, int argc, char **argv, void *input)
 	argv[0] = (char *)cli_tool;
 	/*
 	 * ARGP_NO_EXIT: argp_error() returns, parsing goes on, and the first
-	 * error is the one reported (later ones may follow from it)
+	 * error is the one reported (later ones may follow from it).  getopt
+	 * prints its own lines ("unrecognized option") to stderr: they are
+	 * caught in a buffer of their own, so that the argument they quote
+	 * is made printable like every other.
 	 */
+	real_stderr = stderr;
+	getopt_err = open_memstream(&gbuf, &glen);
+	if (getopt_err)
+		stderr = getopt_err;
 	err = argp_parse(&root, argc, argv, ARGP_NO_EXIT | ARGP_NO_HELP, NULL, input);
+	stderr = real_stderr;
+	if (getopt_err)
+		fclose(getopt_err);
 	fclose(parse_err);
 	parse_err = NULL;
 	if (!err && (!buf || !*buf)) {
+		/* not an error: whatever went to stderr goes there, made printable */
+		for (char *line = gbuf, *end; line && *line; line = end ? end + 1 : NULL) {
+			char safe[4096];
+
+			end = strchr(line, '\n');
+			if (end)
+				*end = 0;
+			fprintf(stderr, "%s\n", cli_printable(line, safe, sizeof(safe)));
+		}
+		free(gbuf);
 		free(buf);
 		return;
 	}
-	if (buf && !strncmp(buf, "Try ", 4)) {
-		/* getopt printed its line itself ("unrecognized option") */
-	} else if (buf && *buf) {
-		nl = strchr(buf, '\n');
+	/* argp's own message, or else getopt's ("unrecognized option"): its first line */
+	if (buf && *buf && strncmp(buf, "Try ", 4))
+		first = buf;
+	else if (gbuf && *gbuf)
+		first = gbuf;
+	if (first) {
+		char safe[4096];
+		size_t n;
+
+		/*
+		 * The message ends where argp's "Try ..." begins, not at its
+		 * first newline: an argument it quotes may hold one
+		 */
+		nl = strstr(first, "\nTry ");
 		if (nl)
 			*nl = 0;
-		fprintf(stderr, "%s (see %s --help)\n", buf, cli_tool);
+		n = strlen(first);
+		while (n && first[n - 1] == '\n')
+			first[--n] = 0;
+		fprintf(stderr, "%s (see %s --help)\n", cli_printable(first, safe, sizeof(safe)),
+			cli_tool);
 	} else {
 		fprintf(stderr, "%s: invalid arguments (see %s --help)\n", cli_tool, cli_tool);
 	}
+	free(gbuf);
 	free(buf);
 	exit(EXIT_USAGE);
 }

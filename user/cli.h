@@ -89,6 +89,15 @@ void __attribute__((noreturn)) cli_version(struct argp_state *state);
  */
 void cli_parse(const struct argp *argp, int argc, char **argv, void *input);
 
+/*
+ * @s made safe for a terminal into buf (always terminated, cut to fit):
+ * control characters and bytes that are not UTF-8 become escapes ("\n",
+ * "\t", "\x1b"), so that text from a file or an argument can neither
+ * move the cursor, recolour the terminal nor start a line of its own.
+ * Returns buf.
+ */
+char *cli_printable(const char *s, char *buf, size_t len);
+
 /* A usage error found outside argp: the same one line, then exit 2. */
 void __attribute__((noreturn, format(printf, 1, 2))) cli_usage_error(const char *fmt, ...);
 
