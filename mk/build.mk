@@ -204,7 +204,8 @@ $(1)_BINS	:= $$($(1)_TOOLS:%=$$($(1)_BINDIR)/%)
 $(1)_UNIT_BINS	:= $$(UNIT_NAMES:%=$$($(1)_TESTDIR)/%)
 .SECONDARY: $$(TOOL_NAMES:%=$$($(1)_OBJDIR)/%.o) $$(filter %.o,$$($(1)_TOOL_LINK))
 
-$$($(1)_OBJDIR)/%.o: user/%.c $$(USER_HDRS) $$(SKELS_$$($(1)_ARCH))
+# (mk/build.mk too: a change of a flavour's flags rebuilds its objects)
+$$($(1)_OBJDIR)/%.o: user/%.c $$(USER_HDRS) $$(SKELS_$$($(1)_ARCH)) mk/build.mk
 	@mkdir -p $$(@D)
 	$$($(1)_CC_FLAGS) $$(call user_incs,$$<) -c $$< -o $$@
 
@@ -218,7 +219,7 @@ $$($(1)_BINDIR)/%: $$($(1)_OBJDIR)/%.o $$($(1)_LIB) $$(filter %.o,$$($(1)_TOOL_L
 	@mkdir -p $$(@D)
 	$$($(1)_CC) $$($(1)_LDFLAGS) $$($(1)_TOOL_LINK) -o $$@ $$< $$($(1)_LINK_LIBS)
 
-$$($(1)_TESTDIR)/%: tests/unit/%.c $$($(1)_LIB) $$(USER_HDRS)
+$$($(1)_TESTDIR)/%: tests/unit/%.c $$($(1)_LIB) $$(USER_HDRS) $$(wildcard tests/unit/*.h)
 	@mkdir -p $$(@D)
 	$$($(1)_COMPILE) $$($(1)_LDFLAGS) -DTEST_DATA_DIR='"$$(TOPDIR)/tests/unit/data"' -o $$@ $$< \
 		$$(if $$(wildcard tests/unit/$$*.wrap),$$(foreach s,$$(shell cat tests/unit/$$*.wrap),-Wl,--wrap=$$(s))) \

@@ -6,7 +6,9 @@
 #   make check-host-deploy-files   fast, no BPF: the dependency sets
 #                      (tests/host/deploy/test_install_deps.sh), the Prometheus
 #                      rules (promtool check rules, promtool test rules), the
-#                      Grafana dashboard (tests/host/deploy/test_dashboard.sh)
+#                      Grafana dashboard (tests/host/deploy/test_dashboard.sh),
+#                      one default port in every document and the unit
+#                      (tests/host/deploy/test_default_port.sh)
 #   make check-host-deploy  root, BPF on this machine's kernel:
 #                      tests/host/deploy/test_service.sh (the exporter's systemd
 #                      unit: verify, sysusers, its capabilities one by one,
@@ -35,6 +37,7 @@ check-host-deploy-files:
 	promtool check rules $(DEPLOY_RULES)
 	promtool test rules $(DEPLOY_RULES_TESTS)
 	TOPDIR=$(TOPDIR) bash tests/host/deploy/test_dashboard.sh
+	TOPDIR=$(TOPDIR) bash tests/host/deploy/test_default_port.sh
 
 check-host-deploy: tools
 	@set -e; for t in tests/host/deploy/test_service.sh tests/host/deploy/test_rules_names.sh \

@@ -14,6 +14,9 @@
 #       systemd searches for PREFIX=/usr and /usr/local; with another
 #       PREFIX give them (e.g. SYSTEMDUNITDIR=/etc/systemd/system).
 #   make uninstall [PREFIX=...] [DESTDIR=...]
+#       removes those files, and $(INSTALL_DATADIR) with its subdirectories
+#       once empty (vmapscope's own); the shared directories (sbin, man8,
+#       the unit and sysusers directories) stay
 #   make check-host-install
 #       installs into a temporary DESTDIR and checks the files, that each
 #       page renders without a groff/man warning, and that every long
@@ -57,6 +60,9 @@ uninstall:
 	      $(INSTALL_TOOLS:%=$(DESTDIR)$(INSTALL_MAN8DIR)/%.8) \
 	      $(DESTDIR)$(SYSTEMDUNITDIR)/$(INSTALL_UNIT) $(DESTDIR)$(SYSUSERSDIR)/vmapscope.conf \
 	      $(INSTALL_EXTRAS:%=$(DESTDIR)$(INSTALL_DATADIR)/%)
+	for d in $(sort $(dir $(INSTALL_EXTRAS:%=$(DESTDIR)$(INSTALL_DATADIR)/%))) \
+		 $(DESTDIR)$(INSTALL_DATADIR); do \
+		[ ! -d "$$d" ] || rmdir --ignore-fail-on-non-empty "$$d"; done
 
 check-host-install: tools
 	TOPDIR=$(TOPDIR) OUTDIR=$(OUTDIR) HOST_ARCH=$(HOST_ARCH) bash tests/host/install/check_install.sh

@@ -13,6 +13,9 @@
 #                      --by comm / cgroup labels under --top-callers,
 #                      and (with the dynamic build) TLS and basic auth from
 #                      a web configuration file, scraped by Prometheus.
+#   make prom-soak     100,000 mixed requests (good, wrong password, none,
+#                      garbage, slow) against the static exporter with basic
+#                      auth: figures for docs/prometheus.md ("Soak")
 #   make check-guest-prom   on the patched x86_64 and arm64 lab kernels (the
 #                      host kernel lacks the series' tracepoints): the
 #                      vmap_test workload under vmapstat -p -j --textfile;
@@ -39,5 +42,10 @@ $(ARCHES:%=check-guest-prom-%): check-guest-prom-%: deps
 	$(LAB) kmod --arch $* --variant patched tests/kmod/vmap_test >/dev/null
 	$(LAB) kmod --arch $* --variant patched tests/kmod/snapshot_workload >/dev/null
 	TOPDIR=$(TOPDIR) bash tests/guest/prom/run.sh $*
+
+# The HTTP soak of docs/prometheus.md: a benchmark, not part of make check.
+.PHONY: prom-soak
+prom-soak: tools
+	VMAPSTAT=$(OUTDIR)/$(HOST_ARCH)/bin/vmapstat TOPDIR=$(TOPDIR) bash tests/host/prom/soak_mixed.sh
 
 CHECK_TARGETS	+= check-host-prom check-guest-prom

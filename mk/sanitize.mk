@@ -6,8 +6,9 @@
 #                          (-fno-sanitize-recover=all), with TLS, linked
 #                          dynamically (ASan has no static link)
 #   make check-sanitize    tests/unit/test_* and tests/host/tools/*.sh against
-#                          them, and tests/host/prom/test_web_config.sh with the
-#                          sanitized vmapstat as its TLS build; any
+#                          them, and tests/host/prom/test_web_config.sh (HTTPS,
+#                          client certificates) with the sanitized vmapstat
+#                          as its TLS build; any
 #                          sanitizer report (leaks included) fails the
 #                          suite, whatever the test itself made of the
 #                          exit status

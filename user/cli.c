@@ -10,6 +10,7 @@
 #include <bpf/libbpf.h>
 
 #include "cli.h"
+#include "printable.h"
 #include "collector.h"
 
 #ifndef VMAPSCOPE_GIT_DESCRIBE
@@ -134,18 +135,54 @@ void cli_version(struct argp_state *state)
 
 void cli_usage_error(const char *fmt, ...)
 {
+	char msg[1024], safe[4096];
 	va_list ap;
 
-	fprintf(stderr, "%s: ", cli_tool);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (see %s --help)\n", cli_tool);
+	fprintf(stderr, "%s: %s (see %s --help)\n", cli_tool,
+		printable(msg, safe, sizeof(safe)), cli_tool);
 	exit(EXIT_USAGE);
 }
 
 static const struct argp *parse_root;	/* the tool's own root argp */
 static FILE *parse_err;			/* argp's error text, of which we keep one line */
+static FILE *real_stderr;		/* stderr while getopt's lines are caught */
+
+/*
+ * argp's help, without what argp leaves at the ends of lines: a group
+ * whose last options are hidden ends in a line of spaces, wrapped text
+ * in spaces.  No line ends in a blank, no two blank lines follow each
+ * other.
+ */
+static void print_help(struct argp_state *state)
+{
+	char *text = NULL, *line, *end;
+	size_t len = 0;
+	bool blank = false;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m) {
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP & ~ARGP_HELP_EXIT_OK);
+		return;
+	}
+	argp_state_help(state, m, ARGP_HELP_STD_HELP & ~ARGP_HELP_EXIT_OK);
+	fclose(m);
+	for (line = text; line && *line; line = end ? end + 1 : NULL) {
+		size_t n;
+
+		end = strchr(line, '\n');
+		n = end ? (size_t)(end - line) : strlen(line);
+		while (n && (line[n - 1] == ' ' || line[n - 1] == '\t'))
+			n--;
+		if (!n && blank)
+			continue;
+		blank = !n;
+		fprintf(stdout, "%.*s\n", (int)n, line);
+	}
+	free(text);
+}
 
 static error_t root_parse(int key, char *arg, struct argp_state *state)
 {
@@ -154,9 +191,11 @@ static error_t root_parse(int key, char *arg, struct argp_state *state)
 		state->err_stream = parse_err;
 		break;
 	case CLI_HELP_KEY:
-		argp_state_help(state, stdout, ARGP_HELP_STD_HELP & ~ARGP_HELP_EXIT_OK);
+		stderr = real_stderr;	/* a failed write is reported at exit */
+		print_help(state);
 		exit(0);
 	case CLI_VERSION_KEY:
+		stderr = real_stderr;
 		cli_version(state);
 	}
 	return parse_root->parser ? parse_root->parser(key, arg, state) : ARGP_ERR_UNKNOWN;
@@ -165,8 +204,9 @@ static error_t root_parse(int key, char *arg, struct argp_state *state)
 void cli_parse(const struct argp *argp, int argc, char **argv, void *input)
 {
 	struct argp root = *argp;
-	char *buf = NULL, *nl;
-	size_t len = 0;
+	char *buf = NULL, *gbuf = NULL, *nl, *first = NULL;
+	FILE *getopt_err;
+	size_t len = 0, glen = 0;
 	int err;
 
 	parse_root = argp;
@@ -180,25 +220,60 @@ void cli_parse(const struct argp *argp, int argc, char **argv, void *input)
 	argv[0] = (char *)cli_tool;
 	/*
 	 * ARGP_NO_EXIT: argp_error() returns, parsing goes on, and the first
-	 * error is the one reported (later ones may follow from it)
+	 * error is the one reported (later ones may follow from it).  getopt
+	 * prints its own lines ("unrecognized option") to stderr: they are
+	 * caught in a buffer of their own, so that the argument they quote
+	 * is made printable like every other.
 	 */
+	real_stderr = stderr;
+	getopt_err = open_memstream(&gbuf, &glen);
+	if (getopt_err)
+		stderr = getopt_err;
 	err = argp_parse(&root, argc, argv, ARGP_NO_EXIT | ARGP_NO_HELP, NULL, input);
+	stderr = real_stderr;
+	if (getopt_err)
+		fclose(getopt_err);
 	fclose(parse_err);
 	parse_err = NULL;
 	if (!err && (!buf || !*buf)) {
+		/* not an error: whatever went to stderr goes there, made printable */
+		for (char *line = gbuf, *end; line && *line; line = end ? end + 1 : NULL) {
+			char safe[4096];
+
+			end = strchr(line, '\n');
+			if (end)
+				*end = 0;
+			fprintf(stderr, "%s\n", printable(line, safe, sizeof(safe)));
+		}
+		free(gbuf);
 		free(buf);
 		return;
 	}
-	if (buf && !strncmp(buf, "Try ", 4)) {
-		/* getopt printed its line itself ("unrecognized option") */
-	} else if (buf && *buf) {
-		nl = strchr(buf, '\n');
+	/* argp's own message, or else getopt's ("unrecognized option"): its first line */
+	if (buf && *buf && strncmp(buf, "Try ", 4))
+		first = buf;
+	else if (gbuf && *gbuf)
+		first = gbuf;
+	if (first) {
+		char safe[4096];
+		size_t n;
+
+		/*
+		 * The message ends where argp's "Try ..." begins, not at its
+		 * first newline: an argument it quotes may hold one
+		 */
+		nl = strstr(first, "\nTry ");
 		if (nl)
 			*nl = 0;
-		fprintf(stderr, "%s (see %s --help)\n", buf, cli_tool);
+		n = strlen(first);
+		while (n && first[n - 1] == '\n')
+			first[--n] = 0;
+		fprintf(stderr, "%s (see %s --help)\n", printable(first, safe, sizeof(safe)),
+			cli_tool);
 	} else {
 		fprintf(stderr, "%s: invalid arguments (see %s --help)\n", cli_tool, cli_tool);
 	}
+	free(gbuf);
 	free(buf);
 	exit(EXIT_USAGE);
 }

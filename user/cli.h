@@ -89,6 +89,7 @@ void __attribute__((noreturn)) cli_version(struct argp_state *state);
  */
 void cli_parse(const struct argp *argp, int argc, char **argv, void *input);
 
+
 /* A usage error found outside argp: the same one line, then exit 2. */
 void __attribute__((noreturn, format(printf, 1, 2))) cli_usage_error(const char *fmt, ...);
 

@@ -387,7 +387,7 @@ static int pmu_cli_interval(struct vmapstat_run *run,
 	 * object per interval; with --prometheus vmapstat prints none, so
 	 * the counts go to the report stream as an object of their own
 	 */
-	if (run->json && !run->stdout_taken)
+	if ((run->json && !run->stdout_taken) || run->no_report)
 		return 0;
 	if (run->json)
 		print_results_json(out, &pmu.interval);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "printable.h"
 #include "pmu_compare.h"
 #include "pmu_runs.h"
 
@@ -61,7 +62,7 @@ int vmapstat_compare_main(int argc, char **argv)
 		       "averages, percent change.",
 	};
 	struct pmu_runs runs[2];	/* before, after */
-	char err[512];
+	char err[512], safe[2048];
 	int ret;
 
 	memset(&cmp, 0, sizeof(cmp));
@@ -75,24 +76,27 @@ int vmapstat_compare_main(int argc, char **argv)
 	/* errors are ours to print: one line, exit 2 */
 	ret = argp_parse(&argp, argc, argv,
 			 ARGP_NO_EXIT | ARGP_NO_ERRS | ARGP_NO_HELP, NULL, NULL);
+	/* messages quote arguments and file contents: made printable (printable.h) */
 	if (ret || cmp.nr != 2) {
 		fprintf(stderr, "vmapstat compare: %s (see vmapstat compare --help)\n",
-			cmp.err[0] ? cmp.err : "invalid arguments");
+			printable(cmp.err[0] ? cmp.err : "invalid arguments", safe, sizeof(safe)));
 		return EXIT_USAGE;
 	}
 	for (int i = 0; i < 2; i++) {
+		/* a missing or malformed file: this run failed, the command line is fine */
 		if (pmu_runs_read_json(cmp.files[i], &runs[i], err, sizeof(err))) {
-			fprintf(stderr, "vmapstat compare: %s\n", err);
+			fprintf(stderr, "vmapstat compare: %s\n", printable(err, safe, sizeof(safe)));
 			if (i)
 				pmu_runs_free(&runs[0]);
-			return EXIT_USAGE;
+			return EXIT_RUNTIME;
 		}
 	}
 	/* nothing to compare is a failed comparison, not an empty table */
 	for (int i = 0; i < 2; i++) {
 		if (!runs[i].nr_metrics) {
 			fprintf(stderr, "vmapstat compare: %s: no metrics in its pmu_runs "
-				"(was it written with --pmu EVENTS?)\n", cmp.files[i]);
+				"(was it written with --pmu EVENTS?)\n",
+				printable(cmp.files[i], safe, sizeof(safe)));
 			pmu_runs_free(&runs[0]);
 			pmu_runs_free(&runs[1]);
 			return EXIT_RUNTIME;

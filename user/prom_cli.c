@@ -2,8 +2,10 @@
 /*
  * vmapstat's Prometheus option group (prom_group, see vmapstat_groups.h):
  *
- *   --listen [ADDR]:PORT   serve GET /metrics (127.0.0.1 unless ADDR given;
- *                          ":PORT" = every address)
+ *   --web.listen-address [ADDR]:PORT  (alias --listen) serve GET /metrics
+ *                          (127.0.0.1 unless ADDR given; ":PORT" = every
+ *                          address; ADDR alone: PROM_DEFAULT_PORT)
+ *   --web.telemetry-path PATH   scrapes GET PATH instead of /metrics
  *   --listen-timeout SECS  close idle / stalled HTTP connections after SECS
  *   --web.config.file PATH exporter-toolkit web configuration: TLS, basic
  *                          auth (prom_webconfig.h); alias --web-config
@@ -43,17 +45,22 @@ enum {
 	OPT_TOP_CALLERS,
 	OPT_LIVE_BYTES,
 	OPT_WEB_CONFIG,
+	OPT_TELEMETRY_PATH,
 };
 
 static const struct argp_option prom_options[] = {
-	{ "listen", OPT_LISTEN, "[ADDR]:PORT", 0,
-	  "Serve GET /metrics (Prometheus text format) on ADDR:PORT, default address 127.0.0.1, "
-	  "\":PORT\" every address; without INTERVAL each scrape reads the counters", 0 },
+	{ "web.listen-address", OPT_LISTEN, "[ADDR]:PORT", 0,
+	  "Serve the metrics (Prometheus text format) on ADDR:PORT: PORT alone binds 127.0.0.1, "
+	  "\":PORT\" every address, ADDR alone port " PROM_DEFAULT_PORT_S "; without INTERVAL "
+	  "each scrape reads the counters and nothing goes to stdout (service mode)", 0 },
+	{ "listen", OPT_LISTEN, NULL, OPTION_ALIAS, NULL, 0 },
+	{ "web.telemetry-path", OPT_TELEMETRY_PATH, "PATH", 0,
+	  "The path scrapes GET (default /metrics); / is a landing page linking to it", 0 },
 	{ "listen-timeout", OPT_LISTEN_TIMEOUT, "SECS", 0,
 	  "Close HTTP connections idle for SECS (default 10)", 0 },
 	{ "web.config.file", OPT_WEB_CONFIG, "PATH", 0,
-	  "With --listen: TLS and basic auth from an exporter-toolkit web configuration file "
-	  "(docs/prometheus.md); TLS needs the dynamically linked build", 0 },
+	  "With --web.listen-address: TLS and basic auth from an exporter-toolkit web "
+	  "configuration file (docs/prometheus.md); TLS needs the dynamically linked build", 0 },
 	{ "web-config", OPT_WEB_CONFIG, "PATH", OPTION_ALIAS, NULL, 0 },
 	{ "textfile", OPT_TEXTFILE, "PATH", 0,
 	  "Rewrite PATH (*.prom, for node_exporter's textfile collector) atomically every interval", 0 },
@@ -69,6 +76,7 @@ static const struct argp_option prom_options[] = {
 static struct {
 	bool listen;
 	struct prom_listen addr;
+	const char *path;
 	unsigned int timeout_s;
 	const char *web_config;
 	const char *textfile;
@@ -206,9 +214,13 @@ static int prom_cli_start(struct vmapstat_run *run)
 
 	if (!popt.listen && !popt.textfile && !popt.to_stdout)
 		return 0;
+	if (popt.textfile && prom_textfile_check(popt.textfile, err, sizeof(err))) {
+		fprintf(stderr, "vmapstat: %s\n", err);
+		return -1;
+	}
 	if (popt.listen && run->command) {
-		fprintf(stderr,
-			"vmapstat: --listen serves until vmapstat is stopped: give an INTERVAL or none, not -- COMMAND\n");
+		fprintf(stderr, "vmapstat: --web.listen-address serves until vmapstat is stopped: "
+			"give an INTERVAL or none, not -- COMMAND\n");
 		return -1;
 	}
 	state = prom_state_new(popt.top);
@@ -241,6 +253,8 @@ static int prom_cli_start(struct vmapstat_run *run)
 	if (popt.listen) {
 		struct prom_server_opts o = {
 			.listen = popt.addr,
+			.metrics_path = popt.path,
+			.self_metrics = true,
 			.timeout_s = popt.timeout_s,
 			.refresh = scrape_collector ? refresh : NULL,
 		};
@@ -259,6 +273,7 @@ static int prom_cli_start(struct vmapstat_run *run)
 			}
 			if (webconfig->nr_users) {
 				o.authorize = prom_webconfig_authorize;
+				o.auth_cached = prom_webconfig_auth_cached;
 				o.auth_arg = webconfig;
 			}
 		}
@@ -267,9 +282,10 @@ static int prom_cli_start(struct vmapstat_run *run)
 			return -1;
 		}
 		/* the real port (tests and scripts may ask for port 0) */
-		fprintf(stderr, "vmapstat: serving %s://%s:%u/metrics%s%s\n",
+		fprintf(stderr, "vmapstat: serving %s://%s:%u%s%s%s\n",
 			webconfig && webconfig->tls ? "https" : "http",
 			prom_server_host(server), prom_server_port(server),
+			popt.path ? popt.path : "/metrics",
 			popt.addr.any ? " (every address)" : "",
 			webconfig && webconfig->nr_users ? " (basic auth)" : "");
 	}
@@ -357,6 +373,28 @@ static int prom_cli_end(struct vmapstat_run *run,
 	return ret;
 }
 
+/*
+ * A telemetry path a request line can carry as it is: "/" then visible
+ * ASCII, no query or fragment, and not "/" (the landing page).
+ */
+static int check_path(const char *p, char *err, size_t errlen)
+{
+	size_t i;
+
+	if (p[0] != '/' || !p[1] || strlen(p) >= 200) {
+		snprintf(err, errlen, "--web.telemetry-path '%.100s': a path such as /metrics "
+			 "(starting with /, not / itself, under 200 characters)", p);
+		return -1;
+	}
+	for (i = 1; p[i]; i++)
+		if (p[i] <= ' ' || p[i] >= 0x7f || p[i] == '?' || p[i] == '#' || p[i] == '%') {
+			snprintf(err, errlen, "--web.telemetry-path '%.100s': only visible ASCII, "
+				 "without ?, # or %%", p);
+			return -1;
+		}
+	return 0;
+}
+
 static error_t prom_parse(int key, char *arg, struct argp_state *st)
 {
 	char err[256];
@@ -367,6 +405,11 @@ static error_t prom_parse(int key, char *arg, struct argp_state *st)
 		if (prom_listen_parse(arg, &popt.addr, err, sizeof(err)))
 			argp_error(st, "%s", err);
 		popt.listen = true;
+		break;
+	case OPT_TELEMETRY_PATH:
+		if (check_path(arg, err, sizeof(err)))
+			argp_error(st, "%s", err);
+		popt.path = arg;
 		break;
 	case OPT_LISTEN_TIMEOUT:
 		if (parse_ulong(arg, 3600, &v) || !v)
@@ -379,7 +422,8 @@ static error_t prom_parse(int key, char *arg, struct argp_state *st)
 		popt.web_config = arg;
 		break;
 	case OPT_TEXTFILE:
-		if (prom_textfile_check(arg, err, sizeof(err)))
+		/* the directory is this host's: checked at start (exit 1) */
+		if (prom_textfile_check_name(arg, err, sizeof(err)))
 			argp_error(st, "%s", err);
 		popt.textfile = arg;
 		break;
@@ -402,10 +446,12 @@ static error_t prom_parse(int key, char *arg, struct argp_state *st)
 		 */
 		if (popt.listen && st->argv[st->argc] &&
 		    !strcmp(st->argv[st->argc], "--"))
-			argp_error(st, "--listen serves until vmapstat is stopped: "
+			argp_error(st, "--web.listen-address serves until vmapstat is stopped: "
 				   "give an INTERVAL or none, not -- COMMAND");
 		else if (popt.web_config && !popt.listen)
-			argp_error(st, "--web.config.file configures --listen: give both");
+			argp_error(st, "--web.config.file configures --web.listen-address: give both");
+		else if (popt.path && !popt.listen)
+			argp_error(st, "--web.telemetry-path configures --web.listen-address: give both");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -416,6 +462,7 @@ static error_t prom_parse(int key, char *arg, struct argp_state *st)
 static void prom_cli_parsed(struct vmapstat_run *run)
 {
 	run->stdout_taken = popt.to_stdout;
+	run->serving = popt.listen;
 }
 
 static const struct argp prom_argp = {

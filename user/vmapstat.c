@@ -47,10 +47,7 @@ static struct env {
 static const char doc[] =
 "Per-caller statistics of vmalloc/vmap/ioremap page-table mappings:\n"
 "granule (4K / 64K cont / 2M PMD / 1G PUD), chunk length, latency.\n"
-"\n"
-"USAGE: vmapstat [OPTIONS] [INTERVAL [COUNT]]\n"
-"       vmapstat [OPTIONS] -- COMMAND [ARGS]\n"
-"       vmapstat compare BEFORE.json AFTER.json\n"
+"Two saved runs side by side: vmapstat compare [-j] BEFORE.json AFTER.json\n"
 "\n"
 "EXAMPLES:\n"
 "    vmapstat 1 10          # totals per API, every second, 10 times\n"
@@ -307,6 +304,8 @@ static int emit(const struct vmapscope_sample *cum, const struct vmapscope_sampl
 {
 	if (groups_interval(cum, delta))
 		return EXIT_RUNTIME;
+	if (run.no_report)
+		return 0;
 	if (run.stdout_taken)
 		return cli_stdout_check();
 	if (env.json) {
@@ -565,6 +564,31 @@ static void run_mode_of_own(void)
 	}
 }
 
+/*
+ * Service mode: --web.listen-address without INTERVAL serves until it is
+ * stopped, and the metrics are its only output (under systemd stdout is
+ * the journal): no report, so the options that shape one are refused
+ * rather than ignored.
+ */
+static void service_mode(void)
+{
+	if (!run.serving || env.command || env.nr_pos)
+		return;
+	if (run.stdout_taken)
+		cli_usage_error("--web.listen-address without INTERVAL writes nothing to stdout: "
+				"--prometheus needs an INTERVAL");
+	for (size_t k = 0; k < nr_given; k++) {
+		if (given[k].child != -1)
+			continue;
+		if (given[k].name)
+			cli_usage_error("--web.listen-address without INTERVAL prints no report, "
+					"only the metrics: --%s needs an INTERVAL", given[k].name);
+		cli_usage_error("--web.listen-address without INTERVAL prints no report, "
+				"only the metrics: -%c needs an INTERVAL", given[k].key);
+	}
+	run.no_report = true;
+}
+
 int main(int argc, char **argv)
 {
 	static struct argp wrapped[1 + NR_GROUPS];
@@ -572,6 +596,8 @@ int main(int argc, char **argv)
 	static const struct argp argp = {
 		.options = opts,
 		.parser = parse_arg,
+		/* argp's "Usage:" lines, one per form */
+		.args_doc = "[INTERVAL [COUNT]]\n-- COMMAND [ARGS]",
 		.doc = doc,
 		.children = children,
 	};
@@ -612,6 +638,7 @@ int main(int argc, char **argv)
 			groups[k]->parsed(&run);
 	if (run.repeat > 1 && !env.command)
 		cli_usage_error("--repeat needs -- COMMAND");
+	service_mode();
 
 	rep.per_caller = env.per_caller;
 	rep.timestamp = env.timestamp;
@@ -667,7 +694,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	if (!env.command && !env.json && !run.stdout_taken && env.interval <= 0)
+	if (!env.command && !env.json && !run.stdout_taken && !run.no_report && env.interval <= 0)
 		fprintf(stderr, "Tracing vmalloc/vmap/ioremap mappings... Hit Ctrl-C to end.\n");
 
 	if (env.command) {

@@ -60,6 +60,12 @@ struct vmapstat_run {
 	int repeat;			/* command mode: runs of the command (--repeat) */
 	bool track_areas;		/* the collector tracks vmap areas (--pmu-sample) */
 	bool stdout_taken;		/* --prometheus: stdout holds the exposition only */
+	bool serving;			/* --web.listen-address: serves until stopped */
+	/*
+	 * service mode (--web.listen-address without INTERVAL): /metrics is
+	 * the only output, no group prints a report (set by vmapstat)
+	 */
+	bool no_report;
 
 	/*
 	 * The period's PMU counts, left by the PMU group's interval() for

@@ -8,6 +8,7 @@
 #include <argp.h>
 #include <errno.h>
 #include <limits.h>
+#include <langinfo.h>
 #include <locale.h>
 #include <math.h>
 #include <signal.h>
@@ -308,6 +309,9 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &ctx.start);
 
 	top_ui_init(&ui, env.sort, env.reverse, env.filter, env.cumulative);
+	/* the n/a lines' em dash, only where the terminal's character set has it */
+	setlocale(LC_CTYPE, "");
+	ui.view.ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 	if (env.batch) {
 		ret = run_batch(&src, &ui);
 	} else {

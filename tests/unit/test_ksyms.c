@@ -17,7 +17,7 @@
 #include "unit_files.h"
 
 static char dir[] = "/tmp/vmapscope-ksyms-XXXXXX";
-static char path_ok[256], path_zero[256], path_kr[256], path_empty[256];
+static char path_ok[256], path_zero[256], path_kr[256], path_pe[256], path_empty[256];
 
 static int setup(void **state)
 {
@@ -26,6 +26,7 @@ static int setup(void **state)
 	snprintf(path_ok, sizeof(path_ok), "%s/kallsyms", dir);
 	snprintf(path_zero, sizeof(path_zero), "%s/kallsyms.zero", dir);
 	snprintf(path_kr, sizeof(path_kr), "%s/kptr_restrict", dir);
+	snprintf(path_pe, sizeof(path_pe), "%s/perf_event_paranoid", dir);
 	snprintf(path_empty, sizeof(path_empty), "%s/kallsyms.empty", dir);
 	/* unsorted on purpose (modules come last in the real file, data mixed in) */
 	write_file(path_ok,
@@ -142,6 +143,19 @@ static void test_kptr_restrict_zeros(void **state)
 	assert_non_null(ks);
 	assert_non_null(strstr(ks->reason, "kptr_restrict=1 and no CAP_SYSLOG"));
 	ksyms_free(ks);
+	/*
+	 * kptr_restrict=0: zeros mean no CAP_SYSLOG with perf_event_paranoid
+	 * above 1 (Debian's default); kptr_restrict is not to blame
+	 */
+	write_file(path_kr, "0\n");
+	write_file(path_pe, "3\n");
+	ks = ksyms_load(path_zero, path_kr);
+	assert_non_null(ks);
+	assert_non_null(strstr(ks->reason, "(no CAP_SYSLOG, and kernel.perf_event_paranoid=3 is above 1)"));
+	assert_null(strstr(ks->reason, "kptr_restrict"));
+	assert_non_null(strstr(ks->reason, "raw addresses"));
+	ksyms_free(ks);
+	unlink(path_pe);
 	write_file(path_kr, "2\n");
 }
 

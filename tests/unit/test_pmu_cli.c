@@ -20,6 +20,8 @@
 
 #include "vmapstat_groups.h"
 #include "pmu_compare.h"
+#include "cli.h"
+#include "printable.h"
 #include "pmu_runs.h"
 
 static char out_path[64], err_path[64];
@@ -354,7 +356,7 @@ static void test_compare_main(void **state)
 	assert_non_null(strstr(out, "| dtlb_walk | 2/2  | 150.0       | 75.0       | -50.00% |"));
 	assert_int_equal(captured(compare_main_wrapper, one), 2);
 	assert_non_null(strstr(slurp(err_path), "vmapstat compare: want BEFORE.json AFTER.json"));
-	assert_int_equal(captured(compare_main_wrapper, missing), 2);
+	assert_int_equal(captured(compare_main_wrapper, missing), 1);
 	assert_string_equal(slurp(err_path),
 			    "vmapstat compare: /nonexistent.json: No such file or directory\n");
 
@@ -371,6 +373,63 @@ static void test_compare_main(void **state)
 	assert_string_equal(slurp(out_path), "");
 	unlink(a);
 	unlink(b);
+}
+
+/*
+ * Text from the files (labels, commands, metric names) reaches the
+ * terminal printable: no escape sequence, no line of its own.
+ */
+static void test_compare_printable(void **state)
+{
+	char b[80], a[80];
+	char *ok[] = { "compare", b, a, NULL };
+	char *missing[] = { "compare", b, "/nonexistent\x1b[2J.json", NULL };
+	char *out, *err;
+	FILE *f;
+
+	(void)state;
+	snprintf(b, sizeof(b), "%s.b", out_path);
+	snprintf(a, sizeof(a), "%s.a", out_path);
+	f = fopen(b, "w");
+	fputs("{\"pmu_runs\":{\"version\":1,\"command\":\"true\\u001b]0;pwned\\u0007\","
+	      "\"label\":\"stock\\nfake: line\",\"runs\":1,\"status\":[0],\"metrics\":"
+	      "[{\"name\":\"dtlb\\u001b[31mwalk\",\"unit\":\"\",\"values\":[10],\"flags\":[0]}]}}\n", f);
+	fclose(f);
+	f = fopen(a, "w");
+	fputs("{\"pmu_runs\":{\"version\":1,\"command\":\"false\",\"label\":\"patched\","
+	      "\"runs\":1,\"status\":[0],\"metrics\":"
+	      "[{\"name\":\"dtlb\\u001b[31mwalk\",\"unit\":\"\",\"values\":[5],\"flags\":[0]}]}}\n", f);
+	fclose(f);
+	assert_int_equal(captured(compare_main_wrapper, ok), 0);
+	out = slurp(out_path);
+	if (strchr(out, 0x1b) || strchr(out, 0x07))
+		fail_msg("a control character reached the output: '%s'", out);
+	assert_non_null(strstr(out, "before: stock\\nfake: line\n"));
+	assert_non_null(strstr(out, "  before: true\\x1b]0;pwned\\x07\n"));
+	assert_non_null(strstr(out, "| dtlb\\x1b[31mwalk "));
+	assert_int_equal(captured(compare_main_wrapper, missing), 1);
+	err = slurp(err_path);
+	assert_null(strchr(err, 0x1b));
+	assert_non_null(strstr(err, "/nonexistent\\x1b[2J.json: No such file or directory"));
+	unlink(a);
+	unlink(b);
+}
+
+/* printable(): escapes, UTF-8 kept, bad bytes escaped, cut to fit */
+static void test_printable(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	assert_string_equal(printable("plain text", buf, sizeof(buf)), "plain text");
+	assert_string_equal(printable("a\nb\tc\r", buf, sizeof(buf)), "a\\nb\\tc\\r");
+	assert_string_equal(printable("\x1b[0m\x7f", buf, sizeof(buf)), "\\x1b[0m\\x7f");
+	assert_string_equal(printable("caf\xc3\xa9 \xe2\x80\x94", buf, sizeof(buf)),
+			    "caf\xc3\xa9 \xe2\x80\x94");
+	assert_string_equal(printable("\xff\xc3(", buf, sizeof(buf)), "\\xff\\xc3(");
+	assert_string_equal(printable("\xc0\xaf", buf, sizeof(buf)), "\\xc0\\xaf");
+	assert_string_equal(printable("\x1b\x1b", buf, 6), "\\x1b");
+	assert_string_equal(printable("abc", buf, 1), "");
 }
 
 /* compare -j of values whose differences overflow: valid JSON, null there */
@@ -486,6 +545,8 @@ int main(void)
 		cmocka_unit_test(test_json_reads_back),
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_compare_main),
+		cmocka_unit_test(test_compare_printable),
+		cmocka_unit_test(test_printable),
 		cmocka_unit_test(test_compare_json_main),
 		cmocka_unit_test(test_interval_json_one_object),
 	};

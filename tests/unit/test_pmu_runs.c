@@ -274,6 +274,41 @@ static void expect_read_error(const char *text, const char *needle)
 	assert_null(strchr(err, '\n'));
 }
 
+/*
+ * Only the pmu_runs object is parsed; everything else is stepped over
+ * (a run's rows are nearly all of a large file): strings that look like
+ * the key, nested values, several JSON lines, the last pmu_runs wins.
+ */
+static void test_read_skips_the_rest(void **state)
+{
+	static const char runs[] = "{\"version\":1,\"runs\":1,\"status\":[0],"
+				   "\"metrics\":[{\"name\":\"%s\",\"values\":[%d]}]}";
+	char text[2048], a[256], b[256], path[256];
+	struct pmu_runs r;
+
+	(void)state;
+	snprintf(a, sizeof(a), runs, "first", 1);
+	snprintf(b, sizeof(b), runs, "second", 2);
+	snprintf(text, sizeof(text),
+		 "{\"rows\":[{\"caller\":\"}\\\"pmu_runs\\\":{\",\"n\":[1,2.5e3,-4,true,null,{}]}],"
+		 "\"pmu_runs\":%s}\n"
+		 "[1,{\"pmu_runs\":%s}]\n"
+		 "{ \"x\" : \"pmu_runs\" , \"pmu_runs\" : %s , \"y\":[[[]]]}\n", a, b, b);
+	write_text("skip.json", text, path, sizeof(path));
+	if (pmu_runs_read_json(path, &r, err, sizeof(err)))
+		fail_msg("%s: %s", text, err);
+	assert_int_equal(r.nr_metrics, 1);
+	assert_string_equal(r.m[0].name, "second");
+	assert_true(r.m[0].values[0] == 2);
+	pmu_runs_free(&r);
+	/* what is skipped must still be JSON */
+	expect_read_error("{\"rows\":[1,2}\n", "not valid JSON at byte 12");
+	expect_read_error("{\"rows\":\"unterminated}", "truncated");
+	expect_read_error("{\"rows\":\"a\nb\"}", "not valid JSON at byte 10");
+	expect_read_error("{\"a\" 1}", "not valid JSON at byte 5");
+	expect_read_error("{\"a\":1,}", "not valid JSON");
+}
+
 static void test_bad_json(void **state)
 {
 	struct pmu_runs r;
@@ -510,6 +545,7 @@ int main(void)
 		cmocka_unit_test(test_diff_format),
 		cmocka_unit_test(test_json_roundtrip_and_compare),
 		cmocka_unit_test(test_bad_json),
+		cmocka_unit_test(test_read_skips_the_rest),
 		cmocka_unit_test(test_compare_json_extreme_values),
 		cmocka_unit_test(test_many_metrics),
 	};

@@ -25,6 +25,9 @@
 #include <cmocka.h>
 
 #include "prom_http.h"
+#ifdef VMAPSCOPE_TLS
+#include "tls_certs.h"
+#endif
 
 static struct prom_server *srv;
 static uint16_t port;
@@ -37,19 +40,27 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Start srv with @o on a free port of 127.0.0.1. */
+static int start_opts(struct prom_server_opts *o)
+{
+	char err[256];
+
+	assert_int_equal(prom_listen_parse("127.0.0.1:0", &o->listen, err, sizeof(err)), 0);
+	if (prom_server_start(o, &srv, err, sizeof(err)))
+		fail_msg("server: %s", err);
+	port = prom_server_port(srv);
+	assert_int_not_equal(port, 0);
+	return 0;
+}
+
 static int start_per_ip(unsigned int timeout_s, unsigned int max_conn,
 			unsigned int per_ip)
 {
 	struct prom_server_opts o = { .timeout_s = timeout_s,
 				      .max_connections = max_conn,
 				      .max_per_ip = per_ip };
-	char err[256];
 
-	assert_int_equal(prom_listen_parse("127.0.0.1:0", &o.listen, err, sizeof(err)), 0);
-	assert_int_equal(prom_server_start(&o, &srv, err, sizeof(err)), 0);
-	port = prom_server_port(srv);
-	assert_int_not_equal(port, 0);
-	return 0;
+	return start_opts(&o);
 }
 
 static int start(unsigned int timeout_s, unsigned int max_conn)
@@ -244,7 +255,8 @@ static void test_head(void **state)
 
 static void test_404_and_405(void **state)
 {
-	static const char *const paths[] = { "/", "/metric", "/metrics/", "/x/metrics", "/favicon.ico" };
+	static const char *const paths[] = { "/index.html", "/metric", "/metrics/", "/x/metrics",
+					     "/favicon.ico" };
 	static const char *const methods[] = { "POST", "PUT", "DELETE", "OPTIONS", "PATCH" };
 	struct prom_server_stats st;
 	unsigned int i;
@@ -794,13 +806,9 @@ static int check_pass(void *arg, const char *user, const char *pass)
 static int setup_auth(void **state)
 {
 	struct prom_server_opts o = { .timeout_s = 2, .authorize = check_pass };
-	char err[256];
 
 	(void)state;
-	assert_int_equal(prom_listen_parse("127.0.0.1:0", &o.listen, err, sizeof(err)), 0);
-	assert_int_equal(prom_server_start(&o, &srv, err, sizeof(err)), 0);
-	port = prom_server_port(srv);
-	return 0;
+	return start_opts(&o);
 }
 
 /* How often @name starts a header line of @resp (case-insensitive). */
@@ -859,6 +867,398 @@ static void test_401_stays_one_response(void **state)
 	assert_int_equal(st.unauthorized, 2000);
 }
 
+/*
+ * A slow password check (as bcrypt is) runs in the server's checking
+ * thread, one at a time, for at most PROM_AUTH_MAX_PENDING requests:
+ * 20 clients with wrong passwords at once get 401 (checked) or 503 with
+ * Retry-After (beyond the bound, at once), and a scraper whose password
+ * is remembered is answered meanwhile without waiting for any check.
+ */
+static int checks_now, checks_max;
+
+static int slow_check(void *arg, const char *user, const char *pass)
+{
+	int n = __atomic_add_fetch(&checks_now, 1, __ATOMIC_SEQ_CST);
+
+	(void)arg;
+	if (n > __atomic_load_n(&checks_max, __ATOMIC_SEQ_CST))
+		__atomic_store_n(&checks_max, n, __ATOMIC_SEQ_CST);
+	usleep(100 * 1000);
+	__atomic_sub_fetch(&checks_now, 1, __ATOMIC_SEQ_CST);
+	return !strcmp(user, "prom") && !strcmp(pass, "right");
+}
+
+static int remembered(void *arg, const char *user, const char *pass)
+{
+	(void)arg;
+	return !strcmp(user, "prom") && !strcmp(pass, "right") ? 1 : -1;
+}
+
+static int setup_slow_auth(void **state)
+{
+	struct prom_server_opts o = { .timeout_s = 5, .authorize = slow_check,
+				      .auth_cached = remembered };
+
+	(void)state;
+	return start_opts(&o);
+}
+
+struct wrong_client {
+	pthread_t t;
+	int n, status, retry_after;
+	double took;
+};
+
+static void *wrong_client(void *arg)
+{
+	struct wrong_client *w = arg;
+	char req[256], tok[64], *r;
+	double t0 = now_s();
+	int fd = connect_lo();
+	size_t i, k;
+	static const char b64[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	char plain[32];
+	unsigned char *p = (unsigned char *)plain;
+	size_t n = (size_t)snprintf(plain, sizeof(plain), "prom:wrong%02d", w->n);
+
+	for (i = 0, k = 0; i < n; i += 3) {
+		unsigned int v = p[i] << 16 | (i + 1 < n ? p[i + 1] << 8 : 0) |
+				 (i + 2 < n ? p[i + 2] : 0);
+
+		tok[k++] = b64[v >> 18 & 63];
+		tok[k++] = b64[v >> 12 & 63];
+		tok[k++] = i + 1 < n ? b64[v >> 6 & 63] : '=';
+		tok[k++] = i + 2 < n ? b64[v & 63] : '=';
+	}
+	tok[k] = 0;
+	snprintf(req, sizeof(req), "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+		 "Authorization: Basic %s\r\n\r\n", tok);
+	send_all(fd, req);
+	r = recv_all(fd, NULL);
+	close(fd);
+	w->status = status_of(r);
+	w->retry_after = header_count(r, "Retry-After");
+	w->took = now_s() - t0;
+	free(r);
+	return NULL;
+}
+
+static void test_slow_checks_are_bounded(void **state)
+{
+	struct wrong_client w[20];
+	struct prom_server_stats st;
+	int i, n401 = 0, n503 = 0, fd;
+	double t0, took;
+	char *r;
+
+	(void)state;
+	assert_int_equal(prom_server_publish(srv, "a 1\n", 4), 0);
+	for (i = 0; i < 20; i++) {
+		w[i].n = i;
+		assert_int_equal(pthread_create(&w[i].t, NULL, wrong_client, &w[i]), 0);
+	}
+	usleep(50 * 1000);
+	t0 = now_s();
+	fd = connect_lo();
+	send_all(fd, "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+		 "Authorization: Basic cHJvbTpyaWdodA==\r\n\r\n");
+	r = recv_all(fd, NULL);
+	close(fd);
+	took = now_s() - t0;
+	assert_int_equal(status_of(r), 200);
+	free(r);
+	/* behind 8 checks of 100 ms each it would have taken 0.8 s */
+	if (took > 0.3)
+		fail_msg("a remembered password waited %.3f s", took);
+	for (i = 0; i < 20; i++) {
+		pthread_join(w[i].t, NULL);
+		if (w[i].status == 401) {
+			n401++;
+		} else if (w[i].status == 503) {
+			n503++;
+			assert_int_equal(w[i].retry_after, 1);
+			assert_true(w[i].took < 0.3);
+		} else {
+			fail_msg("client %d: status %d", i, w[i].status);
+		}
+	}
+	assert_true(n401 >= 1 && n401 <= 20 - 1);
+	assert_true(n503 >= 20 - 2 * PROM_AUTH_MAX_PENDING);
+	assert_int_equal(checks_max, 1);
+	prom_server_stats(srv, &st);
+	assert_int_equal(st.unauthorized, (uint64_t)n401);
+	assert_int_equal(st.auth_busy, (uint64_t)n503);
+	assert_int_equal(st.auth_checks, (uint64_t)n401);
+}
+
+/* Stopping the server while checks are pending resumes and closes them. */
+static void test_stop_with_checks_pending(void **state)
+{
+	struct wrong_client w[4];
+	int i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		w[i].n = i;
+		assert_int_equal(pthread_create(&w[i].t, NULL, wrong_client, &w[i]), 0);
+	}
+	usleep(150 * 1000);
+	prom_server_stop(srv);
+	srv = NULL;
+	for (i = 0; i < 4; i++) {
+		pthread_join(w[i].t, NULL);
+		assert_true(w[i].status == 401 || w[i].status == 0);
+	}
+}
+
+/* GET / is a landing page linking to the telemetry path, as exporters serve. */
+static void test_landing_page(void **state)
+{
+	struct prom_server_stats st;
+	char *r;
+
+	(void)state;
+	r = request("GET", "/", NULL);
+	assert_int_equal(status_of(r), 200);
+	assert_non_null(strstr(r, "Content-Type: text/html; charset=utf-8\r\n"));
+	assert_non_null(strstr(body_of(r), "<a href=\"/metrics\">Metrics</a>"));
+	free(r);
+	r = request("HEAD", "/", NULL);
+	assert_int_equal(status_of(r), 200);
+	assert_string_equal(body_of(r), "");
+	free(r);
+	r = request("POST", "/", NULL);
+	assert_int_equal(status_of(r), 405);
+	free(r);
+	prom_server_stats(srv, &st);
+	assert_int_equal(st.landing, 2);
+	assert_int_equal(st.ok, 0);
+}
+
+/*
+ * --web.telemetry-path: scrapes go to the path given, /metrics is then
+ * just another path (404), the landing page links to it, and the
+ * server's own metrics follow the exposition.
+ */
+static int setup_path(void **state)
+{
+	struct prom_server_opts o = { .timeout_s = 2, .metrics_path = "/vmapscope/metrics",
+				      .self_metrics = true };
+
+	(void)state;
+	return start_opts(&o);
+}
+
+static void test_telemetry_path_and_self_metrics(void **state)
+{
+	static const char text[] = "# TYPE a_total counter\na_total 1\n";
+	const char *b;
+	char *r;
+	int i;
+
+	(void)state;
+	assert_int_equal(prom_server_publish(srv, text, strlen(text)), 0);
+	r = request("GET", "/metrics", NULL);
+	assert_int_equal(status_of(r), 404);
+	assert_non_null(strstr(body_of(r), "vmapscope serves /vmapscope/metrics"));
+	free(r);
+	r = request("GET", "/", NULL);
+	assert_non_null(strstr(body_of(r), "<a href=\"/vmapscope/metrics\">"));
+	free(r);
+	for (i = 0; i < 3; i++) {
+		r = request("GET", "/vmapscope/metrics", NULL);
+		assert_int_equal(status_of(r), 200);
+		b = body_of(r);
+		/* the exposition first, as published, then the server's own */
+		assert_memory_equal(b, text, strlen(text));
+		assert_non_null(strstr(b, "\n# TYPE process_cpu_seconds_total counter\n"));
+		assert_non_null(strstr(b, "\nprocess_resident_memory_bytes "));
+		assert_non_null(strstr(b, "\nprocess_open_fds "));
+		assert_non_null(strstr(b, "\nprocess_start_time_seconds "));
+		if (i == 2) {
+			/* the counts as of this scrape's start: two scrapes, one 404, two landing */
+			assert_non_null(strstr(b, "\npromhttp_metric_handler_requests_total{code=\"200\"} 2\n"));
+			assert_non_null(strstr(b, "\npromhttp_metric_handler_requests_total{code=\"503\"} 0\n"));
+			assert_non_null(strstr(b, "\nvmapscope_http_requests_total{code=\"200\"} 3\n"));
+			assert_non_null(strstr(b, "\nvmapscope_http_requests_total{code=\"404\"} 1\n"));
+			assert_non_null(strstr(b, "\nvmapscope_scrape_duration_seconds_count 2\n"));
+			assert_non_null(strstr(b, "\nvmapscope_scrape_duration_seconds_bucket{le=\"+Inf\"} 2\n"));
+		}
+		free(r);
+	}
+	/* HEAD: the length of what GET sends, no body */
+	r = request("HEAD", "/vmapscope/metrics", NULL);
+	assert_int_equal(status_of(r), 200);
+	assert_string_equal(body_of(r), "");
+	free(r);
+}
+
+#ifdef VMAPSCOPE_TLS
+/*
+ * HTTPS (the build with VMAPSCOPE_TLS: the sanitizer build): a GnuTLS
+ * client against the server with certificates made in memory; plain
+ * HTTP to the TLS port gets a 400 at once; with a client CA, a request
+ * needs a certificate it signed (403 otherwise).
+ */
+static struct test_cert srv_cert, ca_cert, client_cert, stranger_cert;
+
+static int tls_start(bool verify_client)
+{
+	struct prom_server_opts o = { .timeout_s = 2 };
+	time_t now = time(NULL);
+
+	assert_int_equal(test_cert_make(&srv_cert, "127.0.0.1", now - 3600, now + 86400, NULL), 0);
+	assert_int_equal(test_cert_make(&ca_cert, "test CA", now - 3600, now + 86400, NULL), 0);
+	assert_int_equal(test_cert_make(&client_cert, "scraper", now - 3600, now + 86400,
+					&ca_cert), 0);
+	assert_int_equal(test_cert_make(&stranger_cert, "stranger", now - 3600, now + 86400,
+					NULL), 0);
+	o.tls_cert_pem = srv_cert.cert_pem;
+	o.tls_key_pem = srv_cert.key_pem;
+	o.tls_client_ca_pem = verify_client ? ca_cert.cert_pem : NULL;
+	return start_opts(&o);
+}
+
+static int setup_tls(void **state)
+{
+	(void)state;
+	return tls_start(false);
+}
+
+static int setup_mtls(void **state)
+{
+	(void)state;
+	return tls_start(true);
+}
+
+static int teardown_tls(void **state)
+{
+	teardown(state);
+	test_cert_free(&srv_cert);
+	test_cert_free(&ca_cert);
+	test_cert_free(&client_cert);
+	test_cert_free(&stranger_cert);
+	return 0;
+}
+
+/* One request over TLS; the whole answer in a malloc'ed string ("" when the handshake fails). */
+static char *tls_request(const char *req, const struct test_cert *client)
+{
+	gnutls_certificate_credentials_t cred;
+	gnutls_session_t ss;
+	size_t cap = 1 << 16, n = 0;
+	char *buf = calloc(1, cap);
+	int fd = connect_lo(), rc;
+
+	assert_non_null(buf);
+	assert_int_equal(gnutls_certificate_allocate_credentials(&cred), 0);
+	if (client) {
+		gnutls_datum_t c = { (unsigned char *)client->cert_pem,
+				     (unsigned int)strlen(client->cert_pem) };
+		gnutls_datum_t k = { (unsigned char *)client->key_pem,
+				     (unsigned int)strlen(client->key_pem) };
+
+		assert_int_equal(gnutls_certificate_set_x509_key_mem(cred, &c, &k,
+								     GNUTLS_X509_FMT_PEM), 0);
+	}
+	assert_int_equal(gnutls_init(&ss, GNUTLS_CLIENT), 0);
+	assert_int_equal(gnutls_set_default_priority(ss), 0);
+	assert_int_equal(gnutls_credentials_set(ss, GNUTLS_CRD_CERTIFICATE, cred), 0);
+	gnutls_transport_set_int(ss, fd);
+	gnutls_handshake_set_timeout(ss, 5000);
+	do
+		rc = gnutls_handshake(ss);
+	while (rc < 0 && !gnutls_error_is_fatal(rc));
+	if (!rc) {
+		assert_true(gnutls_record_send(ss, req, strlen(req)) == (ssize_t)strlen(req));
+		for (;;) {
+			ssize_t r = gnutls_record_recv(ss, buf + n, cap - n - 1);
+
+			if (r == GNUTLS_E_AGAIN || r == GNUTLS_E_INTERRUPTED)
+				continue;
+			if (r <= 0)
+				break;
+			n += (size_t)r;
+			assert_true(n + 1 < cap);
+		}
+	}
+	buf[n] = 0;
+	gnutls_deinit(ss);
+	gnutls_certificate_free_credentials(cred);
+	close(fd);
+	return buf;
+}
+
+static void test_tls_scrape(void **state)
+{
+	static const char get[] = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+	double t0;
+	char *r;
+
+	(void)state;
+	assert_int_equal(prom_server_publish(srv, "t 1\n", 4), 0);
+	r = tls_request(get, NULL);
+	assert_int_equal(status_of(r), 200);
+	assert_string_equal(body_of(r), "t 1\n");
+	free(r);
+	/* plain HTTP to the HTTPS port: a 400 that says so, at once */
+	t0 = now_s();
+	r = request("GET", "/metrics", NULL);
+	assert_int_equal(status_of(r), 400);
+	assert_non_null(strstr(body_of(r), "this is an HTTPS server"));
+	assert_true(now_s() - t0 < 1.0);
+	free(r);
+	/* 22 and then no TLS record: dropped at once, not at the header deadline */
+	{
+		static const char *const junk[] = { "\x16GARBAGE\r\n\r\n", "\x16\x03\x09xx",
+						    "\x16\x03\x01\xff\xffxx", "\x16\x03\x01\x01\x10\x02" };
+		size_t i;
+
+		for (i = 0; i < sizeof(junk) / sizeof(junk[0]); i++) {
+			int fd = connect_lo();
+
+			t0 = now_s();
+			send_all(fd, junk[i]);
+			free(recv_all(fd, NULL));
+			close(fd);
+			if (now_s() - t0 > 0.5)
+				fail_msg("junk %zu on the TLS port held %.2f s", i, now_s() - t0);
+		}
+	}
+	/* a request line libmicrohttpd parses as malformed: a 400 over TLS too */
+	r = tls_request("\x01\x02 x y\r\n\r\n", NULL);
+	assert_int_equal(status_of(r), 400);
+	free(r);
+	r = tls_request(get, NULL);
+	assert_int_equal(status_of(r), 200);
+	free(r);
+}
+
+static void test_tls_client_certificates(void **state)
+{
+	static const char get[] = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+	struct prom_server_stats st;
+	char *r;
+
+	(void)state;
+	assert_int_equal(prom_server_publish(srv, "m 1\n", 4), 0);
+	r = tls_request(get, &client_cert);
+	assert_int_equal(status_of(r), 200);
+	assert_string_equal(body_of(r), "m 1\n");
+	free(r);
+	r = tls_request(get, NULL);
+	assert_int_equal(status_of(r), 403);
+	free(r);
+	r = tls_request(get, &stranger_cert);
+	assert_int_equal(status_of(r), 403);
+	free(r);
+	prom_server_stats(srv, &st);
+	assert_int_equal(st.ok, 1);
+	assert_int_equal(st.forbidden, 2);
+}
+#endif
+
 static void parse_ok(const char *spec, const char *text)
 {
 	struct prom_listen l;
@@ -886,6 +1286,12 @@ static void test_listen_parse(void **state)
 
 	(void)state;
 	parse_ok("9100", "127.0.0.1:9100");
+	/* an address alone: the default port */
+	parse_ok("127.0.0.1", "127.0.0.1:" PROM_DEFAULT_PORT_S);
+	parse_ok("0.0.0.0", "0.0.0.0:" PROM_DEFAULT_PORT_S);
+	parse_ok("localhost", "127.0.0.1:" PROM_DEFAULT_PORT_S);
+	parse_ok("[::1]", "[::1]:" PROM_DEFAULT_PORT_S);
+	parse_bad("1.2.3", "bad IPv4 address");
 	parse_ok("0", "127.0.0.1:0");
 	parse_ok("127.0.0.2:65535", "127.0.0.2:65535");
 	parse_ok("localhost:9100", "127.0.0.1:9100");
@@ -987,6 +1393,15 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_per_address_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bind_error_is_one_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_401_stays_one_response, setup_auth, teardown),
+		cmocka_unit_test_setup_teardown(test_landing_page, setup, teardown),
+#ifdef VMAPSCOPE_TLS
+		cmocka_unit_test_setup_teardown(test_tls_scrape, setup_tls, teardown_tls),
+		cmocka_unit_test_setup_teardown(test_tls_client_certificates, setup_mtls, teardown_tls),
+#endif
+		cmocka_unit_test_setup_teardown(test_telemetry_path_and_self_metrics, setup_path,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_slow_checks_are_bounded, setup_slow_auth, teardown),
+		cmocka_unit_test_setup_teardown(test_stop_with_checks_pending, setup_slow_auth, teardown),
 	};
 
 	return cmocka_run_group_tests_name("prom_http", tests, NULL, NULL);

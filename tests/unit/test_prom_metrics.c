@@ -317,6 +317,40 @@ static void test_empty_state(void **state)
 	assert_int_equal(count_lines_with("# TYPE "), count_lines_with("# HELP "));
 }
 
+/*
+ * Whether caller labels are /proc/vmallocinfo's (and so join the live
+ * gauges): yes from vmap_mapped or the vm_struct, no from the kernel
+ * stack or the entry probes, nor when nothing names callers.
+ */
+static void test_callers_as_vmallocinfo(void **state)
+{
+	static const struct {
+		const char *how;
+		bool available;
+		double want;
+	} cases[] = {
+		{ "vmap_mapped", true, 1 }, { "vm_struct", true, 1 }, { "stack", true, 0 },
+		{ "entry probes", true, 0 }, { "", false, 0 },
+	};
+	struct vmapscope_sample s;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		prom_state_free(st);
+		st = prom_state_new(20);
+		snap_init(&s, 0);
+		s.feat[VMAPSCOPE_FEAT_CALLERS].available = cases[i].available;
+		snprintf(s.feat[VMAPSCOPE_FEAT_CALLERS].how, sizeof(s.feat[0].how), "%s", cases[i].how);
+		prom_state_set_info(st, &s);
+		sample_free(&s);
+		render();
+		if (value_of("vmapscope_callers_as_vmallocinfo") != cases[i].want)
+			fail_msg("callers by '%s': %g", cases[i].how,
+				 value_of("vmapscope_callers_as_vmallocinfo"));
+	}
+}
+
 static void live_row(struct snapshot_row *r, const char *caller, int api,
 		     uint64_t b4k, uint64_t b2m, uint64_t areas)
 {
@@ -430,6 +464,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_free_slots_fill_later, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_top_zero_sums_everything, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty_state, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_callers_as_vmallocinfo, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_live_bytes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pmu_counts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pmu_per_command, setup, teardown),

@@ -109,6 +109,13 @@ static void test_check(void **state)
 	snprintf(p, sizeof(p), "%s/sub.prom", dir);
 	assert_int_equal(mkdir(p, 0755), 0);
 	check_bad(p, "is a directory");
+	/* the name alone: what is wrong wherever it runs (a usage error) */
+	assert_int_equal(prom_textfile_check_name("/nonexistent-vmapscope-dir/x.prom",
+						  err, sizeof(err)), 0);
+	assert_int_equal(prom_textfile_check_name("/tmp/x.txt", err, sizeof(err)), -EINVAL);
+	assert_int_equal(prom_textfile_check_name("/tmp/.prom", err, sizeof(err)), -EINVAL);
+	assert_int_equal(prom_textfile_check_name(".prom", err, sizeof(err)), -EINVAL);
+	assert_int_equal(prom_textfile_check_name("x.prom", err, sizeof(err)), 0);
 }
 
 static void test_write_content_mode_no_leftovers(void **state)

@@ -242,7 +242,29 @@ static void test_missing_columns_marked(void **state)
 			found |= 4;
 	}
 	assert_int_equal(found, 3);
+	/* a terminal that is not UTF-8 (the C locale) gets ASCII only */
+	view.ascii = true;
+	n = top_fmt_summary(lines, 16, &t, &view, 0, t.nr);
+	found = 0;
+	for (i = 0; i < n; i++) {
+		for (const char *p = lines[i]; *p; p++)
+			assert_true((unsigned char)*p < 0x80);
+		if (!strcmp(lines[i], "n/a granule: kernel lacks vmalloc:vmap_set_ptes - "
+			    "apply kernel-patches/linux-6.12"))
+			found |= 1;
+	}
+	assert_int_equal(found, 1);
 	top_table_free(&t);
+}
+
+static void test_ascii(void **state)
+{
+	char s[64];
+
+	(void)state;
+	snprintf(s, sizeof(s), "a \xe2\x80\x94 b \xc3\xa9 \xf0\x9f\x98\x80 c");
+	top_ascii(s);
+	assert_string_equal(s, "a - b ? ? c");
 }
 
 static void test_summary_lines(void **state)
@@ -326,6 +348,7 @@ int main(void)
 		cmocka_unit_test(test_batch_layout_rows_exact_width),
 		cmocka_unit_test(test_missing_columns_marked),
 		cmocka_unit_test(test_summary_lines),
+		cmocka_unit_test(test_ascii),
 		cmocka_unit_test(test_screen_layout_narrowing),
 	};
 

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "hist.h"
+#include "top_format.h"
 #include "top_model.h"
 
 #define K4	(1ULL << 12)
@@ -288,6 +289,36 @@ static void test_first_frame_and_cumulative(void **state)
 	sample_free(&cur);
 }
 
+/*
+ * Callers by kernel stack (a stock kernel where neither fexit nor kprobes
+ * attach): a line says that /proc/vmallocinfo's names, the live rows',
+ * may differ; from the area's vm_struct, nothing is said.
+ */
+static void test_callers_note(void **state)
+{
+	struct vmapscope_sample cur;
+	struct top_table tab = { 0 };
+	struct top_avail av;
+	char lines[16][TOP_LINE_MAX];
+	int n, i, found = 0;
+
+	snap_init(&cur, "x86_64", 0);
+	cur.feat[VMAPSCOPE_FEAT_CALLERS].available = true;
+	snprintf(cur.feat[VMAPSCOPE_FEAT_CALLERS].how, sizeof(cur.feat[0].how), "stack");
+	top_avail_from_sample(&av, &cur, NULL);
+	assert_non_null(strstr(av.callers_note, "named by kernel stack"));
+	assert_int_equal(top_table_build(&tab, &cur, NULL, &av, NULL, 0, true, false), 0);
+	n = top_fmt_summary(lines, 16, &tab, NULL, 0, 0);
+	for (i = 0; i < n; i++)
+		found += !strcmp(lines[i], av.callers_note);
+	assert_int_equal(found, 1);
+	top_table_free(&tab);
+	snprintf(cur.feat[VMAPSCOPE_FEAT_CALLERS].how, sizeof(cur.feat[0].how), "vm_struct");
+	top_avail_from_sample(&av, &cur, NULL);
+	assert_string_equal(av.callers_note, "");
+	sample_free(&cur);
+}
+
 /* A stock kernel: no series tracepoints, no probes; areas only. */
 static void test_missing_features_fallbacks(void **state)
 {
@@ -312,6 +343,8 @@ static void test_missing_features_fallbacks(void **state)
 	assert_string_equal(av.why[TOP_NEED_GRANULE], "granule: kernel lacks vmalloc:vmap_set_ptes");
 	assert_false(av.have[TOP_NEED_LIVE]);
 	assert_string_equal(av.why[TOP_NEED_LIVE], "live: /proc/vmallocinfo: Permission denied");
+	/* callers named as /proc/vmallocinfo names them: nothing to say */
+	assert_string_equal(av.callers_note, "");
 
 	assert_int_equal(top_table_build(&tab, &cur, NULL, &av, NULL, 0, true, false), 0);
 	assert_int_equal(tab.maps_src, TOP_MAPS_AREAS);
@@ -530,6 +563,7 @@ int main(void)
 		cmocka_unit_test(test_rates_from_two_samples),
 		cmocka_unit_test(test_first_frame_and_cumulative),
 		cmocka_unit_test(test_missing_features_fallbacks),
+		cmocka_unit_test(test_callers_note),
 		cmocka_unit_test(test_granule_columns_per_arch),
 		cmocka_unit_test(test_arm64_cont_share),
 		cmocka_unit_test(test_live_matching),

@@ -121,6 +121,11 @@ static void test_bad_options(void **state)
 	expect_usage_error((const char *[]){ "--no-such-option", NULL }, "--no-such-option");
 	expect_usage_error((const char *[]){ "-x", NULL }, "'x'");
 	expect_usage_error((const char *[]){ "--api", "bogus", NULL }, "unknown API");
+	/* arguments are quoted printable: no escape sequence reaches the terminal */
+	expect_usage_error((const char *[]){ "--api", "\x1b[2J", NULL }, "'\\x1b[2J'");
+	expect_usage_error((const char *[]){ "--no-such\x1b]0;x\x07", NULL },
+			   "unrecognized option '--no-such\\x1b]0;x\\x07' (see vmapstat --help)");
+	expect_usage_error((const char *[]){ "1\n2", NULL }, "invalid interval '1\\n2'");
 	expect_usage_error((const char *[]){ "--api", "vmalloc,", NULL }, "unknown API");
 	expect_usage_error((const char *[]){ "--pid", "12ab", NULL }, "invalid PID");
 	expect_usage_error((const char *[]){ "--pid", "-5", NULL }, "invalid PID");
@@ -157,7 +162,19 @@ static void test_interval_bounds(void **state)
 static void test_snapshot_excludes(void **state)
 {
 	expect_usage_error((const char *[]){ "--snapshot", "--listen", "9100", NULL },
-			   "--snapshot and --listen exclude each other");
+			   "--snapshot and --web.listen-address exclude each other");
+	/* service mode: no report, nothing on stdout */
+	expect_usage_error((const char *[]){ "--web.listen-address", "0", "-j", NULL },
+			   "--web.listen-address without INTERVAL prints no report, only the metrics: "
+			   "--json needs an INTERVAL");
+	expect_usage_error((const char *[]){ "--listen", "0", "-p", NULL },
+			   "--per-caller needs an INTERVAL");
+	expect_usage_error((const char *[]){ "--listen", "0", "--prometheus", NULL },
+			   "--prometheus needs an INTERVAL");
+	expect_usage_error((const char *[]){ "--web.telemetry-path", "/m", NULL },
+			   "--web.telemetry-path configures --web.listen-address: give both");
+	expect_usage_error((const char *[]){ "--listen", "0", "--web.telemetry-path", "m", NULL },
+			   "--web.telemetry-path 'm': a path such as /metrics");
 	expect_usage_error((const char *[]){ "--textfile", "/tmp/vmapstat-test.prom", "--snapshot", NULL },
 			   "--snapshot and --textfile exclude each other");
 	expect_usage_error((const char *[]){ "--snapshot", "--pid", "1", NULL },

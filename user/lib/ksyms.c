@@ -73,8 +73,23 @@ struct ksyms *ksyms_load(const char *kallsyms_path, const char *kptr_path)
 	return ks;
 }
 
+/* A number from a /proc/sys file, or -1. */
+static int read_sysctl(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	int v = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
 struct ksyms *ksyms_read(FILE *f, const char *path, const char *kptr_path)
 {
+	static const char raw[] = ": callers shown as raw addresses";
 	char *line = NULL, *p, *name, *mod;
 	size_t linecap = 0;
 	struct ksyms *ks;
@@ -175,23 +190,35 @@ struct ksyms *ksyms_read(FILE *f, const char *path, const char *kptr_path)
 	}
 
 	if (total > 0 && nonzero == 0) {
-		int kr = -1;
-		FILE *k = fopen(kptr_path ? kptr_path : "/proc/sys/kernel/kptr_restrict", "re");
+		const char *kp = kptr_path ? kptr_path : "/proc/sys/kernel/kptr_restrict";
+		const char *slash = strrchr(kp, '/');
+		int kr = read_sysctl(kp), pe;
+		char pp[4096];
 
-		if (k) {
-			if (fscanf(k, "%d", &kr) != 1)
-				kr = -1;
-			fclose(k);
-		}
+		/* perf_event_paranoid sits beside kptr_restrict (in a test's directory too) */
+		snprintf(pp, sizeof(pp), "%.*sperf_event_paranoid",
+			 slash ? (int)(slash + 1 - kp) : 0, kp);
+		pe = read_sysctl(pp);
 		ks->restricted = true;
-		if (kr >= 0)
+		/*
+		 * The kernel's rule (kallsyms_show_value()): under 0 anyone
+		 * sees addresses while perf_event_paranoid <= 1, else only with
+		 * CAP_SYSLOG; under 1 only with CAP_SYSLOG; under 2 nobody.
+		 */
+		if (kr == 0 && pe > 1)
 			snprintf(ks->reason, sizeof(ks->reason),
-				 "%s shows all addresses as 0 (kernel.kptr_restrict=%d%s): callers shown as raw addresses",
-				 path, kr, kr == 1 ? " and no CAP_SYSLOG" : "");
+				 "%s shows all addresses as 0 (no CAP_SYSLOG, and kernel.perf_event_paranoid=%d "
+				 "is above 1)%s", path, pe, raw);
+		else if (kr == 0 || kr == 1)
+			snprintf(ks->reason, sizeof(ks->reason),
+				 "%s shows all addresses as 0 (kernel.kptr_restrict=%d and no CAP_SYSLOG)%s",
+				 path, kr, raw);
+		else if (kr >= 2)
+			snprintf(ks->reason, sizeof(ks->reason),
+				 "%s shows all addresses as 0 (kernel.kptr_restrict=%d)%s", path, kr, raw);
 		else
 			snprintf(ks->reason, sizeof(ks->reason),
-				 "%s shows all addresses as 0 (kptr_restrict): callers shown as raw addresses",
-				 path);
+				 "%s shows all addresses as 0 (kptr_restrict, or no CAP_SYSLOG)%s", path, raw);
 	} else if (total == 0) {
 		ks->restricted = true;
 		snprintf(ks->reason, sizeof(ks->reason),

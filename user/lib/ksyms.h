@@ -39,7 +39,7 @@ struct ksyms {
 	uint64_t data[KSYMS_NR_DATA];	/* 0 = not listed */
 	size_t nr_data_syms;	/* data symbols listed (d D b B r R): CONFIG_KALLSYMS_ALL */
 	bool restricted;	/* addresses hidden: all zero */
-	char reason[160];
+	char reason[256];
 	char *strs;		/* name storage */
 	size_t strs_len, strs_cap;
 	char **blocks;		/* name storage of added modules */

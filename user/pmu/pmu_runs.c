@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Per-run tables, their JSON form and the before/after comparison. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <json-c/json.h>
 
+#include "printable.h"
 #include "pmu_runs.h"
 
 void pmu_runs_init(struct pmu_runs *r, const char *command, const char *label)
@@ -194,12 +199,16 @@ bool pmu_metric_avg(const struct pmu_runs *r, const struct pmu_metric *m,
 /* ------------------------------------------------------------------ */
 /* Tables                                                              */
 
+/* Read from a file by compare: made printable (printable.h). */
 static void metric_label(const struct pmu_metric *m, char *buf, size_t len)
 {
+	char raw[sizeof(m->name) + sizeof(m->unit) + 4];
+
 	if (m->unit[0])
-		snprintf(buf, len, "%s (%s)", m->name, m->unit);
+		snprintf(raw, sizeof(raw), "%s (%s)", m->name, m->unit);
 	else
-		snprintf(buf, len, "%s", m->name);
+		snprintf(raw, sizeof(raw), "%s", m->name);
+	printable(raw, buf, len);
 }
 
 static void fmt_value(double v, unsigned flags, char *buf, size_t len)
@@ -402,10 +411,70 @@ static int bad(char *err, size_t errlen, const char *path, const char *fmt, ...)
 	return -1;
 }
 
-static int runs_from_json(json_object *o, const char *path, struct pmu_runs *r,
-			  char *err, size_t errlen)
+/* One metric object of the "metrics" array (number i, from 1). */
+static int metric_from_json(json_object *jm, size_t i, int nruns, const char *path,
+			    struct pmu_runs *r, char *err, size_t errlen)
 {
-	json_object *v, *st, *ms;
+	json_object *jname, *unit = NULL, *vals, *fl = NULL;
+	struct pmu_metric *m;
+	const char *name;
+
+	if (!json_object_is_type(jm, json_type_object) ||
+	    !json_object_object_get_ex(jm, "name", &jname) ||
+	    !json_object_is_type(jname, json_type_string) ||
+	    !json_object_get_string_len(jname))
+		return bad(err, errlen, path, "pmu_runs: metric %zu has no \"name\"", i);
+	name = json_object_get_string(jname);
+	if (pmu_runs_find(r, name))
+		return bad(err, errlen, path, "pmu_runs: metric '%s' appears twice", name);
+	if (!json_object_object_get_ex(jm, "values", &vals) ||
+	    !json_object_is_type(vals, json_type_array) ||
+	    (int)json_object_array_length(vals) != nruns)
+		return bad(err, errlen, path, "pmu_runs: metric '%s' must have %d \"values\"",
+			   name, nruns);
+	json_object_object_get_ex(jm, "flags", &fl);
+	if (fl && (!json_object_is_type(fl, json_type_array) ||
+		   (int)json_object_array_length(fl) != nruns))
+		return bad(err, errlen, path, "pmu_runs: metric '%s' has bad \"flags\"", name);
+	json_object_object_get_ex(jm, "unit", &unit);
+	/* kept even when every value is null (not measured in any run) */
+	m = metric(r, name, unit ? json_object_get_string(unit) : "");
+	if (!m)
+		return bad(err, errlen, path, "out of memory");
+	for (int run = 0; run < nruns; run++) {
+		json_object *x = json_object_array_get_idx(vals, run);
+
+		if (!x)
+			continue;	/* null: not measured in this run */
+		if ((!json_object_is_type(x, json_type_double) &&
+		     !json_object_is_type(x, json_type_int)) ||
+		    !isfinite(json_object_get_double(x)))
+			return bad(err, errlen, path, "pmu_runs: metric '%s' run %d is not a number",
+				   name, run + 1);
+		m->values[run] = json_object_get_double(x);
+		m->flags[run] = fl ? json_object_get_int(json_object_array_get_idx(fl, run)) &
+				     ~PMU_VAL_MISSING : 0;
+	}
+	return 0;
+}
+
+static const char *skip_ws(const char *p, const char *end);
+static const char *skip_value(const char *p, const char *end, int depth, const char **at);
+static json_object *parse_span(const char *text, const char *p, const char *end,
+			       const char *path, char *err, size_t errlen);
+
+/*
+ * A pmu_runs object: its small members from @o, its "metrics" array from
+ * the file's text [ms, ms_end), one metric object parsed at a time (a
+ * large run set is nearly all metrics: json-c's tree of all of them
+ * took some 15 times the file's size).
+ */
+static int runs_from_json(json_object *o, const char *text, const char *ms, const char *ms_end,
+			  const char *path, struct pmu_runs *r, char *err, size_t errlen)
+{
+	json_object *v, *st;
+	const char *p, *at;
+	size_t i = 0;
 	int nruns;
 
 	if (!json_object_object_get_ex(o, "version", &v) ||
@@ -428,111 +497,294 @@ static int runs_from_json(json_object *o, const char *path, struct pmu_runs *r,
 	    !json_object_is_type(st, json_type_array) ||
 	    (int)json_object_array_length(st) != nruns)
 		return bad(err, errlen, path, "pmu_runs: \"status\" must be an array of \"runs\" integers");
-	for (int i = 0; i < nruns; i++)
-		pmu_runs_add_run(r, json_object_get_int(json_object_array_get_idx(st, i)));
-	if (!json_object_object_get_ex(o, "metrics", &ms) ||
-	    !json_object_is_type(ms, json_type_array))
+	for (int k = 0; k < nruns; k++)
+		pmu_runs_add_run(r, json_object_get_int(json_object_array_get_idx(st, k)));
+	if (!ms || *ms != '[')
 		return bad(err, errlen, path, "pmu_runs: missing \"metrics\" array");
-	for (size_t i = 0; i < json_object_array_length(ms); i++) {
-		json_object *jm = json_object_array_get_idx(ms, i), *jname, *unit = NULL;
-		json_object *vals, *fl = NULL;
-		struct pmu_metric *m;
-		const char *name;
+	/* the span was checked as JSON when it was found */
+	p = skip_ws(ms + 1, ms_end);
+	if (p < ms_end && *p == ']')
+		return 0;
+	for (;;) {
+		const char *e = skip_value(p, ms_end, 2, &at);
+		json_object *jm;
+		int rc;
 
-		if (!json_object_is_type(jm, json_type_object) ||
-		    !json_object_object_get_ex(jm, "name", &jname) ||
-		    !json_object_is_type(jname, json_type_string) ||
-		    !json_object_get_string_len(jname))
-			return bad(err, errlen, path, "pmu_runs: metric %zu has no \"name\"", i + 1);
-		name = json_object_get_string(jname);
-		if (pmu_runs_find(r, name))
-			return bad(err, errlen, path, "pmu_runs: metric '%s' appears twice", name);
-		if (!json_object_object_get_ex(jm, "values", &vals) ||
-		    !json_object_is_type(vals, json_type_array) ||
-		    (int)json_object_array_length(vals) != nruns)
-			return bad(err, errlen, path, "pmu_runs: metric '%s' must have %d \"values\"",
-				   name, nruns);
-		json_object_object_get_ex(jm, "flags", &fl);
-		if (fl && (!json_object_is_type(fl, json_type_array) ||
-			   (int)json_object_array_length(fl) != nruns))
-			return bad(err, errlen, path, "pmu_runs: metric '%s' has bad \"flags\"", name);
-		json_object_object_get_ex(jm, "unit", &unit);
-		/* kept even when every value is null (not measured in any run) */
-		m = metric(r, name, unit ? json_object_get_string(unit) : "");
-		if (!m)
-			return bad(err, errlen, path, "out of memory");
-		for (int run = 0; run < nruns; run++) {
-			json_object *x = json_object_array_get_idx(vals, run);
+		if (!e)
+			return bad(err, errlen, path, "not valid JSON at byte %zu", (size_t)(at - text));
+		jm = parse_span(text, skip_ws(p, e), e, path, err, errlen);
+		if (!jm)
+			return -1;
+		rc = metric_from_json(jm, ++i, nruns, path, r, err, errlen);
+		json_object_put(jm);
+		if (rc)
+			return rc;
+		p = skip_ws(e, ms_end);
+		if (p < ms_end && *p == ',') {
+			p++;
+			continue;
+		}
+		return 0;
+	}
+}
 
-			if (!x)
-				continue;	/* null: not measured in this run */
-			if ((!json_object_is_type(x, json_type_double) &&
-			     !json_object_is_type(x, json_type_int)) ||
-			    !isfinite(json_object_get_double(x)))
-				return bad(err, errlen, path, "pmu_runs: metric '%s' run %d is not a number",
-					   name, run + 1);
-			m->values[run] = json_object_get_double(x);
-			m->flags[run] = fl ? json_object_get_int(json_object_array_get_idx(fl, run)) &
-					     ~PMU_VAL_MISSING : 0;
+/*
+ * A JSON value at p, skipped without building it: the end of it, or NULL
+ * when it is malformed or cut short (*bad then points at the trouble).
+ * Only what compare needs is parsed (the pmu_runs object); the rows of a
+ * run, which make up nearly all of a large file, are only stepped over,
+ * so that reading a file costs about its size, not json-c's objects for
+ * all of it.
+ */
+#define SKIP_MAX_DEPTH	64
+
+static const char *skip_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* Past the string at p, or NULL with *at on the trouble (end: cut short). */
+static const char *skip_string(const char *p, const char *end, const char **at)
+{
+	for (p++; p < end; p++) {
+		if (*p == '\\') {
+			p++;
+			continue;
+		}
+		if (*p == '"')
+			return p + 1;
+		if ((unsigned char)*p < 0x20) {
+			*at = p;
+			return NULL;
 		}
 	}
-	return 0;
+	*at = end;
+	return NULL;
+}
+
+static const char *skip_value(const char *p, const char *end, int depth, const char **at)
+{
+	p = skip_ws(p, end);
+	*at = p;
+	if (p >= end || depth > SKIP_MAX_DEPTH)
+		return NULL;
+	if (*p == '"')
+		return skip_string(p, end, at);
+	if (*p == '{' || *p == '[') {
+		char close = *p == '{' ? '}' : ']';
+		bool object = *p == '{';
+
+		p = skip_ws(p + 1, end);
+		if (p < end && *p == close)
+			return p + 1;
+		for (;;) {
+			if (object) {
+				p = skip_ws(p, end);
+				*at = p;
+				if (p >= end || *p != '"' || !(p = skip_string(p, end, at)))
+					return NULL;
+				p = skip_ws(p, end);
+				*at = p;
+				if (p >= end || *p != ':')
+					return NULL;
+				p++;
+			}
+			p = skip_value(p, end, depth + 1, at);
+			if (!p)
+				return NULL;
+			p = skip_ws(p, end);
+			*at = p;
+			if (p >= end)
+				return NULL;
+			if (*p == close)
+				return p + 1;
+			if (*p != ',')
+				return NULL;
+			p++;
+		}
+	}
+	/*
+	 * A number, true, false, null (or json-c's NaN, Infinity): checked
+	 * by json-c where it is kept
+	 */
+	if (strchr("]},:", *p))
+		return NULL;
+	while (p < end && !strchr(" \n\t\r,]}", *p))
+		p++;
+	return p;
+}
+
+/* json-c's object for the JSON value text [p, e), or NULL after a message. */
+static json_object *parse_span(const char *text, const char *p, const char *e,
+			       const char *path, char *err, size_t errlen)
+{
+	struct json_tokener *tok = json_tokener_new();
+	size_t len = (size_t)(e - p);
+	char *copy = malloc(len + 1);
+	json_object *o = NULL;
+
+	if (!tok || !copy) {
+		bad(err, errlen, path, "out of memory");
+		goto out;
+	}
+	/* with its NUL: json-c ends a number at the end of the text only then */
+	memcpy(copy, p, len);
+	copy[len] = 0;
+	o = json_tokener_parse_ex(tok, copy, (int)len + 1);
+	if (!o)
+		bad(err, errlen, path, "not valid JSON at byte %zu: %s",
+		    (size_t)(p - text) + json_tokener_get_parse_end(tok),
+		    json_tokener_error_desc(json_tokener_get_error(tok)));
+out:
+	free(copy);
+	if (tok)
+		json_tokener_free(tok);
+	return o;
+}
+
+/* A pmu_runs object found: its members but "metrics", and where that array is. */
+struct runs_found {
+	json_object *head;
+	const char *ms, *ms_end;	/* NULL: no "metrics" */
+};
+
+static bool key_is(const char *k, const char *kend, const char *name)
+{
+	size_t n = strlen(name);
+
+	return (size_t)(kend - k) == n + 2 && !memcmp(k + 1, name, n);
+}
+
+/*
+ * The members of the object at p, for @f when it is the pmu_runs object
+ * (@f NULL: only stepped over, except a "pmu_runs" member, which fills
+ * @found).  Returns the end of the object, or NULL with err set.
+ */
+static const char *walk_object(const char *text, const char *p, const char *end,
+			       struct runs_found *f, struct runs_found *found,
+			       const char *path, char *err, size_t errlen)
+{
+	const char *at = p;
+
+	p = skip_ws(p + 1, end);
+	if (p < end && *p == '}')
+		return p + 1;
+	for (;;) {
+		const char *k = skip_ws(p, end), *kend, *v, *vend;
+
+		at = k;
+		if (k >= end || *k != '"' || !(kend = skip_string(k, end, &at)))
+			goto malformed;
+		p = skip_ws(kend, end);
+		if (p >= end || *p != ':') {
+			at = p;
+			goto malformed;
+		}
+		v = skip_ws(p + 1, end);
+		if (!f && key_is(k, kend, "pmu_runs") && v < end && *v == '{') {
+			struct runs_found one = { json_object_new_object() };
+
+			if (!one.head) {
+				bad(err, errlen, path, "out of memory");
+				return NULL;
+			}
+			vend = walk_object(text, v, end, &one, NULL, path, err, errlen);
+			if (!vend) {
+				json_object_put(one.head);
+				return NULL;
+			}
+			/* the last one wins */
+			json_object_put(found->head);
+			*found = one;
+		} else {
+			vend = skip_value(v, end, 1, &at);
+			if (!vend)
+				goto malformed;
+			if (f && key_is(k, kend, "metrics")) {
+				f->ms = v;
+				f->ms_end = vend;
+			} else if (f) {
+				json_object *key = parse_span(text, k, kend, path, err, errlen);
+				json_object *val = key ? parse_span(text, v, vend, path, err, errlen) : NULL;
+
+				if (!val) {
+					json_object_put(key);
+					return NULL;
+				}
+				json_object_object_add(f->head, json_object_get_string(key), val);
+				json_object_put(key);
+			}
+		}
+		p = skip_ws(vend, end);
+		if (p < end && *p == ',') {
+			p++;
+			continue;
+		}
+		if (p < end && *p == '}')
+			return p + 1;
+		at = p;
+		goto malformed;
+	}
+malformed:
+	bad(err, errlen, path, "not valid JSON at byte %zu: %s", (size_t)(at - text),
+	    at >= end ? "truncated" : "unexpected character");
+	return NULL;
 }
 
 int pmu_runs_read_json(const char *path, struct pmu_runs *r, char *err,
 		       size_t errlen)
 {
-	struct json_tokener *tok;
-	json_object *found = NULL;
-	char *text = NULL;
-	size_t len = 0, off = 0;
-	ssize_t n;
-	FILE *f;
-	int ret = -1;
+	struct runs_found found = { NULL };
+	const char *text = NULL, *p, *end, *next, *at;
+	struct stat st;
+	int fd, ret = -1;
 
 	memset(r, 0, sizeof(*r));
-	f = fopen(path, "r");
-	if (!f)
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return bad(err, errlen, path, "%s", strerror(errno));
-	/* the whole file: it holds no NUL */
-	n = getdelim(&text, &len, '\0', f);
-	fclose(f);
-	tok = json_tokener_new();
-	if (n <= 0) {
-		bad(err, errlen, path, "empty file (no pmu_runs object: was it written with --repeat and -j?)");
-		goto out;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		int e = errno;
+
+		close(fd);
+		return bad(err, errlen, path, "%s", S_ISDIR(st.st_mode) ? strerror(EISDIR) :
+			   e ? strerror(e) : "not a regular file");
 	}
+	if (!st.st_size) {
+		close(fd);
+		return bad(err, errlen, path, "empty file (no pmu_runs object: was it written with --repeat and -j?)");
+	}
+	/* mapped, not copied: the file's pages, not memory of ours */
+	text = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (text == MAP_FAILED)
+		return bad(err, errlen, path, "%s", strerror(errno));
+	madvise((void *)text, (size_t)st.st_size, MADV_SEQUENTIAL);
+	end = text + st.st_size;
 	/* Several JSON values may follow one another (JSON lines). */
-	while ((off += strspn(text + off, " \n\t\r")) < (size_t)n) {
-		json_object *obj, *inner;
-
-		json_tokener_reset(tok);
-		obj = json_tokener_parse_ex(tok, text + off, n - off);
-		if (!obj) {
-			enum json_tokener_error e = json_tokener_get_error(tok);
-
-			bad(err, errlen, path, "not valid JSON at byte %zu: %s",
-			    off + json_tokener_get_parse_end(tok),
-			    e == json_tokener_continue ? "truncated" : json_tokener_error_desc(e));
+	for (p = skip_ws(text, end); p < end; p = skip_ws(next, end)) {
+		if (*p == '{') {
+			next = walk_object(text, p, end, NULL, &found, path, err, errlen);
+			if (!next)
+				goto out;
+			continue;
+		}
+		next = skip_value(p, end, 0, &at);
+		if (!next) {
+			bad(err, errlen, path, "not valid JSON at byte %zu: %s", (size_t)(at - text),
+			    at >= end ? "truncated" : "unexpected character");
 			goto out;
 		}
-		off += json_tokener_get_parse_end(tok);
-		if (json_object_is_type(obj, json_type_object) &&
-		    json_object_object_get_ex(obj, "pmu_runs", &inner) &&
-		    json_object_is_type(inner, json_type_object)) {
-			json_object_put(found);
-			found = json_object_get(inner);
-		}
-		json_object_put(obj);
 	}
-	if (!found)
+	if (!found.head)
 		bad(err, errlen, path, "no pmu_runs object (was it written with --pmu and -j?)");
 	else
-		ret = runs_from_json(found, path, r, err, errlen);
+		ret = runs_from_json(found.head, text, found.ms, found.ms_end, path, r, err, errlen);
 out:
-	json_object_put(found);
-	json_tokener_free(tok);
-	free(text);
+	json_object_put(found.head);
+	munmap((void *)text, (size_t)st.st_size);
 	if (ret)
 		pmu_runs_free(r);
 	return ret;
@@ -645,18 +897,22 @@ void pmu_runs_compare_print(FILE *out, const struct pmu_runs *before,
 	static const char *hdr[5] = { "Metric", "Runs", "Before avg.", "After avg.", "Diff." };
 	struct table t = { .cols = 5 };
 	struct cmp_row *rows;
+	char sb[4 * sizeof(before->command)], sa[4 * sizeof(after->command)];
 	int n = compare_rows(before, after, &rows);
 
 	if (n < 0) {
 		fprintf(stderr, "vmapstat: compare: out of memory\n");
 		return;
 	}
+	/* labels and commands come from the files: printable, one line each */
 	if (before->label[0] || after->label[0])
-		fprintf(out, "before: %s\nafter:  %s\n", before->label[0] ? before->label : "-",
-			after->label[0] ? after->label : "-");
+		fprintf(out, "before: %s\nafter:  %s\n",
+			printable(before->label[0] ? before->label : "-", sb, sizeof(sb)),
+			printable(after->label[0] ? after->label : "-", sa, sizeof(sa)));
 	if (strcmp(before->command, after->command))
 		fprintf(out, "note: the commands differ:\n  before: %s\n  after:  %s\n",
-			before->command, after->command);
+			printable(before->command, sb, sizeof(sb)),
+			printable(after->command, sa, sizeof(sa)));
 	for (int pass = 0; pass < 2; pass++) {
 		FILE *o = pass ? out : NULL;
 

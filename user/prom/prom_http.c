@@ -2,10 +2,11 @@
 /*
  * The /metrics endpoint on libmicrohttpd (see prom_http.h).
  *
- * Each published exposition becomes one immutable MHD_Response that every
- * scrape queues; libmicrohttpd reference-counts responses, so replacing
- * it while slow clients are still receiving the old one is safe: the old
- * text is freed when its last connection is done (or gone).
+ * Each published exposition becomes one immutable, reference-counted
+ * text (struct expo); every scrape's response points into it (followed
+ * by the server's own metrics, if asked), so replacing it while slow
+ * clients are still receiving the old one is safe: the old text is freed
+ * when the last response sending it is done (or gone).
  *
  * The server thread is ours, not libmicrohttpd's: it accepts the
  * connections itself, holds each one until its request line has arrived
@@ -47,12 +48,31 @@
 #include "prom_http.h"
 #include "prom_http_int.h"
 
-static double now_s(void)
+double prom_now(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static struct expo *expo_new(const char *text, size_t len)
+{
+	struct expo *e = malloc(sizeof(*e) + len + 1);
+
+	if (!e)
+		return NULL;
+	e->refs = 1;
+	e->len = len;
+	memcpy(e->data, text, len);
+	e->data[len] = 0;
+	return e;
+}
+
+void prom_expo_put(struct expo *e)
+{
+	if (e && !--e->refs)
+		free(e);
 }
 
 /* ---- connections: accounting, deadlines, eviction ---------------------- */
@@ -202,7 +222,7 @@ static void accept_all(struct prom_server *s)
 		c->addr = a;
 		c->addrlen = alen;
 		c->phase = C_PENDING;
-		c->since = now_s();
+		c->since = prom_now();
 		c->deadline = c->since + s->header_timeout;
 		c->next = s->conns.next;
 		c->prev = &s->conns;
@@ -268,6 +288,30 @@ static enum line_verdict check_request_line(const unsigned char *p, size_t n)
 	return LINE_INCOMPLETE;
 }
 
+/*
+ * The first bytes on the HTTPS port: a TLS record header (handshake, 22;
+ * version 3.x, x up to 4; a length a ClientHello can have), then the
+ * handshake type ClientHello (1).  What cannot become one is dropped at
+ * once, instead of waiting for libmicrohttpd's handshake to time out.
+ */
+static enum line_verdict check_client_hello(const unsigned char *p, size_t n)
+{
+	size_t len;
+
+	if (n >= 2 && p[1] != 3)
+		return LINE_BAD;
+	if (n >= 3 && p[2] > 4)
+		return LINE_BAD;
+	if (n < 5)
+		return LINE_INCOMPLETE;
+	len = (size_t)p[3] << 8 | p[4];
+	if (len < 4 || len > 16384)
+		return LINE_BAD;
+	if (n < 6)
+		return LINE_INCOMPLETE;
+	return p[5] == 1 ? LINE_OK : LINE_BAD;
+}
+
 static void reply_and_close(struct prom_server *s, struct conn *c,
 			    const char *body)
 {
@@ -324,9 +368,22 @@ static void check_pending(struct prom_server *s, struct conn *c, uint32_t events
 	}
 	if (s->tls) {
 		/* a TLS handshake starts with a handshake record (22) */
-		if (buf[0] == 0x16)
-			hand_over(s, c);
-		else if (tchar(buf[0]))
+		if (buf[0] == 0x16) {
+			switch (check_client_hello(buf, (size_t)n)) {
+			case LINE_OK:
+				hand_over(s, c);
+				break;
+			case LINE_BAD:
+				/* no TLS: not even an alert can be understood */
+				stat_inc(s, &s->stats.bad_request);
+				conn_drop(s, c);
+				break;
+			case LINE_INCOMPLETE:
+				if (events & (EPOLLRDHUP | EPOLLHUP))
+					conn_drop(s, c);
+				break;
+			}
+		} else if (tchar(buf[0]))
 			reply_and_close(s, c, "400 bad request: this is an HTTPS server, "
 					"use https://\n");
 		else
@@ -378,10 +435,12 @@ static void request_completed(void *cls, struct MHD_Connection *mc,
 	struct prom_server *s = cls;
 	struct conn *c = prom_conn_of(mc);
 
+	free(*con_cls);
+	*con_cls = NULL;
 	if (!c || c->phase != C_ACTIVE)
 		return;
 	c->phase = C_WAITING;
-	c->since = now_s();
+	c->since = prom_now();
 	c->deadline = c->since + s->idle_timeout;
 }
 
@@ -391,7 +450,7 @@ static void request_completed(void *cls, struct MHD_Connection *mc,
  */
 static long sweep(struct prom_server *s)
 {
-	double now = now_s(), next = now + 3600.0;
+	double now = prom_now(), next = now + 3600.0;
 	struct conn *c, *n;
 
 	for (c = s->conns.next; c != &s->conns; c = n) {
@@ -442,6 +501,14 @@ static void *server_thread(void *arg)
 
 			if (p == &s->wake_fd)
 				return NULL;
+			if (p == &s->resume_fd) {
+				uint64_t n;
+
+				if (read(s->resume_fd, &n, sizeof(n)) < 0) {
+					/* EAGAIN: read by an earlier round */
+				}
+				continue;	/* MHD_run() below takes them back */
+			}
 			if (p == &s->listen_fd)
 				accept_all(s);
 			else if (p != &s->mhd_epfd)
@@ -461,8 +528,15 @@ static void server_free(struct prom_server *s)
 {
 	struct conn *c, *n;
 
-	if (s->daemon)
+	/*
+	 * The checking thread resumes what it holds, which libmicrohttpd
+	 * must see (one more round) before it may stop.
+	 */
+	prom_auth_stop(s);
+	if (s->daemon) {
+		MHD_run(s->daemon);
 		MHD_stop_daemon(s->daemon);	/* NOTIFY_CLOSED for its own */
+	}
 	for (c = s->conns.next; c && c != &s->conns; c = n) {
 		n = c->next;			/* still pending: ours */
 		close(c->fd);
@@ -474,14 +548,19 @@ static void server_free(struct prom_server *s)
 		close(s->epfd);
 	if (s->wake_fd >= 0)
 		close(s->wake_fd);
-	if (s->current)
-		MHD_destroy_response(s->current);
+	if (s->resume_fd >= 0)
+		close(s->resume_fd);
+	prom_expo_put(s->cur);
+	if (s->landing)
+		MHD_destroy_response(s->landing);
 	if (s->not_found)
 		MHD_destroy_response(s->not_found);
 	if (s->bad_method)
 		MHD_destroy_response(s->bad_method);
 	if (s->unauthorized)
 		MHD_destroy_response(s->unauthorized);
+	if (s->auth_busy)
+		MHD_destroy_response(s->auth_busy);
 	if (s->forbidden)
 		MHD_destroy_response(s->forbidden);
 	pthread_mutex_destroy(&s->lock);
@@ -499,22 +578,24 @@ int prom_server_start(const struct prom_server_opts *opts,
 		      struct prom_server **out, char *err, size_t errlen)
 {
 	unsigned int timeout_s = opts->timeout_s ? opts->timeout_s : PROM_DEFAULT_TIMEOUT_S;
-	unsigned int flags = MHD_USE_EPOLL | MHD_USE_NO_LISTEN_SOCKET;
+	unsigned int flags = MHD_USE_EPOLL | MHD_USE_NO_LISTEN_SOCKET | MHD_ALLOW_SUSPEND_RESUME;
 	const union MHD_DaemonInfo *di;
 	struct prom_server *s;
+	const char *path;
 	int rc;
 
 	s = calloc(1, sizeof(*s));
 	if (!s) {
-		errbuf_set(err, errlen, "--listen: out of memory");
+		errbuf_set(err, errlen, "--web.listen-address: out of memory");
 		return -ENOMEM;
 	}
 	pthread_mutex_init(&s->lock, NULL);
-	s->listen_fd = s->epfd = s->wake_fd = -1;
+	s->listen_fd = s->epfd = s->wake_fd = s->resume_fd = -1;
 	s->conns.next = s->conns.prev = &s->conns;
 	s->refresh = opts->refresh;
 	s->refresh_arg = opts->refresh_arg;
 	s->authorize = opts->authorize;
+	s->auth_cached = opts->auth_cached;
 	s->auth_arg = opts->auth_arg;
 	s->max_conns = opts->max_connections ? opts->max_connections :
 		       PROM_DEFAULT_MAX_CONNECTIONS;
@@ -526,15 +607,29 @@ int prom_server_start(const struct prom_server_opts *opts,
 			    PROM_DEFAULT_HEADER_TIMEOUT_S;
 	if (s->header_timeout > timeout_s)
 		s->header_timeout = timeout_s;
-	s->current = prom_text_response("", true);
-	s->not_found = prom_text_response("404 not found: vmapscope serves /metrics\n", false);
-	s->bad_method = prom_text_response("405 method not allowed: use GET\n", false);
-	s->unauthorized = prom_text_response("401 unauthorized\n", false);
+	path = opts->metrics_path ? opts->metrics_path : "/metrics";
+	snprintf(s->path, sizeof(s->path), "%s", path);
+	s->self_metrics = opts->self_metrics;
+	s->cur = expo_new("", 0);
+	snprintf(s->not_found_text, sizeof(s->not_found_text),
+		 "404 not found: vmapscope serves %s\n", s->path);
+	snprintf(s->landing_text, sizeof(s->landing_text),
+		 "<!DOCTYPE html>\n<html>\n<head><title>vmapscope exporter</title></head>\n"
+		 "<body>\n<h1>vmapscope exporter</h1>\n"
+		 "<p>vmalloc, vmap and ioremap page-table mappings, per caller.</p>\n"
+		 "<p><a href=\"%s\">Metrics</a></p>\n</body>\n</html>\n", s->path);
+	s->landing = prom_text_response(s->landing_text, "text/html; charset=utf-8");
+	s->not_found = prom_text_response(s->not_found_text, NULL);
+	s->bad_method = prom_text_response("405 method not allowed: use GET\n", NULL);
+	s->unauthorized = prom_text_response("401 unauthorized\n", NULL);
+	s->auth_busy = prom_text_response("503 service unavailable: too many password checks "
+					  "waiting, retry\n", NULL);
 	s->forbidden = prom_text_response("403 forbidden: a client certificate signed by the "
-				     "configured CA is required\n", false);
-	if (!s->current || !s->not_found || !s->bad_method || !s->unauthorized ||
-	    !s->forbidden) {
-		errbuf_set(err, errlen, "--listen: out of memory");
+				     "configured CA is required\n", NULL);
+	if (!s->cur || !s->landing || !s->not_found || !s->bad_method || !s->unauthorized ||
+	    !s->auth_busy || !s->forbidden ||
+	    MHD_add_response_header(s->auth_busy, MHD_HTTP_HEADER_RETRY_AFTER, "1") != MHD_YES) {
+		errbuf_set(err, errlen, "--web.listen-address: out of memory");
 		rc = -ENOMEM;
 		goto fail;
 	}
@@ -546,7 +641,7 @@ int prom_server_start(const struct prom_server_opts *opts,
 	 */
 	if (MHD_add_response_header(s->unauthorized, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
 				    "Basic realm=\"vmapscope\", charset=\"UTF-8\"") != MHD_YES) {
-		errbuf_set(err, errlen, "--listen: out of memory");
+		errbuf_set(err, errlen, "--web.listen-address: out of memory");
 		rc = -ENOMEM;
 		goto fail;
 	}
@@ -592,8 +687,8 @@ int prom_server_start(const struct prom_server_opts *opts,
 	}
 	if (!s->daemon) {
 		errbuf_set(err, errlen, s->tls ?
-			   "--listen %s: cannot start the HTTPS server (certificate, key or TLS settings refused by GnuTLS)" :
-			   "--listen %s: cannot start the HTTP server",
+			   "--web.listen-address %s: cannot start the HTTPS server (certificate, key or TLS settings refused by GnuTLS)" :
+			   "--web.listen-address %s: cannot start the HTTP server",
 			   opts->listen.text);
 		rc = -EIO;
 		goto fail;
@@ -602,19 +697,30 @@ int prom_server_start(const struct prom_server_opts *opts,
 	s->mhd_epfd = di ? di->epoll_fd : -1;
 	s->epfd = epoll_create1(EPOLL_CLOEXEC);
 	s->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (s->mhd_epfd < 0 || s->epfd < 0 || s->wake_fd < 0 ||
+	s->resume_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (s->mhd_epfd < 0 || s->epfd < 0 || s->wake_fd < 0 || s->resume_fd < 0 ||
 	    epoll_add(s->epfd, s->listen_fd, &s->listen_fd) ||
 	    epoll_add(s->epfd, s->wake_fd, &s->wake_fd) ||
+	    epoll_add(s->epfd, s->resume_fd, &s->resume_fd) ||
 	    epoll_add(s->epfd, s->mhd_epfd, &s->mhd_epfd)) {
 		rc = -errno;
-		errbuf_set(err, errlen, "--listen %s: epoll: %s", opts->listen.text,
+		errbuf_set(err, errlen, "--web.listen-address %s: epoll: %s", opts->listen.text,
 			   strerror(errno));
 		goto fail;
 	}
 	s->listen_armed = true;
+	if (s->authorize) {
+		rc = prom_auth_start(s);
+		if (rc) {
+			errbuf_set(err, errlen, "--web.listen-address %s: cannot start a thread: %s",
+				   opts->listen.text, strerror(rc));
+			rc = -rc;
+			goto fail;
+		}
+	}
 	rc = pthread_create(&s->thread, NULL, server_thread, s);
 	if (rc) {
-		errbuf_set(err, errlen, "--listen %s: cannot start a thread: %s",
+		errbuf_set(err, errlen, "--web.listen-address %s: cannot start a thread: %s",
 			   opts->listen.text, strerror(rc));
 		rc = -rc;
 		goto fail;
@@ -629,25 +735,16 @@ fail:
 
 int prom_server_publish(struct prom_server *s, const char *text, size_t len)
 {
-	struct MHD_Response *r, *old;
-	char *copy;
+	struct expo *e = expo_new(text, len), *old;
 
-	copy = malloc(len ? len : 1);
-	if (!copy)
+	if (!e)
 		return -ENOMEM;
-	memcpy(copy, text, len);
-	r = MHD_create_response_from_buffer_with_free_callback(len, copy, free);
-	if (!r) {
-		free(copy);
-		return -ENOMEM;
-	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, PROM_CONTENT_TYPE);
 	pthread_mutex_lock(&s->lock);
-	old = s->current;
-	s->current = r;
+	old = s->cur;
+	s->cur = e;
 	s->stats.publishes++;
-	/* Connections still sending @old hold their own references. */
-	MHD_destroy_response(old);
+	/* Responses still sending @old hold their own references. */
+	prom_expo_put(old);
 	pthread_mutex_unlock(&s->lock);
 	return 0;
 }

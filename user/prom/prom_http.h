@@ -11,10 +11,14 @@
  * counters and publishes them (cumulative at scrape time, as
  * node_exporter does).
  *
- * Requests: GET or HEAD /metrics -> 200; any other path -> 404; any other
- * method on /metrics -> 405 with "Allow: GET, HEAD"; a first line that
+ * Requests: GET or HEAD /metrics (or the path given) -> 200, the latest
+ * exposition and, if asked, the server's own metrics behind it; GET or
+ * HEAD / -> 200, a landing page linking to it; any other path -> 404;
+ * any other method on either -> 405 with "Allow: GET, HEAD"; a first line that
  * cannot be an HTTP request line -> 400 at once; with basic auth
- * configured, a request without the right user and password -> 401.
+ * configured, a request without the right user and password -> 401, and
+ * one that would wait for a password check behind PROM_AUTH_MAX_PENDING
+ * others -> 503.
  *
  * Connections: a connection must complete its first request line and
  * header within header_timeout_s of being accepted, and the next request
@@ -46,9 +50,15 @@
 #define PROM_DEFAULT_MAX_CONNECTIONS	64
 /* One client address may hold at most this many (so it cannot starve others). */
 #define PROM_PER_IP_CONNECTIONS		32
+/* Requests whose password awaits its (bcrypt) check, the one being checked included. */
+#define PROM_AUTH_MAX_PENDING		8
 
 struct prom_server_opts {
 	struct prom_listen listen;
+	/* the path scrapes GET (--web.telemetry-path); NULL = "/metrics" */
+	const char *metrics_path;
+	/* serve the exporter's own metrics after the exposition (prom_self.h) */
+	bool self_metrics;
 	unsigned int timeout_s;		/* 0 = PROM_DEFAULT_TIMEOUT_S */
 	/* 0 = PROM_DEFAULT_HEADER_TIMEOUT_S; never more than timeout_s */
 	unsigned int header_timeout_s;
@@ -67,8 +77,17 @@ struct prom_server_opts {
 	const char *tls_key_pem;
 	const char *tls_client_ca_pem;
 	const char *tls_priorities;
-	/* NULL, or basic auth: non-zero when user and password are right */
+	/*
+	 * NULL, or basic auth: non-zero when user and password are right.
+	 * It may be slow (bcrypt): it runs in a checking thread of the
+	 * server's own, one check at a time, for at most
+	 * PROM_AUTH_MAX_PENDING requests (waiting or being checked); a
+	 * request beyond them is answered 503 with "Retry-After: 1" at once.
+	 * auth_cached, if given, is asked first in the server thread and
+	 * must be fast: 1 right, 0 wrong, -1 only authorize can say.
+	 */
 	int (*authorize)(void *arg, const char *user, const char *pass);
+	int (*auth_cached)(void *arg, const char *user, const char *pass);
 	void *auth_arg;
 };
 

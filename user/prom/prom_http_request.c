@@ -2,7 +2,8 @@
 /*
  * One request of the /metrics endpoint, as libmicrohttpd hands it over
  * (prom_http_int.h): the client certificate and basic auth checked on
- * every request, then the route, the response queued under the lock
+ * every request (a password nothing remembers by the checking thread,
+ * prom_http_auth.c), then the route, the response queued under the lock
  * that publishing takes.
  */
 #include <pthread.h>
@@ -17,8 +18,9 @@
 
 #include "prom_expo.h"
 #include "prom_http_int.h"
+#include "prom_self.h"
 
-struct MHD_Response *prom_text_response(const char *text, bool exposition)
+struct MHD_Response *prom_text_response(const char *text, const char *content_type)
 {
 	struct MHD_Response *r;
 
@@ -27,8 +29,7 @@ struct MHD_Response *prom_text_response(const char *text, bool exposition)
 	if (!r)
 		return NULL;
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
-				exposition ? PROM_CONTENT_TYPE :
-				"text/plain; charset=utf-8");
+				content_type ? content_type : "text/plain; charset=utf-8");
 	return r;
 }
 
@@ -41,25 +42,54 @@ struct conn *prom_conn_of(struct MHD_Connection *mc)
 }
 
 /*
- * Basic auth, when configured: the password is checked on every request
- * (Prometheus sends it each time).  Returns true when the request may go on.
+ * Basic auth, when configured: checked on every request (Prometheus sends
+ * the password each time), from what is remembered when that can tell,
+ * else by the checking thread (prom_http_auth.c) while the connection is
+ * suspended.
  */
-static bool authorized(struct prom_server *s, struct MHD_Connection *conn)
+static enum req_auth check_auth(struct prom_server *s, struct MHD_Connection *conn,
+				struct prom_req *rq, bool *busy)
 {
+	enum req_auth verdict = RA_WRONG;
 	char *pass = NULL, *user;
-	int ok;
+	int r;
 
+	*busy = false;
 	if (!s->authorize)
-		return true;
+		return RA_RIGHT;
 	user = MHD_basic_auth_get_username_password(conn, &pass);
-	ok = user && pass && s->authorize(s->auth_arg, user, pass);
+	if (user && pass) {
+		r = s->auth_cached ? s->auth_cached(s->auth_arg, user, pass) : -1;
+		if (r > 0)
+			verdict = RA_RIGHT;
+		else if (r < 0 && prom_auth_submit(s, conn, rq, user, pass))
+			verdict = RA_CHECKING;
+		else if (r < 0)
+			*busy = true;
+	}
 	if (pass) {
 		explicit_bzero(pass, strlen(pass));
 		MHD_free(pass);
 	}
 	if (user)
 		MHD_free(user);
-	return ok;
+	return verdict;
+}
+
+static enum MHD_Result count_and_queue(struct prom_server *s, struct MHD_Connection *conn,
+				       unsigned int status, struct MHD_Response *r,
+				       uint64_t *counter)
+{
+	enum MHD_Result ret;
+
+	pthread_mutex_lock(&s->lock);
+	ret = MHD_queue_response(conn, status, r);
+	if (ret == MHD_YES)
+		(*counter)++;
+	else
+		s->stats.failed++;
+	pthread_mutex_unlock(&s->lock);
+	return ret;
 }
 
 /* RequireAndVerifyClientCert: a client certificate the CA signed. */
@@ -82,86 +112,171 @@ static bool client_verified(struct prom_server *s, struct MHD_Connection *conn)
 #endif
 }
 
+/* A scrape's response: the exposition it sends, and the server's metrics behind it. */
+struct scrape_resp {
+	struct prom_server *s;
+	struct expo *e;
+	struct prom_buf self;
+};
+
+static void scrape_resp_free(void *arg)
+{
+	struct scrape_resp *sr = arg;
+
+	pthread_mutex_lock(&sr->s->lock);
+	prom_expo_put(sr->e);
+	pthread_mutex_unlock(&sr->s->lock);
+	prom_buf_free(&sr->self);
+	free(sr);
+}
+
+/* The latest exposition, then the server's own metrics (prom_self.h). */
+static struct MHD_Response *scrape_response(struct prom_server *s)
+{
+	struct scrape_resp *sr = calloc(1, sizeof(*sr));
+	struct prom_server_stats st;
+	struct MHD_IoVec iov[2];
+	struct MHD_Response *r;
+
+	if (!sr)
+		return NULL;
+	sr->s = s;
+	prom_buf_init(&sr->self);
+	pthread_mutex_lock(&s->lock);
+	sr->e = s->cur;
+	sr->e->refs++;
+	st = s->stats;
+	pthread_mutex_unlock(&s->lock);
+	if (s->self_metrics) {
+		prom_self_process(&sr->self);
+		prom_self_http(&sr->self, &st);
+		if (prom_buf_error(&sr->self))
+			prom_buf_reset(&sr->self);	/* the exposition alone, then */
+	}
+	iov[0] = (struct MHD_IoVec){ sr->e->data, sr->e->len };
+	iov[1] = (struct MHD_IoVec){ sr->self.data ? sr->self.data : "", sr->self.len };
+	r = MHD_create_response_from_iovec(iov, 2, scrape_resp_free, sr);
+	if (!r) {
+		scrape_resp_free(sr);
+		return NULL;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, PROM_CONTENT_TYPE);
+	return r;
+}
+
+static void count_scrape(struct prom_server *s, double seconds)
+{
+	static const double bounds[] = PROM_SCRAPE_BOUNDS;
+	size_t i = 0;
+
+	while (i < PROM_SCRAPE_NR_BOUNDS && seconds > bounds[i])
+		i++;
+	s->stats.scrape_counts[i]++;
+	s->stats.scrape_seconds += seconds;
+}
+
 enum MHD_Result prom_handle(void *cls, struct MHD_Connection *conn,
 			   const char *url, const char *method,
 			   const char *version, const char *upload_data,
 			   size_t *upload_data_size, void **con_cls)
 {
 	struct prom_server *s = cls;
-	struct MHD_Response *r;
+	struct prom_req *rq = *con_cls;
+	enum req_auth a;
+	struct MHD_Response *r = NULL;
 	unsigned int status;
 	enum MHD_Result ret;
 	uint64_t *counter;
-	bool scrape = !strcmp(url, "/metrics") &&
-		      (!strcmp(method, MHD_HTTP_METHOD_GET) ||
-		       !strcmp(method, MHD_HTTP_METHOD_HEAD));
+	bool metrics = !strcmp(url, s->path), landing = !strcmp(url, "/");
+	bool get = !strcmp(method, MHD_HTTP_METHOD_GET) || !strcmp(method, MHD_HTTP_METHOD_HEAD);
 
-	if (!*con_cls) {
+	if (!rq) {
 		/* the header is complete: no deadline while it is answered */
 		struct conn *c = prom_conn_of(conn);
+		bool busy;
 
 		if (c)
 			c->phase = C_ACTIVE;
-	}
-	if (!client_verified(s, conn)) {
-		pthread_mutex_lock(&s->lock);
-		s->stats.forbidden++;
-		pthread_mutex_unlock(&s->lock);
-		return MHD_queue_response(conn, MHD_HTTP_FORBIDDEN, s->forbidden);
-	}
-	if (!authorized(s, conn)) {
-		/* before any body is read; libmicrohttpd then closes */
-		pthread_mutex_lock(&s->lock);
-		s->stats.unauthorized++;
-		pthread_mutex_unlock(&s->lock);
-		return MHD_queue_response(conn, MHD_HTTP_UNAUTHORIZED, s->unauthorized);
-	}
-	if (scrape) {
+		rq = calloc(1, sizeof(*rq));
+		if (!rq)
+			return MHD_NO;
+		rq->t0 = prom_now();
+		*con_cls = rq;
+		if (!client_verified(s, conn))
+			return count_and_queue(s, conn, MHD_HTTP_FORBIDDEN, s->forbidden,
+					       &s->stats.forbidden);
+		a = check_auth(s, conn, rq, &busy);
+		if (busy)
+			return count_and_queue(s, conn, MHD_HTTP_SERVICE_UNAVAILABLE,
+					       s->auth_busy, &s->stats.auth_busy);
 		/*
-		 * Answer a scrape on the second call, once the request is
-		 * complete: a response queued on the first call makes
-		 * libmicrohttpd close the connection ("Connection: close"),
-		 * and Prometheus keeps its scrape connections alive.
+		 * Suspended until it is checked; the checking thread may
+		 * have set rq->auth already, so this call must not
 		 */
-		if (!*con_cls) {
-			*con_cls = s;
+		if (a == RA_CHECKING)
+			return MHD_YES;
+		rq->auth = a;
+	}
+	/* anything but a right password is refused (the checking thread's verdict too) */
+	if (__atomic_load_n(&rq->auth, __ATOMIC_ACQUIRE) != RA_RIGHT)
+		/* libmicrohttpd then discards any body and closes */
+		return count_and_queue(s, conn, MHD_HTTP_UNAUTHORIZED, s->unauthorized,
+				       &s->stats.unauthorized);
+	if (get && (metrics || landing)) {
+		/*
+		 * Answer on the second call, once the request is complete:
+		 * a response queued on the first call makes libmicrohttpd
+		 * close the connection ("Connection: close"), and
+		 * Prometheus keeps its scrape connections alive.
+		 */
+		if (!rq->seen) {
+			rq->seen = true;
 			return MHD_YES;
 		}
 		if (*upload_data_size) {
 			*upload_data_size = 0;	/* a GET body: ignored */
 			return MHD_YES;
 		}
+	}
+	if (get && metrics) {
 		if (s->refresh)
 			s->refresh(s->refresh_arg);
+		r = scrape_response(s);
+		if (!r) {
+			pthread_mutex_lock(&s->lock);
+			s->stats.failed++;
+			pthread_mutex_unlock(&s->lock);
+			return MHD_NO;
+		}
+		pthread_mutex_lock(&s->lock);
+		ret = MHD_queue_response(conn, MHD_HTTP_OK, r);
+		if (ret == MHD_YES) {
+			s->stats.ok++;
+			count_scrape(s, prom_now() - rq->t0);
+		} else {
+			s->stats.failed++;
+		}
+		pthread_mutex_unlock(&s->lock);
+		MHD_destroy_response(r);	/* the connection holds its own reference */
+		return ret;
 	}
-
-	pthread_mutex_lock(&s->lock);
-	if (strcmp(url, "/metrics")) {
-		r = s->not_found;
-		status = MHD_HTTP_NOT_FOUND;
-		counter = &s->stats.not_found;
-	} else if (!scrape) {
+	if (get && landing) {
+		r = s->landing;
+		status = MHD_HTTP_OK;
+		counter = &s->stats.landing;
+	} else if (metrics || landing) {
 		r = s->bad_method;
 		status = MHD_HTTP_METHOD_NOT_ALLOWED;
 		counter = &s->stats.bad_method;
 	} else {
-		r = s->current;
-		status = MHD_HTTP_OK;
-		counter = &s->stats.ok;
+		r = s->not_found;
+		status = MHD_HTTP_NOT_FOUND;
+		counter = &s->stats.not_found;
 	}
 	/*
-	 * Queue under the lock: prom_server_publish() drops its reference
-	 * to the old response under the same lock, and MHD_queue_response()
-	 * takes the connection's reference, so the response cannot be freed
-	 * in between.  Errors are queued on the first call (before any
-	 * request body was read): libmicrohttpd then discards the body and
-	 * closes the connection.
+	 * Errors are queued on the first call (before any request body was
+	 * read): libmicrohttpd then discards the body and closes the
+	 * connection.
 	 */
-	ret = MHD_queue_response(conn, status, r);
-	if (ret == MHD_YES)
-		(*counter)++;
-	else
-		s->stats.failed++;
-	pthread_mutex_unlock(&s->lock);
-	return ret;
+	return count_and_queue(s, conn, status, r, counter);
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The exporter's listening address: --listen parsed, the socket bound (prom_listen.h). */
+/* The exporter's listening address: --web.listen-address parsed, the socket bound (prom_listen.h). */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netdb.h>
@@ -21,6 +21,7 @@ static bool port_ok(const char *s, unsigned long *port)
 int prom_listen_parse(const char *spec, struct prom_listen *out,
 		      char *err, size_t errlen)
 {
+	static const char default_port[] = PROM_DEFAULT_PORT_S;
 	char host[64] = PROM_DEFAULT_ADDR;
 	const char *port_s = spec, *colon;
 	struct sockaddr_in *in4 = (struct sockaddr_in *)&out->addr;
@@ -30,17 +31,17 @@ int prom_listen_parse(const char *spec, struct prom_listen *out,
 
 	memset(out, 0, sizeof(*out));
 	if (!spec || !*spec) {
-		errbuf_set(err, errlen, "--listen: empty address, expected [ADDR]:PORT");
+		errbuf_set(err, errlen, "--web.listen-address: empty address, expected [ADDR]:PORT");
 		return -EINVAL;
 	}
 	if (strlen(spec) > 80) {
-		errbuf_set(err, errlen, "--listen: '%.20s...' is too long for [ADDR]:PORT", spec);
+		errbuf_set(err, errlen, "--web.listen-address: '%.20s...' is too long for [ADDR]:PORT", spec);
 		return -EINVAL;
 	}
 	if (spec[0] == ':' && !strchr(spec + 1, ':')) {
 		/* ":PORT": every address, IPv6 and IPv4, as Go exporters do */
 		if (!port_ok(spec + 1, &port)) {
-			errbuf_set(err, errlen, "--listen '%s': bad port '%s' (0-65535)",
+			errbuf_set(err, errlen, "--web.listen-address '%s': bad port '%s' (0-65535)",
 				   spec, spec + 1);
 			return -EINVAL;
 		}
@@ -55,30 +56,38 @@ int prom_listen_parse(const char *spec, struct prom_listen *out,
 	if (spec[0] == '[') {
 		const char *close = strchr(spec, ']');
 
-		if (!close || close[1] != ':' ||
+		if (!close || (close[1] != ':' && close[1]) ||
 		    (size_t)(close - spec - 1) >= sizeof(host)) {
 			errbuf_set(err, errlen,
-				"--listen '%s': expected [IPv6]:PORT", spec);
+				"--web.listen-address '%s': expected [IPv6]:PORT", spec);
 			return -EINVAL;
 		}
 		memcpy(host, spec + 1, (size_t)(close - spec - 1));
 		host[close - spec - 1] = '\0';
-		port_s = close + 2;
+		port_s = close[1] ? close + 2 : default_port;
 		v6 = true;
 	} else if ((colon = strrchr(spec, ':'))) {
 		if ((size_t)(colon - spec) >= sizeof(host) ||
 		    memchr(spec, ':', (size_t)(colon - spec))) {
 			errbuf_set(err, errlen,
-				"--listen '%s': expected ADDR:PORT (IPv6 as [ADDR]:PORT)",
+				"--web.listen-address '%s': expected ADDR:PORT (IPv6 as [ADDR]:PORT)",
 				spec);
 			return -EINVAL;
 		}
 		memcpy(host, spec, (size_t)(colon - spec));
 		host[colon - spec] = '\0';
 		port_s = colon + 1;
+	} else if (strchr(spec, '.') || !strcmp(spec, "localhost")) {
+		/* ADDR alone (an IPv4 address, localhost): the default port */
+		if (strlen(spec) >= sizeof(host)) {
+			errbuf_set(err, errlen, "--web.listen-address '%s': address too long", spec);
+			return -EINVAL;
+		}
+		snprintf(host, sizeof(host), "%s", spec);
+		port_s = default_port;
 	}
 	if (!port_ok(port_s, &port)) {
-		errbuf_set(err, errlen, "--listen '%s': bad port '%s' (0-65535)",
+		errbuf_set(err, errlen, "--web.listen-address '%s': bad port '%s' (0-65535)",
 			spec, port_s);
 		return -EINVAL;
 	}
@@ -87,8 +96,8 @@ int prom_listen_parse(const char *spec, struct prom_listen *out,
 	out->addr.ss_family = v6 ? AF_INET6 : AF_INET;
 	if (inet_pton(out->addr.ss_family, host,
 		      v6 ? (void *)&in6->sin6_addr : (void *)&in4->sin_addr) != 1) {
-		errbuf_set(err, errlen, v6 ? "--listen '%s': bad IPv6 address '%s'" :
-			   "--listen '%s': bad IPv4 address '%s' (use a numeric address or localhost)",
+		errbuf_set(err, errlen, v6 ? "--web.listen-address '%s': bad IPv6 address '%s'" :
+			   "--web.listen-address '%s': bad IPv4 address '%s' (use a numeric address or localhost)",
 			   spec, host);
 		return -EINVAL;
 	}
@@ -126,7 +135,7 @@ int prom_listen_open(const struct prom_listen *l, uint16_t *port, char *host, si
 	}
 	if (fd < 0) {
 		e = errno;
-		errbuf_set(err, errlen, "--listen %s: socket: %s", l->text, strerror(e));
+		errbuf_set(err, errlen, "--web.listen-address %s: socket: %s", l->text, strerror(e));
 		return -e;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
@@ -136,7 +145,7 @@ int prom_listen_open(const struct prom_listen *l, uint16_t *port, char *host, si
 	    listen(fd, 64) ||
 	    getsockname(fd, (struct sockaddr *)&bound, &blen)) {
 		e = errno;
-		errbuf_set(err, errlen, "--listen %s: %s", l->text, strerror(e));
+		errbuf_set(err, errlen, "--web.listen-address %s: %s", l->text, strerror(e));
 		close(fd);
 		return -e;
 	}

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The exporter's --listen address: its syntax, and the socket bound to it. */
+/* The exporter's --web.listen-address: its syntax, and the socket bound to it. */
 #ifndef VMAPSCOPE_PROM_LISTEN_H
 #define VMAPSCOPE_PROM_LISTEN_H
 
@@ -10,6 +10,15 @@
 
 /* What PORT alone binds. */
 #define PROM_DEFAULT_ADDR	"127.0.0.1"
+/*
+ * What ADDR alone binds: vmapscope's port, the one every document, the
+ * systemd unit and the examples use (they give an address only, or say
+ * this number).
+ */
+#define PROM_DEFAULT_PORT	9798
+#define PROM_STR_(x)		#x
+#define PROM_STR(x)		PROM_STR_(x)
+#define PROM_DEFAULT_PORT_S	PROM_STR(PROM_DEFAULT_PORT)
 
 struct prom_listen {
 	struct sockaddr_storage addr;
@@ -22,7 +31,8 @@ struct prom_listen {
  * Parse "[ADDR]:PORT": PORT alone binds 127.0.0.1; ":PORT" binds every
  * address (IPv6 [::] accepting IPv4 too, or 0.0.0.0 without IPv6), as
  * Prometheus exporters read it; ADDR is an IPv4 address, "[IPv6]" or
- * "localhost".  PORT 0 asks the kernel for a free port
+ * "localhost", and ADDR alone binds PROM_DEFAULT_PORT on it.  PORT 0 asks
+ * the kernel for a free port
  * (prom_server_port() tells which).  Returns 0, or -EINVAL with one line
  * in err.
  */

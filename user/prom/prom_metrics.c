@@ -722,6 +722,21 @@ int prom_render(const struct prom_state *st, struct prom_buf *b)
 		prom_sample_u64(b, "vmapscope_feature_available", l, 1,
 				st->info.feat[f].available);
 	}
+	/*
+	 * The kernel stack names a caller by the first function outside the
+	 * vmalloc internals; /proc/vmallocinfo (and so vmapscope_live_bytes)
+	 * records the return address the allocating code passed, which an
+	 * inlined helper takes one frame further up (copy_process's stack
+	 * area is kernel_clone's there).  Said here, where the join is made.
+	 */
+	prom_family(b, "vmapscope_callers_as_vmallocinfo", PROM_GAUGE,
+		    "1 when caller labels name callers as /proc/vmallocinfo does (the series' vmap_mapped, "
+		    "each area's vm_struct), so they join the --live-bytes gauges; 0 when the kernel stack "
+		    "or the entry probes name them: /proc/vmallocinfo may name the function one frame up.");
+	prom_sample_u64(b, "vmapscope_callers_as_vmallocinfo", NULL, 0,
+			st->have_info && st->info.feat[VMAPSCOPE_FEAT_CALLERS].available &&
+			(!strcmp(st->info.feat[VMAPSCOPE_FEAT_CALLERS].how, "vmap_mapped") ||
+			 !strcmp(st->info.feat[VMAPSCOPE_FEAT_CALLERS].how, "vm_struct")));
 	prom_family(b, "vmapscope_symbols_available", PROM_GAUGE,
 		    "1 when callers are symbolized from /proc/kallsyms, 0 when kptr_restrict hides addresses.");
 	prom_sample_u64(b, "vmapscope_symbols_available", NULL, 0, st->info.symbols_ok);

@@ -28,13 +28,10 @@ static char *dir_of(const char *path, const char **base)
 	return strndup(path, (size_t)(slash - path));
 }
 
-int prom_textfile_check(const char *path, char *err, size_t errlen)
+int prom_textfile_check_name(const char *path, char *err, size_t errlen)
 {
-	const char *base;
 	size_t n = path ? strlen(path) : 0;
-	struct stat st;
-	char *dir;
-	int rc = 0;
+	const char *base;
 
 	if (n < 6 || strcmp(path + n - 5, ".prom")) {
 		errbuf_set(err, errlen,
@@ -42,15 +39,29 @@ int prom_textfile_check(const char *path, char *err, size_t errlen)
 			path ? path : "");
 		return -EINVAL;
 	}
+	base = strrchr(path, '/');
+	if (!strcmp(base ? base + 1 : path, ".prom")) {
+		errbuf_set(err, errlen, "--textfile '%s': empty file name", path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int prom_textfile_check(const char *path, char *err, size_t errlen)
+{
+	const char *base;
+	struct stat st;
+	char *dir;
+	int rc = prom_textfile_check_name(path, err, errlen);
+
+	if (rc)
+		return rc;
 	dir = dir_of(path, &base);
 	if (!dir) {
 		errbuf_set(err, errlen, "--textfile: out of memory");
 		return -ENOMEM;
 	}
-	if (!strcmp(base, ".prom")) {
-		errbuf_set(err, errlen, "--textfile '%s': empty file name", path);
-		rc = -EINVAL;
-	} else if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
 		errbuf_set(err, errlen, "--textfile '%s': directory %s does not exist",
 			path, dir);
 		rc = -ENOENT;

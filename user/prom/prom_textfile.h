@@ -13,9 +13,16 @@
 #include <stddef.h>
 
 /*
- * Check PATH before the collector starts: it must end in ".prom" and its
- * directory must exist and be writable.  Returns 0, or a negative errno
- * with one line in err.
+ * The name alone, wherever it runs (a usage error): it must end in
+ * ".prom" and have a name before it.  Returns 0, or -EINVAL with one
+ * line in err.
+ */
+int prom_textfile_check_name(const char *path, char *err, size_t errlen);
+
+/*
+ * The name, then what depends on this host (a runtime error): its
+ * directory must exist and be writable, PATH not be a directory.
+ * Returns 0, or a negative errno with one line in err.
  */
 int prom_textfile_check(const char *path, char *err, size_t errlen);
 

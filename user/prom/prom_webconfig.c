@@ -6,13 +6,16 @@
  */
 #include <crypt.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #include <yaml.h>
 #ifdef VMAPSCOPE_TLS
 #include <gnutls/gnutls.h>
@@ -28,6 +31,7 @@ struct loader {
 	const char *path;		/* the configuration file */
 	char dir[4096];			/* its directory */
 	yaml_document_t *doc;
+	unsigned int variants_ok;	/* bcrypt variants libcrypt took, 1 << (x - 'a') */
 	char *err;
 	size_t errlen;
 };
@@ -51,15 +55,36 @@ static int fail(struct loader *l, const yaml_node_t *n, const char *fmt, ...)
 	return -EINVAL;
 }
 
+/*
+ * A regular file only: a FIFO (or a terminal, a socket) named by mistake
+ * would block the start for ever, with the stop signals held until the
+ * exporter is up.  ENODEV says "not a regular file" here.
+ */
 static char *read_file(const char *path, size_t *len, int *e)
 {
-	FILE *f = fopen(path, "re");
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
 	char *buf;
 	size_t n;
+	FILE *f;
 
 	*e = 0;
+	if (fd < 0) {
+		*e = errno;
+		return NULL;
+	}
+	if (fstat(fd, &st))
+		*e = errno;
+	else if (!S_ISREG(st.st_mode))
+		*e = S_ISDIR(st.st_mode) ? EISDIR : ENODEV;
+	if (*e) {
+		close(fd);
+		return NULL;
+	}
+	f = fdopen(fd, "r");
 	if (!f) {
 		*e = errno;
+		close(fd);
 		return NULL;
 	}
 	buf = malloc(MAX_FILE + 1);
@@ -80,6 +105,11 @@ static char *read_file(const char *path, size_t *len, int *e)
 	if (len)
 		*len = n;
 	return buf;
+}
+
+static const char *file_error(int e)
+{
+	return e == ENODEV ? "not a regular file" : strerror(e);
 }
 
 static bool is_null(const yaml_node_t *n)
@@ -129,7 +159,7 @@ static int load_named(struct loader *l, const yaml_node_t *n, const char *key,
 		snprintf(full, sizeof(full), "%s/%s", l->dir, name);
 	*out = read_file(full, NULL, &e);
 	if (!*out)
-		return fail(l, n, "%s %s: %s", key, full, strerror(e));
+		return fail(l, n, "%s %s: %s", key, full, file_error(e));
 	if (shown)
 		snprintf(shown, shownlen, "%.4000s", full);
 	return 0;
@@ -282,12 +312,17 @@ static int parse_tls(struct loader *l, struct prom_webconfig *wc, yaml_node_t *m
 /* "$2a$", "$2b$" or "$2y$", a two-digit cost, "$", 53 characters: 60 in all. */
 /* Cost 14 is about a second per check on a current core. */
 #define BCRYPT_MAX_COST	14
+#define BCRYPT_MIN_COST	4
 
 static bool bcrypt_shaped(const char *h)
 {
+	static const char b64[] = "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+	/* salt and digest in bcrypt's base64: what libcrypt checks of them */
 	return strlen(h) == 60 && h[0] == '$' && h[1] == '2' &&
 	       (h[2] == 'a' || h[2] == 'b' || h[2] == 'y') && h[3] == '$' &&
-	       h[4] >= '0' && h[4] <= '3' && h[5] >= '0' && h[5] <= '9' && h[6] == '$';
+	       h[4] >= '0' && h[4] <= '3' && h[5] >= '0' && h[5] <= '9' && h[6] == '$' &&
+	       strspn(h + 7, b64) == 53;
 }
 
 static char *bcrypt(const char *pass, const char *hash)
@@ -321,7 +356,9 @@ static int parse_users(struct loader *l, struct prom_webconfig *wc, yaml_node_t 
 	for (p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = node(l, p->key), *v = node(l, p->value);
 		const char *user = scalar(l, k, "basic_auth_users key"), *hash;
-		char *check;
+		char *check, cheap[64];
+		unsigned int variant;
+		int cost;
 
 		if (!user)
 			return -EINVAL;
@@ -333,19 +370,30 @@ static int parse_users(struct loader *l, struct prom_webconfig *wc, yaml_node_t 
 		if (!bcrypt_shaped(hash))
 			return fail(l, v, "basic_auth_users.%s: not a bcrypt hash ($2a$, $2b$ or $2y$, "
 				    "60 characters; htpasswd -nBC 10 USER makes one)", user);
-		/*
-		 * Ask libcrypt whether it takes the hash, at the hash's own
-		 * cost: only for costs that a check can afford at every
-		 * scrape, which also keeps a $2b$31$ hash from stalling the
-		 * start for hours.
-		 */
-		if ((hash[4] - '0') * 10 + (hash[5] - '0') > BCRYPT_MAX_COST)
+		cost = (hash[4] - '0') * 10 + (hash[5] - '0');
+		if (cost > BCRYPT_MAX_COST)
 			return fail(l, v, "basic_auth_users.%s: bcrypt cost %.2s is above %d, too slow "
 				    "to check at every scrape", user, hash + 4, BCRYPT_MAX_COST);
-		check = bcrypt("", hash);
-		if (!check)
-			return fail(l, v, "basic_auth_users.%s: libcrypt rejects this bcrypt hash", user);
-		free(check);
+		if (cost < BCRYPT_MIN_COST)
+			return fail(l, v, "basic_auth_users.%s: bcrypt cost %.2s is below %02d, "
+				    "which bcrypt does not allow", user, hash + 4, BCRYPT_MIN_COST);
+		/*
+		 * Ask libcrypt once per variant ($2a$, $2b$, $2y$) whether it
+		 * takes such a hash, at the lowest cost (16 rounds, ~1 ms):
+		 * what it accepts does not depend on the cost or the salt
+		 * (checked above), and thousands of users each checked at
+		 * cost 10 took minutes at start.
+		 */
+		variant = 1u << (hash[2] - 'a');
+		if (!(l->variants_ok & variant)) {
+			snprintf(cheap, sizeof(cheap), "%.4s%02d%s", hash, BCRYPT_MIN_COST, hash + 6);
+			check = bcrypt("", cheap);
+			if (!check)
+				return fail(l, v, "basic_auth_users.%s: libcrypt rejects this bcrypt hash",
+					    user);
+			free(check);
+			l->variants_ok |= variant;
+		}
 		wc->users[wc->nr_users].name = strdup(user);
 		wc->users[wc->nr_users].hash = strdup(hash);
 		if (!wc->users[wc->nr_users].name || !wc->users[wc->nr_users].hash)
@@ -468,14 +516,20 @@ int prom_webconfig_load(const char *path, struct prom_webconfig **out,
 	*out = NULL;
 	text = read_file(path, &len, &e);
 	if (!text) {
-		errbuf_set(err, errlen, "--web.config.file %s: %s", path, strerror(e));
+		errbuf_set(err, errlen, "--web.config.file %s: %s", path, file_error(e));
 		return -e;
 	}
 	snprintf(dirbuf, sizeof(dirbuf), "%s", path);
 	snprintf(l.dir, sizeof(l.dir), "%s", dirname(dirbuf));
 	wc = calloc(1, sizeof(*wc));
+	if (wc) {
+		pthread_mutex_init(&wc->lock, NULL);
+		wc->lock_init = true;
+		wc->refused_on = getrandom(wc->digest_key, sizeof(wc->digest_key), GRND_NONBLOCK) ==
+				 (ssize_t)sizeof(wc->digest_key);
+	}
 	if (!wc || !yaml_parser_initialize(&parser)) {
-		free(wc);
+		prom_webconfig_free(wc);
 		free(text);
 		errbuf_set(err, errlen, "--web.config.file %s: out of memory", path);
 		return -ENOMEM;
@@ -487,7 +541,7 @@ int prom_webconfig_load(const char *path, struct prom_webconfig **out,
 			   parser.problem ? parser.problem : "syntax error");
 		yaml_parser_delete(&parser);
 		free(text);
-		free(wc);
+		prom_webconfig_free(wc);
 		return -EINVAL;
 	}
 	l.doc = &doc;
@@ -633,32 +687,153 @@ static bool same_secret(const char *a, const char *b)
 	return !d;
 }
 
-int prom_webconfig_authorize(void *arg, const char *user, const char *pass)
+/* SipHash-2-4: a keyed digest, so that refused passwords are not kept as they are. */
+static uint64_t rotl(uint64_t x, int b)
 {
-	struct prom_webconfig *wc = arg;
+	return (x << b) | (x >> (64 - b));
+}
+
+#define SIPROUND()							\
+	do {								\
+		v0 += v1; v1 = rotl(v1, 13); v1 ^= v0; v0 = rotl(v0, 32);	\
+		v2 += v3; v3 = rotl(v3, 16); v3 ^= v2;			\
+		v0 += v3; v3 = rotl(v3, 21); v3 ^= v0;			\
+		v2 += v1; v1 = rotl(v1, 17); v1 ^= v2; v2 = rotl(v2, 32);	\
+	} while (0)
+
+static uint64_t siphash(const uint64_t k[2], const unsigned char *p, size_t n)
+{
+	uint64_t v0 = 0x736f6d6570736575ULL ^ k[0], v1 = 0x646f72616e646f6dULL ^ k[1];
+	uint64_t v2 = 0x6c7967656e657261ULL ^ k[0], v3 = 0x7465646279746573ULL ^ k[1];
+	uint64_t m, b = (uint64_t)n << 56;
+	size_t i, left = n & 7;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&m, p + i, 8);
+		v3 ^= m;
+		SIPROUND();
+		SIPROUND();
+		v0 ^= m;
+	}
+	for (size_t j = 0; j < left; j++)
+		b |= (uint64_t)p[i + j] << (8 * j);
+	v3 ^= b;
+	SIPROUND();
+	SIPROUND();
+	v0 ^= b;
+	v2 ^= 0xff;
+	SIPROUND();
+	SIPROUND();
+	SIPROUND();
+	SIPROUND();
+	return v0 ^ v1 ^ v2 ^ v3;
+}
+
+/* The pair's digest: user, a NUL (never in a name), password; never 0. */
+static uint64_t pair_digest(const struct prom_webconfig *wc, const char *user, const char *pass)
+{
+	size_t lu = strlen(user), lp = strlen(pass);
+	unsigned char *buf = malloc(lu + lp + 1);
+	uint64_t d;
+
+	if (!buf)
+		return 0;
+	memcpy(buf, user, lu);
+	buf[lu] = 0;
+	memcpy(buf + lu + 1, pass, lp);
+	d = siphash(wc->digest_key, buf, lu + lp + 1);
+	explicit_bzero(buf, lu + lp + 1);
+	free(buf);
+	return d ? d : 1;
+}
+
+static struct prom_web_user *find_user(struct prom_webconfig *wc, const char *user)
+{
 	struct prom_web_user *u = NULL;
-	bool ok;
-	char *h;
 	size_t i;
 
-	if (!wc->nr_users)
-		return 1;
+	/* every name compared, in constant time: no timing tells users apart */
 	for (i = 0; i < wc->nr_users; i++)
 		if (same_secret(wc->users[i].name, user))
 			u = &wc->users[i];
+	return u;
+}
+
+/* Under wc->lock. */
+static int cached(struct prom_webconfig *wc, const char *user, const char *pass, uint64_t d)
+{
+	struct prom_web_user *u = find_user(wc, user);
+	size_t i;
+
 	if (u && u->good && same_secret(u->good, pass))
 		return 1;
+	for (i = 0; d && i < PROM_WEB_REFUSED_CACHE; i++)
+		if (wc->refused[i] == d)
+			return 0;
+	return -1;
+}
+
+/*
+ * What is remembered of (user, pass): 1, 0 or -1 as
+ * prom_webconfig_auth_cached(); *d its digest, *u the user (NULL:
+ * unknown) and *hash the hash a check compares with.
+ */
+static int remembered(struct prom_webconfig *wc, const char *user, const char *pass,
+		      uint64_t *d, struct prom_web_user **u, const char **hash)
+{
+	int r;
+
+	*d = wc->refused_on ? pair_digest(wc, user, pass) : 0;
+	pthread_mutex_lock(&wc->lock);
+	r = cached(wc, user, pass, *d);
+	*u = find_user(wc, user);
+	*hash = *u ? (*u)->hash : wc->users[0].hash;
+	pthread_mutex_unlock(&wc->lock);
+	return r;
+}
+
+int prom_webconfig_auth_cached(void *arg, const char *user, const char *pass)
+{
+	struct prom_webconfig *wc = arg;
+	struct prom_web_user *u;
+	const char *hash;
+	uint64_t d;
+
+	return wc->nr_users ? remembered(wc, user, pass, &d, &u, &hash) : 1;
+}
+
+int prom_webconfig_authorize(void *arg, const char *user, const char *pass)
+{
+	struct prom_webconfig *wc = arg;
+	struct prom_web_user *u;
+	const char *hash;
+	char *h, *copy;
+	uint64_t d;
+	bool ok;
+	int r;
+
+	if (!wc->nr_users)
+		return 1;
+	r = remembered(wc, user, pass, &d, &u, &hash);
+	if (r >= 0)
+		return r;
 	/* an unknown user costs a bcrypt as well: no timing tells them apart */
-	h = bcrypt(pass, u ? u->hash : wc->users[0].hash);
+	h = bcrypt(pass, hash);
 	ok = u && h && same_secret(h, u->hash);
 	free(h);
-	if (ok) {
+	copy = ok ? strdup(pass) : NULL;
+	pthread_mutex_lock(&wc->lock);
+	if (copy) {
 		if (u->good) {
 			explicit_bzero(u->good, strlen(u->good));
 			free(u->good);
 		}
-		u->good = strdup(pass);
+		u->good = copy;
+	} else if (!ok && d) {
+		wc->refused[wc->refused_next] = d;
+		wc->refused_next = (wc->refused_next + 1) % PROM_WEB_REFUSED_CACHE;
 	}
+	pthread_mutex_unlock(&wc->lock);
 	return ok;
 }
 
@@ -677,6 +852,9 @@ void prom_webconfig_free(struct prom_webconfig *wc)
 		}
 	}
 	free(wc->users);
+	if (wc->lock_init)
+		pthread_mutex_destroy(&wc->lock);
+	explicit_bzero(wc->digest_key, sizeof(wc->digest_key));
 	if (wc->key_pem) {
 		explicit_bzero(wc->key_pem, strlen(wc->key_pem));
 		free(wc->key_pem);

@@ -30,14 +30,19 @@
 #ifndef VMAPSCOPE_PROM_WEBCONFIG_H
 #define VMAPSCOPE_PROM_WEBCONFIG_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct prom_web_user {
 	char *name;
 	char *hash;			/* bcrypt */
 	char *good;			/* the last password that matched, or NULL */
 };
+
+/* Wrong (user, password) pairs remembered, as keyed digests (not the passwords). */
+#define PROM_WEB_REFUSED_CACHE	256
 
 struct prom_webconfig {
 	bool tls;			/* cert and key given */
@@ -48,6 +53,14 @@ struct prom_webconfig {
 	char cert_name[4096];		/* for messages: the cert file, or "cert" */
 	struct prom_web_user *users;
 	size_t nr_users;
+
+	/* what the checks remember (the server thread and the checking thread) */
+	pthread_mutex_t lock;
+	bool lock_init;
+	uint64_t digest_key[2];		/* random, per process */
+	bool refused_on;		/* a key could be drawn */
+	uint64_t refused[PROM_WEB_REFUSED_CACHE];	/* 0 = empty */
+	size_t refused_next;
 };
 
 /*
@@ -69,10 +82,20 @@ int prom_webconfig_check_tls(const struct prom_webconfig *wc, const char *path,
 /*
  * Basic auth (prom_server_opts.authorize): non-zero when user exists and
  * pass matches its bcrypt hash.  Compared in constant time; an unknown
- * user costs a bcrypt too.  A password that matched is remembered, so
- * that a scrape every few seconds does not cost a bcrypt each.
+ * user costs a bcrypt too.  Outcomes are remembered, as exporter-toolkit
+ * does: the password that last matched, per user, so that a scrape every
+ * few seconds does not cost a bcrypt each; and the last
+ * PROM_WEB_REFUSED_CACHE refused (user, password) pairs, as digests
+ * under a random per-process key, so that a scraper with a wrong
+ * password costs one bcrypt, not one per scrape.  Thread-safe.
  */
 int prom_webconfig_authorize(void *wc, const char *user, const char *pass);
+
+/*
+ * prom_server_opts.auth_cached: what is remembered alone, no bcrypt:
+ * 1 right, 0 refused before, -1 only prom_webconfig_authorize() can say.
+ */
+int prom_webconfig_auth_cached(void *wc, const char *user, const char *pass);
 
 void prom_webconfig_free(struct prom_webconfig *wc);
 

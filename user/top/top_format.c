@@ -382,8 +382,34 @@ int top_fmt_summary(char (*lines)[TOP_LINE_MAX], int max, const struct top_table
 	 * explained by another's line (no calls where the granule line says
 	 * the series is missing).
 	 */
+	if (tab->avail.callers_note[0] && n < max)
+		snprintf(lines[n++], TOP_LINE_MAX, "%s", tab->avail.callers_note);
 	for (g = TOP_NEED_GRANULE; g < TOP_NEED_MAX && n < max; g++)
-		if (!tab->avail.have[g] && tab->avail.why[g][0])
-			snprintf(lines[n++], TOP_LINE_MAX, "%s %s", TOP_MISSING, tab->avail.why[g]);
+		if (!tab->avail.have[g] && tab->avail.why[g][0]) {
+			snprintf(lines[n], TOP_LINE_MAX, "%s %s", TOP_MISSING, tab->avail.why[g]);
+			if (view && view->ascii)
+				top_ascii(lines[n]);
+			n++;
+		}
 	return n;
+}
+
+void top_ascii(char *s)
+{
+	unsigned char *r = (unsigned char *)s, *w = r;
+
+	while (*r) {
+		if (r[0] == 0xe2 && r[1] == 0x80 && r[2] == 0x94) {
+			*w++ = '-';
+			r += 3;
+		} else if (*r >= 0x80) {
+			*w++ = '?';
+			/* the rest of the character: continuation bytes */
+			for (r++; (*r & 0xc0) == 0x80; r++)
+				;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	*w = 0;
 }

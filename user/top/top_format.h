@@ -38,7 +38,14 @@ struct top_view {
 	bool reverse;
 	bool paused;
 	char filter[64];
+	bool ascii;			/* the terminal's character set is not UTF-8 */
 };
+
+/*
+ * For a terminal that is not UTF-8 (the C locale): each em dash becomes
+ * "-" and any other character outside ASCII "?", in place.
+ */
+void top_ascii(char *s);
 
 struct top_layout {
 	int nr;				/* visible columns */

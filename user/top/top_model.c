@@ -59,6 +59,17 @@ void top_avail_from_sample(struct top_avail *av, const struct vmapscope_sample *
 		if (!fs->available && top_reads(n))
 			snprintf(av->why[n], sizeof(av->why[n]), "%s", fs->why);
 	}
+	/*
+	 * The kernel stack names a caller by the first function outside the
+	 * vmalloc internals; /proc/vmallocinfo, where the live columns and
+	 * --all's live rows come from, may name the function one frame up
+	 * (an inlined helper passes its caller's return address)
+	 */
+	if (snap->feat[VMAPSCOPE_FEAT_CALLERS].available &&
+	    !strcmp(snap->feat[VMAPSCOPE_FEAT_CALLERS].how, "stack"))
+		snprintf(av->callers_note, sizeof(av->callers_note),
+			 "callers: named by kernel stack, where /proc/vmallocinfo may name one frame "
+			 "up: such a caller's live areas show on a row of their own");
 	av->have[TOP_NEED_LIVE] = !live_why;
 	if (live_why)
 		snprintf(av->why[TOP_NEED_LIVE], sizeof(av->why[TOP_NEED_LIVE]), "%s", live_why);

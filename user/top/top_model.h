@@ -58,6 +58,8 @@ struct top_avail {
 	char why[TOP_NEED_MAX][256];
 	/* mapping shift per granule column; 0 = this kernel has no such granule */
 	unsigned int shift[TOP_G_NR];
+	/* "" or a line on how callers are named, when it is not as /proc/vmallocinfo does */
+	char callers_note[200];
 };
 
 /*

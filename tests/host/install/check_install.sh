@@ -3,7 +3,8 @@
 #  - the tools and pages are where PREFIX says, executable / readable, and
 #    the installed tools are the built ones (byte-identical);
 #  - each page renders with man -l and with groff -ww without a warning;
-#  - every long option printed by "TOOL --help" appears in TOOL's page
+#  - every long option printed by "TOOL --help" appears in TOOL's page;
+#    the help has one usage block and no line ending in blanks
 #    (rendered text), so the pages cannot drift from the tools;
 #  - the exporter's unit and sysusers.d file land in $PREFIX/lib/systemd/system
 #    and $PREFIX/lib/sysusers.d, the unit naming the installed vmapstat; the
@@ -76,12 +77,18 @@ for t in $TOOLS; do
 	done
 	[ -z "$missing" ] && pass "$t: all $(echo $opts | wc -w) long options of --help are in $t.8" ||
 		fail "$t: long options of --help missing from $t.8:$missing"
+	# a clean --help: one usage block, no line ending in blanks, no two blank lines
+	n=$(grep -ci '^usage:' "$tmp/$t.help")
+	trail=$(grep -c '[[:blank:]]$' "$tmp/$t.help")
+	dbl=$(awk 'prev == "" && $0 == "" && NR > 1 { n++ } { prev = $0 } END { print n + 0 }' "$tmp/$t.help")
+	[ "$n" = 1 ] && [ "$trail" = 0 ] && [ "$dbl" = 0 ] && ok "$t --help: one usage block, no trailing blanks" ||
+		fail "$t --help: $n usage headers, $trail lines ending in blanks, $dbl doubled blank lines"
 done
 
 # The unit: the installed vmapstat's path in ExecStart, nothing left to
 # substitute, otherwise the file in contrib/.
 want=$(sed "s|@SBINDIR@|$PREFIX/sbin|g" "$TOPDIR/contrib/systemd/vmapstat-exporter.service")
-if [ "$(cat "$dest$UNIT" 2>/dev/null)" = "$want" ] && grep -qx "ExecStart=$PREFIX/sbin/vmapstat --listen .*" "$dest$UNIT" &&
+if [ "$(cat "$dest$UNIT" 2>/dev/null)" = "$want" ] && grep -qx "ExecStart=$PREFIX/sbin/vmapstat --web.listen-address=.*" "$dest$UNIT" &&
 	! grep -qE '@[A-Z_]+@' "$dest$UNIT"; then
 	pass "unit: $(grep ^ExecStart= "$dest$UNIT")"
 else
@@ -102,6 +109,9 @@ if make -C "$TOPDIR" --no-print-directory OUTDIR="$OUTDIR" uninstall \
 	left=$(cd "$dest" && find . -type f | wc -l)
 	[ "$left" = 0 ] && pass "make uninstall removed every installed file" ||
 		fail "make uninstall left $left files"
+	# vmapscope's own data directory goes too, not only its files
+	[ ! -e "$dest$PREFIX/share/vmapscope" ] && ok "make uninstall removed share/vmapscope/" ||
+		fail "make uninstall left $(cd "$dest" && find ".$PREFIX/share/vmapscope" | tr '\n' ' ')"
 else
 	cat "$tmp/uninstall.log"; fail "make uninstall"
 fi

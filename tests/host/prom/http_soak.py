@@ -8,7 +8,9 @@ usage: http_soak.py --port P --pid PID --requests N --mix KIND=W,...
 Each request is a new connection, of one KIND, drawn in turn by weight:
   none     GET without credentials: 401 with exactly one WWW-Authenticate
   wrong    GET with a wrong password (16 different ones, and an unknown
-           user, in turn): 401 with exactly one WWW-Authenticate
+           user, in turn): 401 with exactly one WWW-Authenticate; with
+           --distinct-wrong a new password each time, which needs a
+           bcrypt: 401, or 503 with Retry-After beyond the pending bound
   good     GET with the right password: 200, a whole exposition, answered
            within 1 s of being sent
   garbage  a first line that is no request line: 400
@@ -25,6 +27,7 @@ import argparse
 import base64
 import os
 import socket
+import ssl
 import sys
 import threading
 import time
@@ -44,6 +47,13 @@ ap.add_argument("--slow", type=int, default=0)
 ap.add_argument("--rss-bound-kib", type=int, default=1024)
 ap.add_argument("--path", default="/metrics")
 ap.add_argument("--time-limit", type=float, default=900)
+ap.add_argument("--tls", action="store_true", help="HTTPS (the certificate is not checked)")
+ap.add_argument("--sources", type=int, default=1,
+                help="client addresses 127.0.0.1 .. 127.0.0.N, one per worker in turn "
+                     "(the server holds at most 32 connections per address)")
+ap.add_argument("--distinct-wrong", action="store_true",
+                help="every wrong password a new one (each needs a bcrypt): 401, or 503 "
+                     "with Retry-After when the checks pending are at their bound")
 args = ap.parse_args()
 
 kinds = []
@@ -77,8 +87,17 @@ def rss_kib():
     raise RuntimeError("no VmRSS")
 
 
+local = threading.local()
+TLS = ssl.create_default_context()
+TLS.check_hostname = False
+TLS.verify_mode = ssl.CERT_NONE
+
+
 def exchange(data, trickle=False):
-    s = socket.create_connection(("127.0.0.1", args.port), timeout=30)
+    src = ("127.0.0.%d" % getattr(local, "source", 1), 0)
+    s = socket.create_connection(("127.0.0.1", args.port), timeout=30, source_address=src)
+    if args.tls:
+        s = TLS.wrap_socket(s, server_hostname="127.0.0.1")
     t0 = time.monotonic()
     if trickle:
         step = max(1, len(data) // 8)
@@ -91,7 +110,7 @@ def exchange(data, trickle=False):
     while True:
         try:
             c = s.recv(65536)
-        except ConnectionResetError:
+        except (ConnectionResetError, ssl.SSLError):
             break
         if not c:
             break
@@ -118,6 +137,10 @@ def check(n, kind, resp, took):
     status = head[:12]
     nauth = sum(1 for line in head.split(b"\r\n")[1:]
                 if line.lower().startswith(b"www-authenticate:"))
+    if kind == "wrong" and args.distinct_wrong and status.startswith(b"HTTP/1.1 503"):
+        if b"\r\nretry-after: 1" not in head.lower():
+            return "503 without Retry-After: %r" % head[:80]
+        return None
     if kind in ("none", "wrong"):
         if not status.startswith(b"HTTP/1.1 401") or nauth != 1:
             return "got %r with %d WWW-Authenticate headers" % (head[:60], nauth)
@@ -133,7 +156,8 @@ def check(n, kind, resp, took):
     return None
 
 
-def worker():
+def worker(i):
+    local.source = 1 + i % args.sources
     while True:
         with lock:
             n = state["next"]
@@ -146,6 +170,8 @@ def worker():
         kind = kinds[n % len(kinds)]
         if kind == "none":
             data = req("")
+        elif kind == "wrong" and args.distinct_wrong:
+            data = req(auth_line(args.user, "wrong-%d" % n))
         elif kind == "wrong":
             data = req(WRONG[(n // len(kinds)) % len(WRONG)])
         elif kind == "good":
@@ -161,6 +187,8 @@ def worker():
         if bad:
             failure("request %d (%s): %s" % (n, kind, bad))
             return
+        if kind == "wrong" and resp.startswith(b"HTTP/1.1 503"):
+            kind = "wrong-503"
         with lock:
             state["counts"][kind] = state["counts"].get(kind, 0) + 1
             if kind == "good":
@@ -199,7 +227,7 @@ t_start = time.monotonic()
 slow = [threading.Thread(target=slow_client) for _ in range(args.slow)]
 for t in slow:
     t.start()
-threads = [threading.Thread(target=worker) for _ in range(args.threads)]
+threads = [threading.Thread(target=worker, args=(i,)) for i in range(args.threads)]
 for t in threads:
     t.start()
 for t in threads:

@@ -54,7 +54,7 @@ start_vmapstat() {
 	"${VMAPSTAT_BIN:-$VMAPSTAT}" "$@" >"$T/vmapstat.out" 2>"$T/vmapstat.err" &
 	VS_PID=$!
 	STARTED_PIDS+=("$VS_PID")
-	if printf '%s\n' "$@" | grep -q -- '^--listen'; then
+	if printf '%s\n' "$@" | grep -q -e '^--listen' -e '^--web.listen-address'; then
 		wait_for 20 grep -q 'serving https\?://' "$T/vmapstat.err" ||
 			die "vmapstat did not start listening: $(cat "$T/vmapstat.err")"
 		VS_URL=$(grep -o 'https\?://[^ ]*/metrics' "$T/vmapstat.err" | head -1)

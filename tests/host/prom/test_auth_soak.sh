@@ -7,8 +7,10 @@
 # most 1 MiB over the last 90,000 of them (http_soak.py); a right
 # password still gets a 200 afterwards.  The user's bcrypt hash has cost 4
 # (about 1 ms a check) so that the wrong passwords do not take hours.
+# Then the TLS build (VMAPSTAT_DYNAMIC) over HTTPS: 5,000 of them, the
+# same checks.
 . "$(dirname "$0")/lib.sh"
-need curl python3
+need curl python3 openssl
 
 cd "$T"
 hash=$(python3 -W ignore -c 'import crypt; print(crypt.crypt("s3cret-pw", crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=1 << 4)))')
@@ -29,4 +31,24 @@ kill -0 "$VS_PID" || die "vmapstat died"
 stop_vmapstat || die "vmapstat exited with $?"
 STARTED_PIDS=()
 pass "right password after the soak: 200; vmapstat exits 0"
+
+# The TLS build over HTTPS: 5,000 more (a TLS handshake each, ~10 ms of
+# CPU on this host, so fewer), the same checks
+DYN=${VMAPSTAT_DYNAMIC:-$(dirname "$VMAPSTAT")/../bin-dynamic/vmapstat}
+[ -x "$DYN" ] || fail "no dynamic vmapstat at $DYN (make tools-dynamic)"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 \
+	-subj /CN=127.0.0.1 -keyout srv.key -out srv.crt 2>"$T/openssl.log" ||
+	fail "openssl: $(cat "$T/openssl.log")"
+printf 'tls_server_config:\n  cert_file: srv.crt\n  key_file: srv.key\n' >tls.yml
+cat auth.yml >>tls.yml
+VMAPSTAT_BIN=$DYN start_vmapstat --listen 127.0.0.1:0 --web.config.file "$T/tls.yml"
+case $VS_URL in https://*) ;; *) fail "not HTTPS: $VS_URL" ;; esac
+port=${VS_URL##*:}
+port=${port%/metrics}
+python3 "$PROM_TESTS_DIR/http_soak.py" --tls --port "$port" --pid "$VS_PID" --requests 5000 --threads 4 \
+	--mix none=1,wrong=1 --password s3cret-pw --rss-bound-kib 1024 >"$T/soak.out" ||
+	fail "TLS soak: $(cat "$T/soak.out")"
+pass "HTTPS: $(cat "$T/soak.out")"
+stop_vmapstat || fail "vmapstat (TLS) exited with $?"
+STARTED_PIDS=()
 finish

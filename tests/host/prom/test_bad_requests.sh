@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Bad and hostile HTTP clients against vmapstat --listen: other paths
-# 404, other methods 405, HEAD without body, clients vanishing
+# Bad and hostile HTTP clients against vmapstat --listen: / the landing
+# page, other paths 404, other methods 405, HEAD without body, clients vanishing
 # mid-response, half-open and stalled clients timing out, concurrent
 # scrapes; through all of it the collector keeps reporting intervals
 # (-j), and vmapstat exits 0 on SIGINT with nothing on stderr but its
@@ -15,10 +15,13 @@ base="http://127.0.0.1:$port"
 wait_for 10 test -s "$T/vmapstat.out" || die "no JSON interval"
 
 code() { curl -s -o "$T/body" -w '%{http_code}' "$@"; }
-for p in / /metric /metrics/ /x/metrics "/favicon.ico"; do
+for p in /index.html /metric /metrics/ /x/metrics "/favicon.ico"; do
 	[ "$(code "$base$p")" = 404 ] || die "GET $p: not 404"
 done
 pass "other paths: 404"
+[ "$(code "$base/")" = 200 ] && grep -q '<a href="/metrics">' "$T/body" ||
+	die "GET /: not the landing page: $(cat "$T/body")"
+pass "GET /: a landing page linking to /metrics"
 for m in POST PUT DELETE PATCH OPTIONS; do
 	[ "$(code -X "$m" "$base/metrics")" = 405 ] || die "$m /metrics: not 405"
 done

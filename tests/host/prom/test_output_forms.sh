@@ -56,8 +56,15 @@ cp "$T/vmapscope.prom" "$T/file.prom"
 check_metrics "$T/http.prom" "--listen"
 check_metrics "$T/file.prom" "--textfile"
 pass "GET /metrics and --textfile pass promtool"
-[ "$(families "$T/http.prom")" = "$(families "$T/stdout.prom")" ] ||
+# the scrape carries the exporter's own families after the exposition
+self='^# TYPE (process_|promhttp_metric_handler_|vmapscope_http_requests_total |vmapscope_scrape_duration_seconds )'
+[ "$(families "$T/http.prom" | grep -Ev "$self")" = "$(families "$T/stdout.prom")" ] ||
 	die "--listen and --prometheus expose different families"
+[ "$(families "$T/stdout.prom" | grep -Ec "$self")" = 0 ] &&
+	[ "$(families "$T/file.prom" | grep -Ec "$self")" = 0 ] ||
+	die "--prometheus or --textfile carries the exporter's own families"
+[ "$(families "$T/http.prom" | grep -Ec "$self")" = 10 ] ||
+	die "the scrape lacks some of the exporter's own families: $(families "$T/http.prom" | grep -E "$self")"
 [ "$(families "$T/file.prom")" = "$(families "$T/stdout.prom")" ] ||
 	die "--textfile and --prometheus expose different families"
 pass "all output forms carry the same metric families"
@@ -84,8 +91,18 @@ a1=$(areas "$T/scrape1.prom"); a2=$(areas "$T/scrape2.prom")
 	die "--listen without INTERVAL: alloc_vmap_area '$a1' then '$a2', want growth"
 grep -q '^vmapscope_intervals_total 2$' "$T/scrape2.prom" ||
 	die "--listen without INTERVAL: second scrape is not the second reading"
-stop_vmapstat || die "vmapstat --listen (no INTERVAL) exited with $?"
+# service mode, stopped as systemd stops it: SIGTERM, exit 0, nothing on
+# stdout (the journal), and on stderr only the startup lines
+kill -TERM "$VS_PID"
+rc=0; wait "$VS_PID" || rc=$?
+[ $rc = 0 ] || die "vmapstat --listen (no INTERVAL) exited with $rc on SIGTERM"
 STARTED_PIDS=()
+[ ! -s "$T/vmapstat.out" ] || die "service mode wrote to stdout: $(head -c 300 "$T/vmapstat.out")"
+if grep -v -e '^vmapstat: \(granule\|chunk\|latency\|areas\): ' -e '^vmapstat: serving ' \
+	"$T/vmapstat.err" | grep -q .; then
+	die "service mode: unexpected stderr: $(cat "$T/vmapstat.err")"
+fi
+pass "service mode (no INTERVAL): SIGTERM exits 0, nothing on stdout, only the startup lines on stderr"
 pass "--listen without INTERVAL: each scrape reads the maps ($a1 then $a2 alloc_vmap_area events)"
 
 # --live-bytes: needs real addresses in /proc/vmallocinfo (kptr_restrict=1
@@ -123,10 +140,11 @@ bad() {	# EXPECTED_RC NEEDLE ARGS...
 	[ ! -s "$T/bad.out" ] || die "vmapstat $*: wrote to stdout"
 }
 bad 2 "bad port" --listen abc 1 1
+bad 2 "bad port" --web.listen-address 127.0.0.1:x 1 1
 bad 2 "bad port" --listen 127.0.0.1:99999 1 1
 bad 2 "bad IPv4 address" --listen 1.2.3:80 1 1
 bad 2 "must end in .prom" --textfile "$T/x.txt" 1 1
-bad 2 "does not exist" --textfile /nonexistent-vmapscope/x.prom 1 1
+bad 1 "does not exist" --textfile /nonexistent-vmapscope/x.prom 1 1
 bad 2 "invalid --top-callers" --top-callers -1 --prometheus 1 1
 bad 2 "invalid --top-callers" --top-callers 10x --prometheus 1 1
 bad 2 "invalid --listen-timeout" --listen 0 --listen-timeout 0 1 1
