@@ -641,6 +641,44 @@ static void test_per_address_limit(void **state)
 		close(fds[i]);
 }
 
+/*
+ * A waiting connection evicted to make room while its own bytes are in
+ * the same round of events as the newcomer's: the server must not look at
+ * the record it dropped (under the sanitizer build, a use after free).
+ * Bursts of newcomers from one host at its limit, each burst also sending
+ * a byte on every connection it is about to displace, make such rounds
+ * common; the server must then still answer a scrape.
+ */
+static void test_evicted_while_its_bytes_wait(void **state)
+{
+	int held[4], burst[4], round, i;
+	struct prom_server_stats st;
+
+	(void)state;
+	prom_server_stop(srv);
+	start_per_ip(10, 0, 4);
+	for (i = 0; i < 4; i++)
+		held[i] = connect_lo();
+	for (round = 0; round < 200; round++) {
+		for (i = 0; i < 4; i++) {
+			burst[i] = connect_lo();
+			if (send(held[i], "G", 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
+				/* evicted already: the server closed it */
+			}
+		}
+		for (i = 0; i < 4; i++) {
+			close(held[i]);
+			held[i] = burst[i];
+		}
+	}
+	for (i = 0; i < 4; i++)
+		close(held[i]);
+	usleep(200000);
+	assert_int_equal(scrape_from("127.0.0.1"), 200);
+	prom_server_stats(srv, &st);
+	assert_true(st.evicted >= 200);
+}
+
 #define TRICKLERS	64
 
 struct trickle {
@@ -1391,6 +1429,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_garbage_gets_400, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_half_request_then_hangup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_per_address_limit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_evicted_while_its_bytes_wait, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bind_error_is_one_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_401_stays_one_response, setup_auth, teardown),
 		cmocka_unit_test_setup_teardown(test_landing_page, setup, teardown),

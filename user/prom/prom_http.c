@@ -94,18 +94,22 @@ static void stat_inc(struct prom_server *s, uint64_t *counter)
  * Drop a connection that is not being answered.  A PENDING one is ours to
  * close; a WAITING one belongs to libmicrohttpd, which sees the shutdown
  * as the client's end and closes it in its next round (NOTIFY_CLOSED then
- * frees the record).
+ * frees the record).  A PENDING record is freed only after the round of
+ * events it was dropped in: an event of that round may still name it (a
+ * newcomer evicted it while its own bytes were ready).
  */
 static void conn_drop(struct prom_server *s, struct conn *c)
 {
-	if (c->closing)
+	if (c->closing || c->dropped)
 		return;
 	s->live--;
 	if (c->phase == C_PENDING) {
 		epoll_ctl(s->epfd, EPOLL_CTL_DEL, c->fd, NULL);
 		close(c->fd);
 		conn_unlink(c);
-		free(c);
+		c->dropped = true;
+		c->next = s->dropped;
+		s->dropped = c;
 		return;
 	}
 	c->closing = true;
@@ -481,6 +485,17 @@ static void arm_listen(struct prom_server *s)
 	}
 }
 
+/* The records dropped in the round of events just handled. */
+static void free_dropped(struct prom_server *s)
+{
+	struct conn *c;
+
+	while ((c = s->dropped)) {
+		s->dropped = c->next;
+		free(c);
+	}
+}
+
 static void *server_thread(void *arg)
 {
 	struct prom_server *s = arg;
@@ -511,9 +526,10 @@ static void *server_thread(void *arg)
 			}
 			if (p == &s->listen_fd)
 				accept_all(s);
-			else if (p != &s->mhd_epfd)
+			else if (p != &s->mhd_epfd && !((struct conn *)p)->dropped)
 				check_pending(s, p, evs[i].events);
 		}
+		free_dropped(s);
 		MHD_run(s->daemon);
 	}
 	return NULL;
@@ -542,6 +558,7 @@ static void server_free(struct prom_server *s)
 		close(c->fd);
 		free(c);
 	}
+	free_dropped(s);
 	if (s->listen_fd >= 0)
 		close(s->listen_fd);
 	if (s->epfd >= 0)

@@ -26,6 +26,7 @@ struct conn {
 	socklen_t addrlen;
 	enum conn_phase phase;
 	bool closing;			/* shut down by us; libmicrohttpd closes it */
+	bool dropped;			/* PENDING, closed: freed after this round */
 	double deadline;		/* PENDING / WAITING: when it is dropped */
 	double since;			/* start of the current wait (eviction order) */
 };
@@ -97,6 +98,7 @@ struct prom_server {
 	int resume_fd;			/* the checking thread resumed a connection */
 	bool listen_armed;
 	struct conn conns;		/* list head */
+	struct conn *dropped;		/* closed this round, still named by its events */
 	unsigned int live;		/* connections not closing */
 	unsigned int max_conns, per_ip;
 	double header_timeout, idle_timeout;
