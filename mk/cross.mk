@@ -1,0 +1,39 @@
+# The series' objects on configurations the lab does not boot: scripts/lab
+# cross-build compiles mm/vmalloc.o, mm/page_alloc.o, mm/percpu.o and the
+# .c files the series touches for each configuration of configs/cross-builds
+# with Debian's cross compilers (docs/lab.md, "Cross-builds").
+#
+#   make check-cross       CROSS_CHECK_CONFIGS with the series, then the
+#                          checker's own test (tests/lab/cross.sh)
+#   make check-cross-full  every configuration, on the stock tree and with
+#                          the series ("make check-full")
+#
+# Results are cached by content, so a warm run compiles nothing.  A failure
+# names the configuration and the object and quotes the compiler.
+#
+# CROSS_KNOWN_BROKEN: NAME:OBJECT pairs the series is known to break, e.g.
+# "ppc64le:mm/vmalloc.o".  A listed pair that fails is printed as KNOWN
+# BROKEN and passes; one that compiles fails the check, so the list cannot
+# outlive the fix.  Empty: every configuration must build.
+
+CROSS_CHECK_CONFIGS ?= ppc64le ppc-8xx x86_64-nohugetlbfs
+CROSS_KNOWN_BROKEN ?=
+CROSS_KNOWN_ARGS = $(CROSS_KNOWN_BROKEN:%=--known-broken %)
+
+.PHONY: check-cross check-cross-full
+
+# Both parts run even when the first fails.
+check-cross: deps
+	@rc=0; \
+	$(LAB) cross-build $(CROSS_KNOWN_ARGS) $(CROSS_CHECK_CONFIGS) || rc=1; \
+	TOPDIR=$(TOPDIR) bash tests/lab/cross.sh || rc=1; \
+	exit $$rc
+
+check-cross-full: deps
+	@rc=0; \
+	$(LAB) cross-build --stock || rc=1; \
+	$(LAB) cross-build $(CROSS_KNOWN_ARGS) || rc=1; \
+	exit $$rc
+
+CHECK_TARGETS += check-cross
+CHECK_FULL_TARGETS += check-cross-full
