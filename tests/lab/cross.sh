@@ -3,8 +3,9 @@
 # breaks one configuration fails it, naming the configuration and the
 # object and quoting the compiler, while another configuration passes; the
 # result is cached; --known-broken accepts the listed failure and fails
-# when a listed object compiles; bad input and a configuration Kconfig
-# cannot give get clear errors.
+# when a listed object compiles; bad input, a configuration Kconfig cannot
+# give and a build that stops before the objects get clear errors, and
+# leave no result.
 #
 # The patch is made from mm/page_alloc.c of the tree under test (its last
 # lines are the context), so no line a point release changes is written
@@ -97,6 +98,7 @@ expect_in err "is empty" "the empty series is named"
 cat >"$tmp/list" <<'L'
 selftest-nocc	powerpc	nosuch-linux-gnu-	mpc885_ads_defconfig
 selftest-dropped	powerpc	powerpc-linux-gnu-	mpc885_ads_defconfig	CONFIG_ARM64_64K_PAGES=y
+selftest-wrongcc	powerpc	riscv64-linux-gnu-	mpc885_ads_defconfig
 L
 expect_rc 125 "a configuration whose compiler is missing" env VMAPSCOPE_CROSS_LIST="$tmp/list" "$LAB" cross-build selftest-nocc
 expect_in err "selftest-nocc needs nosuch-linux-gnu-gcc: run scripts/install-deps" "the missing compiler is named"
@@ -104,9 +106,19 @@ expect_rc 125 "a configuration whose option Kconfig drops" \
 	env VMAPSCOPE_CROSS_LIST="$tmp/list" VMAPSCOPE_PATCHDIR="$tmp/patches" "$LAB" cross-build selftest-dropped
 expect_in err "selftest-dropped: Kconfig did not keep CONFIG_ARM64_64K_PAGES=y on powerpc mpc885_ads_defconfig" \
 	"the dropped option and the configuration are named"
-[ ! -d "$CACHE/out/cross-selftest-dropped" ] && ok "no result is cached for it" ||
-	bad "a result was cached for a configuration that did not configure"
-rm -rf "$CACHE/build/cross-selftest-dropped"
+# The riscv64 compiler on powerpc flags: the build stops in its host and
+# generated files, before the first object.  That is this machine's
+# problem, not a result.
+expect_rc 125 "a build that stops before compiling the objects" \
+	env VMAPSCOPE_CROSS_LIST="$tmp/list" VMAPSCOPE_PATCHDIR="$tmp/patches" "$LAB" cross-build selftest-wrongcc
+expect_in err "selftest-wrongcc \(powerpc mpc885_ads_defconfig, the series\): the build stopped before compiling mm/vmalloc\.o; log: " \
+	"the configuration and the first object are named"
+expect_in err "^    \| .*error: .*860" "the build's first errors are quoted"
+for c in selftest-dropped selftest-wrongcc; do
+	! ls "$CACHE/out/cross-$c"/*/.complete >/dev/null 2>&1 && ok "no result is cached for $c" ||
+		bad "a result was cached for $c, which did not compile anything"
+	rm -rf "$CACHE/out/cross-$c" "$CACHE/build/cross-$c"
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
