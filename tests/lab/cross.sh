@@ -18,24 +18,9 @@ LAB=$TOP/scripts/lab
 CACHE=${VMAPSCOPE_CACHE:-/var/cache/vmapscope}
 BROKEN_CFG=ppc-8xx
 GOOD_CFG=ppc64le
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$TOP/tests/lab/lib.sh"
 
-ok() { echo "PASS: $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-
-# expect_rc WANT DESC CMD...: run CMD, compare its exit status; its
-# stdout and stderr are kept in $tmp/out and $tmp/err.
-expect_rc() {
-	local want=$1 desc=$2 got
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	if [ "$got" = "$want" ]; then ok "$desc (exit $got)"; else
-		bad "$desc: exit $got, wanted $want"; tail -n 20 "$tmp/out" "$tmp/err"; fi
-}
-# expect_in FILE PATTERN DESC: FILE ($tmp/out or $tmp/err) has a line matching PATTERN.
+# expect_in FILE PATTERN DESC: $tmp/FILE (out or err) has a line matching PATTERN.
 expect_in() {
 	if grep -qE -- "$2" "$tmp/$1"; then ok "$3"; else
 		bad "$3: $1 lacks /$2/"; cat "$tmp/$1"; fi
@@ -45,7 +30,7 @@ expect_not_in() {
 		bad "$3: $1 has /$2/"; grep -E -- "$2" "$tmp/$1"; fi
 }
 
-# The kernel git tree comes from any lab build; make check-cross has run one.
+# The lab's kernel git tree: the cross-builds before this test made it.
 git -C "$CACHE/linux/repo" show base:mm/page_alloc.c >"$tmp/page_alloc.c.orig" ||
 	{ bad "cannot read mm/page_alloc.c of the lab's kernel tree ($CACHE/linux/repo)"; exit 1; }
 {

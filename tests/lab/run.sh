@@ -7,27 +7,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 LAB=$TOP/scripts/lab
 CACHE=${VMAPSCOPE_CACHE:-/var/cache/vmapscope}
 OUTDIR=${OUTDIR:-$TOP/out}
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { echo "PASS: $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-
-# expect_rc WANT DESC CMD...: run CMD, compare its exit status, keep stderr.
-expect_rc() {
-	local want=$1 desc=$2 got
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	if [ "$got" = "$want" ]; then ok "$desc (exit $got)"; else
-		bad "$desc: exit $got, wanted $want"; tail -n 5 "$tmp/out" "$tmp/err"; fi
-}
-expect_err() {
-	local pattern=$1 desc=$2
-	if grep -qE "$pattern" "$tmp/err"; then ok "$desc"; else
-		bad "$desc: stderr lacks /$pattern/"; cat "$tmp/err"; fi
-}
+. "$TOP/tests/lab/lib.sh"
 
 for arch in x86_64 arm64; do
 	expect_rc 0 "$arch guest boots and runs a command" \
