@@ -7,25 +7,8 @@ TOP=$(cd "$(dirname "$0")/../../.." && pwd)
 LAB=$TOP/scripts/lab
 CACHE=${VMAPSCOPE_CACHE:-/var/cache/vmapscope}
 OUTDIR=${OUTDIR:-$TOP/out}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
 . "$(dirname "$0")/../../lib/harness.sh"
-
-# expect_rc WANT DESC CMD...: run CMD, compare its exit status, keep stderr.
-expect_rc() {
-	local want=$1 desc=$2 got
-	shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	if [ "$got" = "$want" ]; then pass "$desc (exit $got)"; else
-		fail "$desc: exit $got, wanted $want"; tail -n 5 "$tmp/out" "$tmp/err"; fi
-}
-expect_err() {
-	local pattern=$1 desc=$2
-	if grep -qE "$pattern" "$tmp/err"; then pass "$desc"; else
-		fail "$desc: stderr lacks /$pattern/"; cat "$tmp/err"; fi
-}
+. "$(dirname "$0")/lib.sh"
 
 for arch in x86_64 arm64; do
 	expect_rc 0 "$arch guest boots and runs a command" \

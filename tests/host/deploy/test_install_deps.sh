@@ -30,7 +30,7 @@ dups=$(cat "$tmp/tools" "$tmp/lab" "$tmp/test" | sort | uniq -d | tr '\n' ' ')
 [ "$(sort "$tmp/all")" = "$(sort "$tmp/tools" "$tmp/lab" "$tmp/test")" ] && pass "all = tools + lab + test" ||
 	fail "--list all is not the union of the three sets"
 
-lab_in_tools=$(grep -E 'qemu|linux-source|aarch64|:arm64|busybox|dwarves|ccache' "$tmp/tools" | tr '\n' ' ')
+lab_in_tools=$(grep -E 'qemu|linux-source|-linux-gnu|:arm64|busybox|dwarves|ccache' "$tmp/tools" | tr '\n' ' ')
 [ -z "$lab_in_tools" ] && pass "the tools set has nothing of the lab" || fail "lab packages in the tools set: $lab_in_tools"
 
 want() {	# SET PACKAGE...
@@ -40,7 +40,8 @@ want() {	# SET PACKAGE...
 }
 want tools libbpf-dev libelf-dev clang llvm bpftool libmicrohttpd-dev libgnutls28-dev libcrypt-dev libyaml-dev
 want test libcmocka-dev prometheus curl jq python3-yaml libclang-rt-14-dev openssl systemd util-linux libcap2-bin strace
-want lab linux-source-6.12 qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu libbpf-dev:arm64
+want lab linux-source-6.12 qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu libbpf-dev:arm64 \
+	gcc-powerpc64le-linux-gnu gcc-powerpc-linux-gnu gcc-riscv64-linux-gnu
 
 # What installing the tools set brings: the set and its dependencies.
 if apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
