@@ -81,7 +81,7 @@ for t in $TOOLS; do
 	n=$(grep -ci '^usage:' "$tmp/$t.help")
 	trail=$(grep -c '[[:blank:]]$' "$tmp/$t.help")
 	dbl=$(awk 'prev == "" && $0 == "" && NR > 1 { n++ } { prev = $0 } END { print n + 0 }' "$tmp/$t.help")
-	[ "$n" = 1 ] && [ "$trail" = 0 ] && [ "$dbl" = 0 ] && ok "$t --help: one usage block, no trailing blanks" ||
+	[ "$n" = 1 ] && [ "$trail" = 0 ] && [ "$dbl" = 0 ] && pass "$t --help: one usage block, no trailing blanks" ||
 		fail "$t --help: $n usage headers, $trail lines ending in blanks, $dbl doubled blank lines"
 done
 
@@ -110,7 +110,7 @@ if make -C "$TOPDIR" --no-print-directory OUTDIR="$OUTDIR" uninstall \
 	[ "$left" = 0 ] && pass "make uninstall removed every installed file" ||
 		fail "make uninstall left $left files"
 	# vmapscope's own data directory goes too, not only its files
-	[ ! -e "$dest$PREFIX/share/vmapscope" ] && ok "make uninstall removed share/vmapscope/" ||
+	[ ! -e "$dest$PREFIX/share/vmapscope" ] && pass "make uninstall removed share/vmapscope/" ||
 		fail "make uninstall left $(cd "$dest" && find ".$PREFIX/share/vmapscope" | tr '\n' ' ')"
 else
 	cat "$tmp/uninstall.log"; fail "make uninstall"
