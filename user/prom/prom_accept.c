@@ -89,6 +89,10 @@ static struct range parse_range(const char *s, const char *e)
 		vs = ke + 1;
 		trim(&ks, &ke);
 		trim(&vs, &ve);
+		if (ks == ke) {
+			r.q = -1;
+			return r;
+		}
 		if (eq(ks, ke, "q", true)) {
 			r.q = parse_q(vs, ve);
 			if (r.q < 0)
