@@ -56,7 +56,8 @@ enum {
 
 static const struct argp_option prom_options[] = {
 	{ "web.listen-address", OPT_LISTEN, "[ADDR]:PORT", 0,
-	  "Serve the metrics (Prometheus text format) on ADDR:PORT: PORT alone binds 127.0.0.1, "
+	  "Serve the metrics (Prometheus text format, or protobuf with native histograms to a "
+	  "scraper that asks for it) on ADDR:PORT: PORT alone binds 127.0.0.1, "
 	  "\":PORT\" every address, ADDR alone port " PROM_DEFAULT_PORT_S "; without INTERVAL "
 	  "each scrape reads the counters and nothing goes to stdout (service mode)", 0 },
 	{ "listen", OPT_LISTEN, NULL, OPTION_ALIAS, NULL, 0 },

@@ -81,8 +81,9 @@ scrape_configs:
 $1
 EOC
 	promtool check config "$T/prometheus.yml" >/dev/null || die "bad prometheus config"
+	# PROM_ARGS: more flags (--enable-feature=native-histograms)
 	prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/data" \
-		--web.listen-address="127.0.0.1:$pport" --log.level=warn \
+		--web.listen-address="127.0.0.1:$pport" --log.level=warn ${PROM_ARGS:-} \
 		>"$T/prometheus.log" 2>&1 &
 	STARTED_PIDS+=($!)
 	PROM="http://127.0.0.1:$pport"
