@@ -172,8 +172,8 @@ def main():
                     got["%g" % float(b[2])] = float(b[3])
             check(got == w["buckets"], "%s %s: native buckets {upper: count} %s == the workload's %s"
                   % (fam, w["caller"], got, w["buckets"]))
-    finish()
+    return finish()
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

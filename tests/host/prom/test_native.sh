@@ -9,16 +9,22 @@
 # at the latest scrape, histogram_count / histogram_sum to equal the JSON
 # of the intervals it holds, the native buckets to agree with the JSON
 # slots, and histogram_quantile(0.5) to lie in the median's bucket; the
-# exporter's own scrape-duration histogram to count every scrape; and a
-# scraper that does not ask for protobuf (curl) to get the text format.
+# histogram rules of contrib/ (rules_vs_json.py) to give the JSON's means
+# there and on a second Prometheus without the feature (classic buckets
+# from the text format); the exporter's own scrape-duration histogram to
+# count every scrape; and a scraper that does not ask for protobuf (curl)
+# to get the text format.
 . "$(dirname "$0")/lib.sh"
 need prometheus curl python3 bpftool
 
 start_vmapstat -p -j --lifetime --top-callers 10000 --listen 127.0.0.1:0 1 120
 target=${VS_URL#http://}
 target=${target%/metrics}
+# and one without the feature, scraping the text format: the rules' other half
+PROM_NAME=classic start_prometheus vmapscope "$target"
+PROM_CLASSIC=$PROM
 PROM_ARGS=--enable-feature=native-histograms start_prometheus vmapscope "$target"
-pass "prometheus $(prometheus --version 2>&1 | awk 'NR==1{print $3}') with native histograms up at $PROM"
+pass "prometheus $(prometheus --version 2>&1 | awk 'NR==1{print $3}') with native histograms up at $PROM, one without at $PROM_CLASSIC"
 
 # two callers whose mappings live and die: kernel stacks, vmalloc'ed BPF maps
 bpffs=/sys/fs/bpf/vmapscope_native_$$	# (bpffs names have no dots: no mktemp)
@@ -48,6 +54,15 @@ python3 "$PROM_TESTS_DIR/native_vs_json.py" "$PROM" "$T/vmapstat.out" \
 	vmapscope_map_lifetime_seconds:lifetime_hist_ns:lifetime_sum_ns:1e9 \
 	--min-intervals 8 --min-callers 2 || die "native histograms differ from vmapstat -j"
 pass "native lifetime histograms = the -j intervals of the same process (count, sum, buckets, median)"
+
+# the rules' histogram expressions work with either ingestion
+for p in "$PROM" "$PROM_CLASSIC"; do
+	python3 "$PROM_TESTS_DIR/rules_vs_json.py" "$p" "$T/vmapstat.out" \
+		"$TOPDIR/contrib/prometheus/vmapscope.rules.yml" \
+		vmapscope_map_lifetime_seconds lifetime_hist_ns lifetime_sum_ns 1e9 ||
+		die "the histogram rules on $p"
+done
+pass "the histogram rules give the JSON's means on native and on classic histograms"
 
 # the exporter's own histogram, native too: every scrape before this one
 q() { curl -sf "$PROM/api/v1/query" --data-urlencode "query=$1" |
