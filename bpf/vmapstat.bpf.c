@@ -174,9 +174,22 @@ static __always_inline void count(struct vmapscope_cpu_state *cs, enum vmapscope
 		cs->cnt[c] += n;
 }
 
-static __always_inline __u32 hist_slot(__u64 v)
+/*
+ * One value into a HIST field (vmapscope.h): its slot, below or above the
+ * slot's native-histogram edge; user space adds the two at read time.
+ */
+#define HIST_ADD(s, field, v, unit)						\
+	hist_add((s)->field, (s)->field##_above, v, VS_HIST_EDGE_##unit)
+
+static __always_inline void hist_add(__u64 *at_or_below, __u64 *above, __u64 v,
+				     __u64 edge_mul, __u32 edge_shift)
 {
-	return vs_hist_slot(v, VMAPSCOPE_HIST_SLOTS);
+	__u32 slot = vs_hist_slot(v, VMAPSCOPE_HIST_SLOTS);
+
+	if (v > vs_hist_edge(slot, edge_mul, edge_shift))
+		__sync_fetch_and_add(&above[slot], 1);
+	else
+		__sync_fetch_and_add(&at_or_below[slot], 1);
 }
 
 /* --pid: another process's event is dropped, and counted if cs is given. */
@@ -340,7 +353,7 @@ static __always_inline void death(struct vmapscope_cpu_state *cs, __u64 addr)
 		return;
 	__sync_fetch_and_add(&s->unmaps, 1);
 	__sync_fetch_and_add(&s->life_sum_ns, life);
-	__sync_fetch_and_add(&s->life_hist[hist_slot(life)], 1);
+	HIST_ADD(s, life_hist, life, NS);
 }
 
 static __always_inline struct task_ctx *task_ctx(struct vmapscope_cpu_state *cs, bool create)
@@ -489,7 +502,7 @@ int BPF_PROG(on_vmap_mapped, unsigned long addr, unsigned long size, const void 
 	pages = size >> page_shift;
 	__sync_fetch_and_add(&s->chunks, 1);
 	__sync_fetch_and_add(&s->chunk_pages, pages);
-	__sync_fetch_and_add(&s->chunk_hist[hist_slot(pages)], 1);
+	HIST_ADD(s, chunk_hist, pages, PAGES);
 	add_bytes(cs, s, page_shift, pte);
 	add_bytes(cs, s, cont_shift, cont);
 	add_bytes(cs, s, pmd_shift, pmd);
@@ -500,7 +513,7 @@ int BPF_PROG(on_vmap_mapped, unsigned long addr, unsigned long size, const void 
 		birth(cs, addr, slot, api);
 	if (want_map_latency && ns) {
 		__sync_fetch_and_add(&s->lat_sum_ns, ns);
-		__sync_fetch_and_add(&s->lat_hist[hist_slot(ns)], 1);
+		HIST_ADD(s, lat_hist, ns, NS);
 	}
 	return 0;
 }
@@ -898,7 +911,7 @@ static __always_inline int lat_exit(__u32 lslot, __u64 ret)
 	if (!ret)
 		__sync_fetch_and_add(&s->failed, 1);
 	__sync_fetch_and_add(&s->call_lat_sum_ns, delta);
-	__sync_fetch_and_add(&s->call_lat_hist[hist_slot(delta)], 1);
+	HIST_ADD(s, call_lat_hist, delta, NS);
 	if (tc->call_areas) {
 		__sync_fetch_and_add(&s->areas, tc->call_areas);
 		__sync_fetch_and_add(&s->area_bytes, tc->call_area_bytes);

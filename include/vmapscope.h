@@ -122,7 +122,14 @@ struct vmapscope_key {
  * X(KIND, UNIT, field, json, prom, help, sum, text, label)
  *   KIND	SCALAR: one counter; GRANULE: one per mapping shift
  *		(VMAPSCOPE_NR_SHIFTS); HIST: log2 histogram
- *		(VMAPSCOPE_HIST_SLOTS, slots as in hist.h)
+ *		(VMAPSCOPE_HIST_SLOTS, slots as in hist.h), and beside it
+ *		field_above[]: of each slot, the values above its native
+ *		histogram edge (bpf/log2.h).  The BPF program adds a value
+ *		to field[slot] when it is at most the edge, to
+ *		field_above[slot] otherwise (one add either way); the
+ *		collector's read adds field_above into field, so that in
+ *		user space field[] is the whole slot, as every output
+ *		shows it, and field_above[] the part above the edge
  *   UNIT	COUNT, PAGES, BYTES or NS (what one unit of the value is;
  *		Prometheus shows NS as seconds, the text report in its -u unit)
  *   json	key in each JSON row (GRANULE: in each "granules" entry)
@@ -237,7 +244,7 @@ struct vmapscope_key {
 
 #define VMAPSCOPE_FIELD_SCALAR(f)	__u64 f;
 #define VMAPSCOPE_FIELD_GRANULE(f)	__u64 f[VMAPSCOPE_NR_SHIFTS];
-#define VMAPSCOPE_FIELD_HIST(f)		__u64 f[VMAPSCOPE_HIST_SLOTS];
+#define VMAPSCOPE_FIELD_HIST(f)		__u64 f[VMAPSCOPE_HIST_SLOTS]; __u64 f##_above[VMAPSCOPE_HIST_SLOTS];
 #define VMAPSCOPE_STATS_MEMBER(kind, unit, f, ...) VMAPSCOPE_FIELD_##kind(f)
 struct vmapscope_stats {
 	VMAPSCOPE_ROW_FIELDS(VMAPSCOPE_STATS_MEMBER)

@@ -22,6 +22,10 @@
 #     out/<arch>/include/<name>.skel.h (bpftool gen skeleton), which every
 #     flavour of that arch includes.  BPF objects are not instrumented, so
 #     the host-arch flavours share the host arch's.
+#   - the protobuf exposition's messages (user/prom/prom_proto.c) are C
+#     that protoc-c generates from Debian's .proto files into
+#     $(GEN_DIR), once for every flavour (see "generated code" below);
+#     each flavour compiles them into its library.
 #   - unit tests: tests/unit/test_<name>.c, one binary each, linked with a
 #     flavour's library and cmocka; optional tests/unit/test_<name>.wrap
 #     lists symbols to pass to -Wl,--wrap=.
@@ -69,9 +73,10 @@ TOOLS_CFLAGS	+= -DVMAPSCOPE_GIT_DESCRIBE='"$(GIT_DESCRIBE)"'
 # What the library links against, in static link order (a library before
 # those it uses): libpfm4 (PMU event names), libmicrohttpd + libyaml +
 # libcrypt (the exporter, its web configuration and bcrypt), ncurses
-# (vmaptop; static libncursesw.a needs libtinfo.a after it), json-c
+# (vmaptop; static libncursesw.a needs libtinfo.a after it), protobuf-c
+# (the exporter's protobuf exposition), json-c
 # (compare files), libbpf + libelf + libz, libm, pthreads.
-TOOLS_LDLIBS	:= -lpfm -lmicrohttpd -lyaml -lcrypt -lncursesw -ltinfo -ljson-c \
+TOOLS_LDLIBS	:= -lpfm -lmicrohttpd -lprotobuf-c -lyaml -lcrypt -lncursesw -ltinfo -ljson-c \
 		   -lbpf -lelf -lz -lm -lpthread
 
 # ---- sources -------------------------------------------------------------
@@ -90,13 +95,31 @@ USES_prom	:= prom pmu snapshot lib
 USES_top	:= top snapshot lib
 USES_user	:= . $(USER_MODULES)
 
+# ---- generated code ------------------------------------------------------
+# The messages of Prometheus' protobuf exposition, from the metrics.proto
+# Debian ships with the Go client model (golang-github-prometheus-client-
+# model-dev) and the well-known Timestamp it imports (libprotobuf-dev),
+# compiled by protoc-c (protobuf-c-compiler) into $(GEN_DIR): C that is
+# the same for every arch, so generated once.  Only user/prom/ includes it
+# (GEN_FOLDERS), and the tests that decode what the exporter encodes.
+PROTOC_C	?= protoc-c
+PROM_PROTO_DIR	?= /usr/share/gocode/src/github.com/prometheus/client_model
+WKT_PROTO_DIR	?= /usr/include
+GEN_DIR		:= $(OUTDIR)/gen
+GEN_PROTOS	:= io/prometheus/client/metrics.proto google/protobuf/timestamp.proto
+GEN_SRCS	:= $(GEN_PROTOS:%.proto=$(GEN_DIR)/%.pb-c.c)
+GEN_HDRS	:= $(GEN_PROTOS:%.proto=$(GEN_DIR)/%.pb-c.h)
+GEN_FOLDERS	:= prom
+
 USER_DIRS	:= user $(USER_MODULES:%=user/%)
 USER_SRCS	:= $(sort $(foreach d,$(USER_DIRS),$(wildcard $(d)/*.c)))
 USER_HDRS	:= $(sort $(foreach d,$(USER_DIRS),$(wildcard $(d)/*.h)) $(wildcard include/*.h))
-USER_INCS	:= -Iinclude $(USER_DIRS:%=-I%)
-# The include path of source $(1): its folder's USES_.
+USER_INCS	:= -Iinclude $(USER_DIRS:%=-I%) -I$(GEN_DIR)
+# The include path of source $(1): its folder's USES_ (and the generated
+# code for GEN_FOLDERS).
 user_folder	 = $(or $(patsubst user/%/,%,$(filter user/%/,$(dir $(1)))),user)
-user_incs	 = -Iinclude $(patsubst %/.,%,$(USES_$(call user_folder,$(1)):%=-Iuser/%))
+user_incs	 = -Iinclude $(patsubst %/.,%,$(USES_$(call user_folder,$(1)):%=-Iuser/%)) \
+		   $(if $(filter $(call user_folder,$(1)),$(GEN_FOLDERS)),-I$(GEN_DIR))
 TOOL_MAINS	:= $(TOOL_NAMES:%=user/%.c)
 TLS_STUBS_SRC	:= user/prom/prom_tls_stubs.c
 LIB_SRCS	:= $(filter-out $(TOOL_MAINS) $(TLS_STUBS_SRC),$(USER_SRCS))
@@ -205,13 +228,18 @@ $(1)_UNIT_BINS	:= $$(UNIT_NAMES:%=$$($(1)_TESTDIR)/%)
 .SECONDARY: $$(TOOL_NAMES:%=$$($(1)_OBJDIR)/%.o) $$(filter %.o,$$($(1)_TOOL_LINK))
 
 # (mk/build.mk too: a change of a flavour's flags rebuilds its objects)
-$$($(1)_OBJDIR)/%.o: user/%.c $$(USER_HDRS) $$(SKELS_$$($(1)_ARCH)) mk/build.mk
+$$($(1)_OBJDIR)/%.o: user/%.c $$(USER_HDRS) $$(GEN_HDRS) $$(SKELS_$$($(1)_ARCH)) mk/build.mk
 	@mkdir -p $$(@D)
 	$$($(1)_CC_FLAGS) $$(call user_incs,$$<) -c $$< -o $$@
 
+$$($(1)_OBJDIR)/gen/%.o: $$(GEN_DIR)/%.c $$(GEN_HDRS) mk/build.mk
+	@mkdir -p $$(@D)
+	$$($(1)_CC_FLAGS) -I$$(GEN_DIR) -c $$< -o $$@
+
 $$($(1)_OBJDIR)/cli.o: $$(GIT_DESCRIBE_STAMP)
 
-$$($(1)_LIB): $$(patsubst user/%.c,$$($(1)_OBJDIR)/%.o,$$(LIB_SRCS))
+$$($(1)_LIB): $$(patsubst user/%.c,$$($(1)_OBJDIR)/%.o,$$(LIB_SRCS)) \
+	      $$(patsubst $$(GEN_DIR)/%.c,$$($(1)_OBJDIR)/gen/%.o,$$(GEN_SRCS))
 	@mkdir -p $$(@D)
 	rm -f $$@ && ar rcs $$@ $$^
 
@@ -225,6 +253,16 @@ $$($(1)_TESTDIR)/%: tests/unit/%.c $$($(1)_LIB) $$(USER_HDRS) $$(wildcard tests/
 		$$(if $$(wildcard tests/unit/$$*.wrap),$$(foreach s,$$(shell cat tests/unit/$$*.wrap),-Wl,--wrap=$$(s))) \
 		$$($(1)_LINK_LIBS) -lcmocka
 endef
+
+# protoc-c writes every file at once: into a fresh directory, moved into
+# place whole, so an interrupted run leaves no half of it.
+.SECONDARY: $(GEN_SRCS) $(GEN_HDRS)
+$(GEN_SRCS) $(GEN_HDRS): $(GEN_DIR)/.generated
+$(GEN_DIR)/.generated: $(PROM_PROTO_DIR)/io/prometheus/client/metrics.proto \
+		       $(WKT_PROTO_DIR)/google/protobuf/timestamp.proto mk/build.mk
+	rm -rf $(GEN_DIR).tmp && mkdir -p $(GEN_DIR).tmp
+	$(PROTOC_C) -I$(PROM_PROTO_DIR) -I$(WKT_PROTO_DIR) --c_out=$(GEN_DIR).tmp $(GEN_PROTOS)
+	rm -rf $(GEN_DIR) && mv $(GEN_DIR).tmp $(GEN_DIR) && touch $@
 
 $(foreach a,$(ARCHES),$(eval $(call bpf_skel_rules,$(a))) \
 	$(foreach d,$(BPF_DIRS),$(eval $(call bpf_obj_rules,$(a),$(d)))))

@@ -15,6 +15,11 @@
  *   --top-callers N        callers with their own label; the rest: "other"
  *   --live-bytes           also export what the page tables map right now
  *                          (snapshot.h audit, once per interval)
+ *   --classic-histograms   with --web.listen-address: the protobuf exposition
+ *                          (native histograms) keeps the classic buckets too
+ *
+ * --web.listen-address also renders the exposition in the protobuf format,
+ * with every histogram a native one, for the scrapes that ask for it.
  *
  * With an INTERVAL the exposition is rendered once per vmapstat interval
  * from the deltas vmapstat reports (prom_metrics.h), and only published or
@@ -46,11 +51,13 @@ enum {
 	OPT_LIVE_BYTES,
 	OPT_WEB_CONFIG,
 	OPT_TELEMETRY_PATH,
+	OPT_CLASSIC_HISTOGRAMS,
 };
 
 static const struct argp_option prom_options[] = {
 	{ "web.listen-address", OPT_LISTEN, "[ADDR]:PORT", 0,
-	  "Serve the metrics (Prometheus text format) on ADDR:PORT: PORT alone binds 127.0.0.1, "
+	  "Serve the metrics (Prometheus text format, or protobuf with native histograms to a "
+	  "scraper that asks for it) on ADDR:PORT: PORT alone binds 127.0.0.1, "
 	  "\":PORT\" every address, ADDR alone port " PROM_DEFAULT_PORT_S "; without INTERVAL "
 	  "each scrape reads the counters and nothing goes to stdout (service mode)", 0 },
 	{ "listen", OPT_LISTEN, NULL, OPTION_ALIAS, NULL, 0 },
@@ -70,6 +77,9 @@ static const struct argp_option prom_options[] = {
 	  "Label at most N callers, sum the rest as caller=\"other\" (default 20)", 0 },
 	{ "live-bytes", OPT_LIVE_BYTES, NULL, 0,
 	  "Also export vmapscope_live_bytes: a page-table audit of every live vmalloc area each interval", 0 },
+	{ "classic-histograms", OPT_CLASSIC_HISTOGRAMS, NULL, 0,
+	  "With --web.listen-address: scrapes that get native histograms (the protobuf format) "
+	  "get the classic buckets too", 0 },
 	{ 0 },
 };
 
@@ -83,6 +93,7 @@ static struct {
 	bool to_stdout;
 	unsigned int top;
 	bool live;
+	bool classic;
 } popt = {
 	.top = PROM_DEFAULT_TOP_CALLERS,
 };
@@ -90,6 +101,7 @@ static struct {
 static struct prom_state *state;
 static struct prom_server *server;
 static struct prom_buf buf;
+static struct prom_buf pb_buf;	/* --web.listen-address: the protobuf format */
 static bool textfile_failing;
 static char textfile_err[512];	/* the last write's error */
 static bool live_failing;
@@ -138,15 +150,20 @@ static int take_live(bool fatal)
 	return 0;
 }
 
-static int render(void)
+static int render_into(struct prom_buf *b)
 {
-	prom_buf_reset(&buf);
-	if (prom_render(state, &buf)) {
+	prom_buf_reset(b);
+	if (prom_render(state, b)) {
 		fprintf(stderr, "vmapstat: prometheus: %s\n",
-			buf.errmsg[0] ? buf.errmsg : strerror(ENOMEM));
+			b->errmsg[0] ? b->errmsg : strerror(ENOMEM));
 		return -1;
 	}
 	return 0;
+}
+
+static int render(void)
+{
+	return render_into(&buf) || (server && render_into(&pb_buf)) ? -1 : 0;
 }
 
 /*
@@ -161,7 +178,8 @@ static int publish(bool first)
 {
 	if (render())
 		return -1;
-	if (server && prom_server_publish(server, buf.data, buf.len)) {
+	if (server && prom_server_publish_with_protobuf(server, buf.data, buf.len,
+						       pb_buf.data, pb_buf.len)) {
 		fprintf(stderr, "vmapstat: prometheus: out of memory\n");
 		return -1;
 	}
@@ -229,6 +247,7 @@ static int prom_cli_start(struct vmapstat_run *run)
 		return -1;
 	}
 	prom_buf_init(&buf);
+	prom_buf_init_protobuf(&pb_buf, popt.classic);
 	/* kernel, features and symbols before the first interval */
 	if (!collector_read(run->collector, &snap)) {
 		prom_state_set_info(state, &snap);
@@ -368,6 +387,7 @@ static int prom_cli_end(struct vmapstat_run *run,
 	prom_webconfig_free(webconfig);
 	webconfig = NULL;
 	prom_buf_free(&buf);
+	prom_buf_free(&pb_buf);
 	prom_state_free(state);
 	state = NULL;
 	return ret;
@@ -439,6 +459,9 @@ static error_t prom_parse(int key, char *arg, struct argp_state *st)
 	case OPT_LIVE_BYTES:
 		popt.live = true;
 		break;
+	case OPT_CLASSIC_HISTOGRAMS:
+		popt.classic = true;
+		break;
 	case ARGP_KEY_END:
 		/*
 		 * vmapstat hands argp the arguments before "--" and keeps the
@@ -452,6 +475,8 @@ static error_t prom_parse(int key, char *arg, struct argp_state *st)
 			argp_error(st, "--web.config.file configures --web.listen-address: give both");
 		else if (popt.path && !popt.listen)
 			argp_error(st, "--web.telemetry-path configures --web.listen-address: give both");
+		else if (popt.classic && !popt.listen)
+			argp_error(st, "--classic-histograms shapes what --web.listen-address serves: give both");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

@@ -5,7 +5,10 @@
  * to a real prom_server on 127.0.0.1, and the answer read to the end.
  * Whatever parses the request line and headers (libmicrohttpd, and the
  * server's own checks before it) sees exactly these bytes.  A refresh callback republishes on every
- * scrape, as vmapstat --listen without an interval does.
+ * scrape, as vmapstat --listen without an interval does, in the text and
+ * the protobuf format (a real exposition of each), and the server's own
+ * metrics follow in the format the Accept header negotiates
+ * (prom_accept.c), so hostile Accept headers reach every part of it.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -15,6 +18,7 @@
 #include <sys/time.h>
 
 #include "fuzz.h"
+#include "prom_expo.h"
 #include "prom_http.h"
 
 static struct prom_server *server;
@@ -22,17 +26,33 @@ static struct sockaddr_in addr;
 
 static void refresh(void *arg)
 {
+	static const double le[] = { 1, 3 };
+	static const uint64_t counts[] = { 1, 2, 1 };
+	static const uint64_t native[] = { 1, 0, 2, 0, 0, 1 };
 	static unsigned n;
-	char text[128];
-	int len = snprintf(text, sizeof(text),
-			   "# TYPE vmapscope_scrapes_total counter\nvmapscope_scrapes_total %u\n", n++);
+	const struct prom_native pn = { 0, -1, 6, native };
+	const struct prom_hist h = { 2, le, counts, 7.5, &pn };
+	struct prom_buf text, pb;
 
-	prom_server_publish(server, text, (size_t)len);
+	prom_buf_init(&text);
+	prom_buf_init_protobuf(&pb, n & 1);
+	for (struct prom_buf *b = &text; b; b = b == &text ? &pb : NULL) {
+		prom_family(b, "vmapscope_scrapes_total", PROM_COUNTER, "scrapes");
+		prom_sample_u64(b, "vmapscope_scrapes_total", NULL, 0, n);
+		prom_family(b, "vmapscope_chunk_length_pages", PROM_HISTOGRAM, "chunks");
+		prom_histogram(b, "vmapscope_chunk_length_pages", NULL, 0, &h);
+		if (prom_buf_finish(b))
+			abort();
+	}
+	n++;
+	prom_server_publish_with_protobuf(server, text.data, text.len, pb.data, pb.len);
+	prom_buf_free(&text);
+	prom_buf_free(&pb);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	struct prom_server_opts o = { .timeout_s = 2, .refresh = refresh };
+	struct prom_server_opts o = { .timeout_s = 2, .refresh = refresh, .self_metrics = true };
 	char err[256];
 
 	if (prom_listen_parse("127.0.0.1:0", &o.listen, err, sizeof(err)) ||

@@ -194,6 +194,73 @@ static void test_get_metrics(void **state)
 	free(r);
 }
 
+/* One request with an Accept header; returns the whole response. */
+static char *request_accept(const char *method, const char *accept, size_t *len)
+{
+	char req[1024];
+	char *resp;
+	int fd = connect_lo();
+
+	snprintf(req, sizeof(req), "%s /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+		 "Accept: %s\r\nConnection: close\r\n\r\n", method, accept);
+	send_all(fd, req);
+	resp = recv_all(fd, len);
+	close(fd);
+	return resp;
+}
+
+/*
+ * With a protobuf exposition published, a scrape that prefers it gets it
+ * (Content-Type, the bytes as published, Vary: Accept), every other one
+ * the text; without one, every scrape gets the text.
+ */
+static void test_protobuf_negotiation(void **state)
+{
+	static const char text[] = "a_total 1\n";
+	static const char pb[] = { 0x05, 0x0a, 0x00, 0x01, (char)0xff, 0x00 };	/* any bytes */
+	static const char accept_pb[] =
+		"application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;"
+		"encoding=delimited;q=0.7,text/plain;version=0.0.4;q=0.3,*/*;q=0.2";
+	size_t len;
+	char *r;
+	const char *body;
+
+	assert_int_equal(prom_server_publish(srv, text, strlen(text)), 0);
+	r = request_accept("GET", accept_pb, NULL);
+	assert_int_equal(status_of(r), 200);
+	assert_non_null(strstr(r, "Content-Type: text/plain; version=0.0.4"));
+	free(r);
+
+	assert_int_equal(prom_server_publish_with_protobuf(srv, text, strlen(text), pb, sizeof(pb)), 0);
+	r = request_accept("GET", accept_pb, &len);
+	assert_int_equal(status_of(r), 200);
+	assert_non_null(strstr(r, "Content-Type: application/vnd.google.protobuf; "
+			       "proto=io.prometheus.client.MetricFamily; encoding=delimited\r\n"));
+	assert_non_null(strstr(r, "Vary: Accept\r\n"));
+	body = body_of(r);
+	assert_int_equal(len - (size_t)(body - r), sizeof(pb));
+	assert_memory_equal(body, pb, sizeof(pb));
+	free(r);
+
+	r = request_accept("HEAD", accept_pb, NULL);
+	assert_int_equal(status_of(r), 200);
+	assert_non_null(strstr(r, "Content-Type: application/vnd.google.protobuf"));
+	assert_string_equal(body_of(r), "");
+	free(r);
+
+	/* curl's default, OpenMetrics only, malformed */
+	r = request_accept("GET", "*/*", NULL);
+	assert_string_equal(body_of(r), text);
+	free(r);
+	r = request_accept("GET", "application/openmetrics-text;version=1.0.0", NULL);
+	assert_string_equal(body_of(r), text);
+	free(r);
+	r = request_accept("GET", "application/vnd.google.protobuf;q=oops;;=", NULL);
+	assert_int_equal(status_of(r), 200);
+	assert_string_equal(body_of(r), text);
+	free(r);
+}
+
 /* Read one response with a Content-Length body from a kept-alive socket. */
 static int read_one_response(int fd, char *buf, size_t cap, const char **body)
 {
@@ -1414,6 +1481,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_listen_parse),
 		cmocka_unit_test_setup_teardown(test_get_metrics, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_protobuf_negotiation, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_keep_alive, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_head, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_404_and_405, setup, teardown),

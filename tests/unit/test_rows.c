@@ -29,6 +29,13 @@ static void test_table_covers_the_struct(void **state)
 		/* contiguous, in order: the table is the struct */
 		assert_int_equal(rf->off, end);
 		end += row_field_len(rf) * sizeof(uint64_t);
+		/* a HIST's slots are followed by their parts above the edge */
+		if (rf->kind == ROW_HIST) {
+			assert_int_equal(rf->above_off, end);
+			end += row_field_len(rf) * sizeof(uint64_t);
+		} else {
+			assert_int_equal(rf->above_off, rf->off);
+		}
 	}
 	assert_int_equal(end, sizeof(struct vmapscope_stats));
 }
@@ -95,8 +102,33 @@ static void test_arithmetic_covers_every_field(void **state)
 		const uint64_t *want = row_field_values(&rb.st, &row_fields[k]);
 
 		assert_memory_equal(got, want, row_field_len(&row_fields[k]) * sizeof(uint64_t));
+		if (row_fields[k].kind == ROW_HIST)
+			assert_memory_equal(row_field_above(&sum, &row_fields[k]),
+					    row_field_above(&rb.st, &row_fields[k]),
+					    VMAPSCOPE_HIST_SLOTS * sizeof(uint64_t));
 	}
 	sample_free(&d);
+}
+
+/*
+ * The BPF program counts a slot's values at or below its edge in the
+ * field and those above in field_above: the read makes the field the
+ * whole slot, and leaves everything else as it was.
+ */
+static void test_from_bpf_makes_whole_slots(void **state)
+{
+	struct vmapscope_stats st = {}, want;
+
+	st.chunks = 9;
+	st.bytes[12] = 4096;
+	st.chunk_hist[3] = 2;		/* 8 pages, twice */
+	st.chunk_hist_above[3] = 5;	/* 9..15 pages */
+	st.lat_hist_above[35] = 1;
+	want = st;
+	want.chunk_hist[3] = 7;
+	want.lat_hist[35] = 1;
+	stats_from_bpf(&st);
+	assert_memory_equal(&st, &want, sizeof(st));
 }
 
 /* Each run metric names a field of the kind its computation needs. */
@@ -174,6 +206,7 @@ int main(void)
 		cmocka_unit_test(test_table_covers_the_struct),
 		cmocka_unit_test(test_names_and_sums),
 		cmocka_unit_test(test_arithmetic_covers_every_field),
+		cmocka_unit_test(test_from_bpf_makes_whole_slots),
 		cmocka_unit_test(test_run_metrics_name_fields),
 		cmocka_unit_test(test_run_metric_values),
 	};

@@ -162,6 +162,7 @@ int collector_read(struct collector *c, struct vmapscope_sample *snap)
 		if (bpf_map_lookup_elem(fd, &keys[i], &slot) ||
 		    bpf_map_lookup_elem(sfd, &slot, &r->st))
 			continue;
+		stats_from_bpf(&r->st);
 		r->caller = keys[i].caller;
 		r->api = keys[i].api;
 		if (c->opts.by) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Log2 histogram bucketing and printing (see hist.h). */
+#include <stdbool.h>
 #include <string.h>
 #include "hist.h"
 
@@ -20,6 +21,98 @@ uint64_t hist_slot_high(unsigned int slot, unsigned int nr_slots)
 	if (slot + 1 >= nr_slots || slot >= 63)
 		return UINT64_MAX;
 	return (2ULL << slot) - 1;
+}
+
+/* v <= den * 2^k, exactly (v, den < 2^64, |k| <= 64 fit in 128 bits). */
+static int at_most_pow2(uint64_t v, uint64_t den, int k)
+{
+	if (k >= 64)
+		return 1;
+	if (k <= -64)
+		return v == 0;
+	if (k >= 0)
+		return (unsigned __int128)v <= ((unsigned __int128)den << k);
+	return ((unsigned __int128)v << -k) <= (unsigned __int128)den;
+}
+
+int32_t hist_native_index(uint64_t v, uint64_t den)
+{
+	int k;
+
+	if (!v)
+		return HIST_NATIVE_ZERO;
+	/* start near log2(v / den), then settle on the smallest k that holds v */
+	k = (63 - __builtin_clzll(v)) - (63 - __builtin_clzll(den ? den : 1));
+	while (!at_most_pow2(v, den, k))
+		k++;
+	while (at_most_pow2(v, den, k - 1))
+		k--;
+	return k;
+}
+
+uint64_t hist_slot_edge(unsigned int slot, unsigned int nr_slots, uint64_t den)
+{
+	uint64_t low = hist_slot_low(slot), high = hist_slot_high(slot, nr_slots);
+	int32_t k;
+	unsigned __int128 top;
+
+	if (!low)
+		return 0;
+	k = hist_native_index(low, den);
+	/* floor(den * 2^k), the largest whole number in bucket k */
+	top = k >= 0 ? (k >= 64 ? ~(unsigned __int128)0 : (unsigned __int128)den << k) :
+	      k > -64 ? den >> -k : 0;
+	return top < high ? (uint64_t)top : high;
+}
+
+void hist_to_native(const uint64_t *slots, const uint64_t *above, unsigned int nr_slots,
+		    uint64_t den, struct hist_native *out)
+{
+	int32_t lo_idx = 0, hi_idx = 0;
+	unsigned int i;
+	bool any = false;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < nr_slots; i++) {
+		uint64_t edge = hist_slot_edge(i, nr_slots, den);
+		/* above[i] <= slots[i] by construction; never wrap if not */
+		uint64_t n[2] = { slots[i] > above[i] ? slots[i] - above[i] : 0, above[i] };
+		int32_t idx[2] = { hist_native_index(hist_slot_low(i), den),
+				   hist_native_index(edge + 1, den) };
+		int p;
+
+		for (p = 0; p < 2; p++) {
+			if (!n[p])
+				continue;
+			if (idx[p] == HIST_NATIVE_ZERO) {
+				out->zero += n[p];
+				continue;
+			}
+			if (!any || idx[p] < lo_idx)
+				lo_idx = idx[p];
+			if (!any || idx[p] > hi_idx)
+				hi_idx = idx[p];
+			any = true;
+		}
+	}
+	if (!any)
+		return;
+	if (hi_idx - lo_idx >= HIST_NATIVE_MAX)
+		hi_idx = lo_idx + HIST_NATIVE_MAX - 1;	/* not with the slots of vmapscope.h */
+	out->first = lo_idx;
+	out->nr = (unsigned int)(hi_idx - lo_idx + 1);
+	for (i = 0; i < nr_slots; i++) {
+		uint64_t edge = hist_slot_edge(i, nr_slots, den);
+		/* above[i] <= slots[i] by construction; never wrap if not */
+		uint64_t n[2] = { slots[i] > above[i] ? slots[i] - above[i] : 0, above[i] };
+		int32_t idx[2] = { hist_native_index(hist_slot_low(i), den),
+				   hist_native_index(edge + 1, den) };
+		int p;
+
+		for (p = 0; p < 2; p++)
+			if (n[p] && idx[p] != HIST_NATIVE_ZERO)
+				out->counts[(idx[p] > hi_idx ? hi_idx : idx[p]) - lo_idx] += n[p];
+	}
 }
 
 static void fmt_bound(char *buf, size_t len, uint64_t v, uint64_t div)

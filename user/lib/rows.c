@@ -11,9 +11,13 @@
 _Static_assert(sizeof(struct vmapscope_stats) % sizeof(uint64_t) == 0,
 	       "vmapscope_stats must hold only 64-bit counters");
 
+#define ABOVE_OFF_SCALAR(f)	offsetof(struct vmapscope_stats, f)
+#define ABOVE_OFF_GRANULE(f)	offsetof(struct vmapscope_stats, f)
+#define ABOVE_OFF_HIST(f)	offsetof(struct vmapscope_stats, f##_above)
 #define ROW_FIELD(kind, unit, f, json, prom, help, sum, text, label)		\
 	{ ROW_##kind, ROW_UNIT_##unit, offsetof(struct vmapscope_stats, f),	\
-	  offsetof(struct vmapscope_stats, sum), json, prom, help, text, label },
+	  offsetof(struct vmapscope_stats, sum), ABOVE_OFF_##kind(f),		\
+	  json, prom, help, text, label },
 const struct row_field row_fields[] = {
 	VMAPSCOPE_ROW_FIELDS(ROW_FIELD)
 };
@@ -124,6 +128,22 @@ bool stats_zero(const struct vmapscope_stats *s)
 		if (p[i])
 			return false;
 	return true;
+}
+
+void stats_from_bpf(struct vmapscope_stats *s)
+{
+	size_t k;
+	unsigned int i;
+
+	for (k = 0; k < nr_row_fields; k++) {
+		const struct row_field *f = &row_fields[k];
+		uint64_t *v = (uint64_t *)((char *)s + f->off);
+
+		if (f->kind != ROW_HIST)
+			continue;
+		for (i = 0; i < VMAPSCOPE_HIST_SLOTS; i++)
+			v[i] += row_field_above(s, f)[i];
+	}
 }
 
 static void stats_sub(struct vmapscope_stats *out, const struct vmapscope_stats *a,

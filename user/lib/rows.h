@@ -83,6 +83,7 @@ struct row_field {
 	enum row_unit unit;
 	size_t off;		/* of the field in struct vmapscope_stats */
 	size_t sum_off;		/* HIST: of its sum field; else = off */
+	size_t above_off;	/* HIST: of field_above (vmapscope.h); else = off */
 	const char *json;
 	const char *prom;	/* NULL: no family of its own */
 	const char *help;
@@ -108,6 +109,13 @@ static inline const uint64_t *row_field_values(const struct vmapscope_stats *st,
 					       const struct row_field *f)
 {
 	return (const uint64_t *)((const char *)st + f->off);
+}
+
+/* HIST: of each slot, the values above its native-histogram edge (hist.h). */
+static inline const uint64_t *row_field_above(const struct vmapscope_stats *st,
+					      const struct row_field *f)
+{
+	return (const uint64_t *)((const char *)st + f->above_off);
 }
 
 static inline uint64_t row_field_sum(const struct vmapscope_stats *st, const struct row_field *f)
@@ -173,6 +181,12 @@ void sample_free(struct vmapscope_sample *s);
 uint64_t row_total_bytes(const struct vmapscope_row *r);
 /* Nothing counted: every counter of every field is zero. */
 bool stats_zero(const struct vmapscope_stats *s);
+/*
+ * A row as the BPF map holds it -> as user space uses it: each HIST's
+ * field[] counted only the values at or below each slot's edge, and
+ * field_above[] those above it; after this field[] is the whole slot.
+ */
+void stats_from_bpf(struct vmapscope_stats *s);
 /* out += a, counter by counter (struct vmapscope_stats is only u64 counters). */
 void stats_add(struct vmapscope_stats *out, const struct vmapscope_stats *a);
 static inline uint64_t row_mappings(const struct vmapscope_row *r, unsigned int shift)

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Prometheus text exposition format 0.0.4 writer (see prom_expo.h). */
+/*
+ * Prometheus exposition writer (see prom_expo.h): the text format 0.0.4
+ * here, the protobuf format in prom_proto.c.
+ */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -9,11 +12,9 @@
 #include <string.h>
 
 #include "prom_expo.h"
+#include "prom_expo_int.h"
 
-static void buf_fail(struct prom_buf *b, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void buf_fail(struct prom_buf *b, int err, const char *fmt, ...)
+void prom_buf_fail(struct prom_buf *b, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -32,23 +33,42 @@ void prom_buf_init(struct prom_buf *b)
 	memset(b, 0, sizeof(*b));
 }
 
+void prom_buf_init_protobuf(struct prom_buf *b, bool classic)
+{
+	prom_buf_init(b);
+	b->protobuf = true;
+	b->classic = classic;
+}
+
 void prom_buf_free(struct prom_buf *b)
 {
 	if (b->f)
 		fclose(b->f);
 	free(b->data);
+	prom_proto_drop(b);
 	prom_buf_init(b);
 }
 
 void prom_buf_reset(struct prom_buf *b)
 {
+	bool protobuf = b->protobuf, classic = b->classic;
+
 	prom_buf_free(b);
+	b->protobuf = protobuf;
+	b->classic = classic;
+}
+
+int prom_buf_finish(struct prom_buf *b)
+{
+	if (b->protobuf)
+		prom_proto_finish(b);
+	return b->err;
 }
 
 /* The stream cannot grow: the only way a memstream write fails. */
 static void buf_oom(struct prom_buf *b)
 {
-	buf_fail(b, -ENOMEM, "out of memory rendering the exposition");
+	prom_buf_fail(b, -ENOMEM, "out of memory rendering the exposition");
 }
 
 /* The stream, opened on the first write; NULL after an error. */
@@ -69,12 +89,17 @@ static void buf_sync(struct prom_buf *b)
 		buf_oom(b);
 }
 
-static void prom_buf_append(struct prom_buf *b, const char *s, size_t n)
+void prom_buf_append(struct prom_buf *b, const char *s, size_t n)
 {
 	FILE *f = buf_file(b);
 
 	if (f && fwrite(s, 1, n, f) != n)
 		buf_oom(b);
+}
+
+void prom_buf_sync(struct prom_buf *b)
+{
+	buf_sync(b);
 }
 
 static void buf_puts(struct prom_buf *b, const char *s)
@@ -196,7 +221,7 @@ static bool check_name(struct prom_buf *b, const char *name)
 {
 	if (prom_valid_metric_name(name))
 		return true;
-	buf_fail(b, -EINVAL, "invalid metric name '%s'", name ? name : "(null)");
+	prom_buf_fail(b, -EINVAL, "invalid metric name '%s'", name ? name : "(null)");
 	return false;
 }
 
@@ -205,6 +230,10 @@ void prom_family(struct prom_buf *b, const char *name, enum prom_type type,
 {
 	if (!check_name(b, name))
 		return;
+	if (b->protobuf) {
+		prom_proto_family(b, name, type, help);
+		return;
+	}
 	prom_buf_printf(b, "# HELP %s ", name);
 	escape(b, help ? help : "", "\\");
 	prom_buf_printf(b, "\n# TYPE %s %s\n", name, type_name(type));
@@ -228,7 +257,7 @@ static void series(struct prom_buf *b, const char *name, const char *suffix,
 		const struct prom_label *l = i < n ? &labels[i] : extra;
 
 		if (!prom_valid_label_name(l->name)) {
-			buf_fail(b, -EINVAL, "invalid label name '%s' on %s",
+			prom_buf_fail(b, -EINVAL, "invalid label name '%s' on %s",
 				 l->name ? l->name : "(null)", name);
 			return;
 		}
@@ -243,6 +272,10 @@ void prom_sample_u64(struct prom_buf *b, const char *name,
 		     const struct prom_label *labels, size_t nr_labels,
 		     uint64_t value)
 {
+	if (b->protobuf) {
+		prom_proto_sample(b, name, labels, nr_labels, (double)value);
+		return;
+	}
 	series(b, name, "", labels, nr_labels, NULL);
 	prom_buf_printf(b, " %" PRIu64 "\n", value);
 	buf_sync(b);
@@ -254,6 +287,10 @@ void prom_sample_double(struct prom_buf *b, const char *name,
 {
 	char num[40];
 
+	if (b->protobuf) {
+		prom_proto_sample(b, name, labels, nr_labels, value);
+		return;
+	}
 	series(b, name, "", labels, nr_labels, NULL);
 	prom_buf_printf(b, " %s\n", prom_format_double(value, num, sizeof(num)));
 	buf_sync(b);
@@ -269,14 +306,20 @@ void prom_histogram(struct prom_buf *b, const char *name,
 	size_t i;
 
 	if (nr_labels > PROM_MAX_LABELS) {
-		buf_fail(b, -EINVAL, "%s: too many labels", name);
+		prom_buf_fail(b, -EINVAL, "%s: too many labels", name);
+		return;
+	}
+	for (i = 1; i < h->nr_bounds; i++) {
+		if (!(h->le[i] > h->le[i - 1])) {
+			prom_buf_fail(b, -EINVAL, "%s: bucket bounds not ascending", name);
+			return;
+		}
+	}
+	if (b->protobuf) {
+		prom_proto_histogram(b, name, labels, nr_labels, h);
 		return;
 	}
 	for (i = 0; i <= h->nr_bounds; i++) {
-		if (i < h->nr_bounds && i > 0 && !(h->le[i] > h->le[i - 1])) {
-			buf_fail(b, -EINVAL, "%s: bucket bounds not ascending", name);
-			return;
-		}
 		cum += h->counts[i];
 		le.value = i < h->nr_bounds ?
 			prom_format_double(h->le[i], num, sizeof(num)) : "+Inf";

@@ -56,9 +56,9 @@ double prom_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static struct expo *expo_new(const char *text, size_t len)
+static struct expo *expo_new(const char *text, size_t len, const void *pb, size_t pb_len)
 {
-	struct expo *e = malloc(sizeof(*e) + len + 1);
+	struct expo *e = malloc(sizeof(*e) + len + 1 + (pb ? pb_len : 0));
 
 	if (!e)
 		return NULL;
@@ -66,6 +66,10 @@ static struct expo *expo_new(const char *text, size_t len)
 	e->len = len;
 	memcpy(e->data, text, len);
 	e->data[len] = 0;
+	e->pb = pb ? e->data + len + 1 : NULL;
+	e->pb_len = pb ? pb_len : 0;
+	if (pb)
+		memcpy(e->data + len + 1, pb, pb_len);
 	return e;
 }
 
@@ -627,7 +631,7 @@ int prom_server_start(const struct prom_server_opts *opts,
 	path = opts->metrics_path ? opts->metrics_path : "/metrics";
 	snprintf(s->path, sizeof(s->path), "%s", path);
 	s->self_metrics = opts->self_metrics;
-	s->cur = expo_new("", 0);
+	s->cur = expo_new("", 0, NULL, 0);
 	snprintf(s->not_found_text, sizeof(s->not_found_text),
 		 "404 not found: vmapscope serves %s\n", s->path);
 	snprintf(s->landing_text, sizeof(s->landing_text),
@@ -752,7 +756,13 @@ fail:
 
 int prom_server_publish(struct prom_server *s, const char *text, size_t len)
 {
-	struct expo *e = expo_new(text, len), *old;
+	return prom_server_publish_with_protobuf(s, text, len, NULL, 0);
+}
+
+int prom_server_publish_with_protobuf(struct prom_server *s, const char *text, size_t len,
+				      const void *pb, size_t pb_len)
+{
+	struct expo *e = expo_new(text, len, pb, pb_len), *old;
 
 	if (!e)
 		return -ENOMEM;

@@ -12,7 +12,9 @@
  * node_exporter does).
  *
  * Requests: GET or HEAD /metrics (or the path given) -> 200, the latest
- * exposition and, if asked, the server's own metrics behind it; GET or
+ * exposition and, if asked, the server's own metrics behind it, in the
+ * protobuf format when the Accept header prefers it and one was
+ * published, else in the text format; GET or
  * HEAD / -> 200, a landing page linking to it; any other path -> 404;
  * any other method on either -> 405 with "Allow: GET, HEAD"; a first line that
  * cannot be an HTTP request line -> 400 at once; with basic auth
@@ -104,6 +106,14 @@ int prom_server_start(const struct prom_server_opts *opts,
 
 /* Replace the served exposition (copied).  Returns 0 or -ENOMEM. */
 int prom_server_publish(struct prom_server *s, const char *text, size_t len);
+
+/*
+ * The same with the exposition in the protobuf format too (prom_expo.h),
+ * which scrapes asking for it get (prom_accept.h), with the server's own
+ * metrics in that format behind it; the others get the text.
+ */
+int prom_server_publish_with_protobuf(struct prom_server *s, const char *text, size_t len,
+				      const void *pb, size_t pb_len);
 
 /* The bound port (useful with port 0). */
 uint16_t prom_server_port(const struct prom_server *s);

@@ -39,7 +39,10 @@ struct conn {
 struct expo {
 	unsigned int refs;
 	size_t len;
-	char data[];
+	/* the same in the protobuf format (NULL: none, scrapes get the text) */
+	const char *pb;
+	size_t pb_len;
+	char data[];		/* the text, then the protobuf */
 };
 
 /* A request, from its complete header to its answer (libmicrohttpd's con_cls). */

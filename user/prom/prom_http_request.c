@@ -6,6 +6,7 @@
  * prom_http_auth.c), then the route, the response queued under the lock
  * that publishing takes.
  */
+#include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -16,6 +17,7 @@
 #include <gnutls/gnutls.h>
 #endif
 
+#include "prom_accept.h"
 #include "prom_expo.h"
 #include "prom_http_int.h"
 #include "prom_self.h"
@@ -130,37 +132,50 @@ static void scrape_resp_free(void *arg)
 	free(sr);
 }
 
-/* The latest exposition, then the server's own metrics (prom_self.h). */
-static struct MHD_Response *scrape_response(struct prom_server *s)
+/*
+ * The latest exposition, then the server's own metrics (prom_self.h), in
+ * the protobuf format if the scraper prefers it (prom_accept.h) and one
+ * was published.
+ */
+static struct MHD_Response *scrape_response(struct prom_server *s, bool want_protobuf)
 {
 	struct scrape_resp *sr = calloc(1, sizeof(*sr));
 	struct prom_server_stats st;
 	struct MHD_IoVec iov[2];
 	struct MHD_Response *r;
+	bool pb;
 
 	if (!sr)
 		return NULL;
 	sr->s = s;
-	prom_buf_init(&sr->self);
 	pthread_mutex_lock(&s->lock);
 	sr->e = s->cur;
 	sr->e->refs++;
 	st = s->stats;
 	pthread_mutex_unlock(&s->lock);
+	pb = want_protobuf && sr->e->pb;
+	if (pb)
+		prom_buf_init_protobuf(&sr->self, false);
+	else
+		prom_buf_init(&sr->self);
 	if (s->self_metrics) {
 		prom_self_process(&sr->self);
 		prom_self_http(&sr->self, &st);
-		if (prom_buf_error(&sr->self))
+		if (prom_buf_finish(&sr->self))
 			prom_buf_reset(&sr->self);	/* the exposition alone, then */
 	}
-	iov[0] = (struct MHD_IoVec){ sr->e->data, sr->e->len };
+	iov[0] = pb ? (struct MHD_IoVec){ sr->e->pb, sr->e->pb_len } :
+		      (struct MHD_IoVec){ sr->e->data, sr->e->len };
 	iov[1] = (struct MHD_IoVec){ sr->self.data ? sr->self.data : "", sr->self.len };
 	r = MHD_create_response_from_iovec(iov, 2, scrape_resp_free, sr);
 	if (!r) {
 		scrape_resp_free(sr);
 		return NULL;
 	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, PROM_CONTENT_TYPE);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+				pb ? PROM_PROTOBUF_CONTENT_TYPE : PROM_CONTENT_TYPE);
+	/* the answer depends on Accept: caches must not hand one to the other */
+	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, MHD_HTTP_HEADER_ACCEPT);
 	return r;
 }
 
@@ -173,6 +188,18 @@ static void count_scrape(struct prom_server *s, double seconds)
 		i++;
 	s->stats.scrape_counts[i]++;
 	s->stats.scrape_seconds += seconds;
+	if (seconds > 0) {
+		/* bucket k of (2^(k-1), 2^k]: seconds = m * 2^e, 0.5 <= m < 1 */
+		int e, k;
+		double m = frexp(seconds, &e);
+
+		k = m == 0.5 ? e - 1 : e;
+		k -= PROM_SCRAPE_NATIVE_FIRST;
+		k = k < 0 ? 0 : k >= PROM_SCRAPE_NATIVE_NR ? PROM_SCRAPE_NATIVE_NR - 1 : k;
+		s->stats.scrape_native[k]++;
+	} else {
+		s->stats.scrape_zero++;
+	}
 }
 
 enum MHD_Result prom_handle(void *cls, struct MHD_Connection *conn,
@@ -241,7 +268,8 @@ enum MHD_Result prom_handle(void *cls, struct MHD_Connection *conn,
 	if (get && metrics) {
 		if (s->refresh)
 			s->refresh(s->refresh_arg);
-		r = scrape_response(s);
+		r = scrape_response(s, prom_accept_protobuf(
+			MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT)));
 		if (!r) {
 			pthread_mutex_lock(&s->lock);
 			s->stats.failed++;

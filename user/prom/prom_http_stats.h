@@ -14,6 +14,14 @@
 /* Upper bounds of the scrape duration histogram, in seconds (client_golang's defaults). */
 #define PROM_SCRAPE_BOUNDS	{ 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10 }
 #define PROM_SCRAPE_NR_BOUNDS	11
+/*
+ * Native buckets of the scrape durations: scrape_native[j] counts those in
+ * (2^(k-1), 2^k] s, k = PROM_SCRAPE_NATIVE_FIRST + j; the first and last
+ * also take anything beyond them, which no clock here measures (2^-40 s
+ * is a picosecond, 2^23 s three months).
+ */
+#define PROM_SCRAPE_NATIVE_FIRST	(-40)
+#define PROM_SCRAPE_NATIVE_NR		64
 
 /* Counters of what the server did (tests, diagnostics, prom_self.h). */
 struct prom_server_stats {
@@ -34,6 +42,9 @@ struct prom_server_stats {
 	/* scrapes by duration: not cumulative, the last one above every bound */
 	uint64_t scrape_counts[PROM_SCRAPE_NR_BOUNDS + 1];
 	double scrape_seconds;		/* their sum */
+	/* the same as a native histogram of schema 0 (PROM_SCRAPE_NATIVE_FIRST) */
+	uint64_t scrape_native[PROM_SCRAPE_NATIVE_NR];
+	uint64_t scrape_zero;		/* scrapes that took no measurable time */
 };
 
 #endif /* VMAPSCOPE_PROM_HTTP_STATS_H */

@@ -622,6 +622,8 @@ static void histogram(struct prom_buf *b, const struct prom_state *st,
 	prom_family(b, rf->prom, PROM_HISTOGRAM, rf->help);
 	for (i = 0; i < n; i++) {
 		const uint64_t *slots = row_field_values(&rows[i].st, rf);
+		struct hist_native hn;
+		struct prom_native pn;
 		struct prom_hist h = {
 			.nr_bounds = PROM_HIST_BOUNDS,
 			.le = le,
@@ -635,6 +637,13 @@ static void histogram(struct prom_buf *b, const struct prom_state *st,
 			total += slots[k];
 		if (!total)
 			continue;
+		if (b->protobuf) {
+			/* the same slots as native buckets: exact (hist.h) */
+			hist_to_native(slots, row_field_above(&rows[i].st, rf),
+				       VMAPSCOPE_HIST_SLOTS, (uint64_t)div, &hn);
+			pn = (struct prom_native){ hn.zero, hn.first, hn.nr, hn.counts };
+			h.native = &pn;
+		}
 		prom_histogram(b, rf->prom, l, row_labels(st, &rows[i], l), &h);
 	}
 }
@@ -764,5 +773,5 @@ int prom_render(const struct prom_state *st, struct prom_buf *b)
 	pmu_metrics(b, st);
 
 	free(rows);
-	return prom_buf_error(b);
+	return prom_buf_finish(b);
 }

@@ -78,7 +78,12 @@ int prom_state_add_pmu(struct prom_state *st, const struct pmu_results *res);
 /* Intervals added so far. */
 uint64_t prom_state_intervals(const struct prom_state *st);
 
-/* Render the whole exposition.  Returns 0 or the buffer's error. */
+/*
+ * Render the whole exposition, in the buffer's format (prom_expo.h): in
+ * the protobuf one every histogram is also a native histogram of schema
+ * 0 (hist.h: exact, the slots being split at their edges).  Returns 0 or
+ * the buffer's error.
+ */
 int prom_render(const struct prom_state *st, struct prom_buf *b);
 
 #endif /* VMAPSCOPE_PROM_METRICS_H */

@@ -115,8 +115,10 @@ void prom_self_http(struct prom_buf *b, const struct prom_server_stats *st)
 		{ "503", st->auth_busy },
 	};
 	const char *const scrape_codes[] = { "200", "500", "503" };
+	struct prom_native native = { st->scrape_zero, PROM_SCRAPE_NATIVE_FIRST,
+				      PROM_SCRAPE_NATIVE_NR, st->scrape_native };
 	struct prom_hist h = { PROM_SCRAPE_NR_BOUNDS, bounds, st->scrape_counts,
-			       st->scrape_seconds };
+			       st->scrape_seconds, &native };
 	size_t i;
 
 	_Static_assert(sizeof(bounds) / sizeof(bounds[0]) == PROM_SCRAPE_NR_BOUNDS,

@@ -6,7 +6,8 @@
 #    toolchains, :arm64 libraries, busybox);
 #  - the packages other parts need are in the set that needs them;
 #  - the tools set is enough to build the tools: every library the tools
-#    link (TOOLS_LDLIBS) and every command their build runs belongs to a
+#    link (TOOLS_LDLIBS), every command their build runs and the .proto
+#    files it generates code from belong to a
 #    package that installing the tools set brings in (the set and its
 #    dependencies, as apt-cache resolves them) or an Essential one;
 #  - a bad set name gets one line and exit 2.
@@ -38,7 +39,8 @@ want() {	# SET PACKAGE...
 	for p; do grep -qx -- "$p" "$tmp/$s" || missing="$missing $p"; done
 	[ -z "$missing" ] && pass "$s set has $*" || fail "$s set lacks$missing"
 }
-want tools libbpf-dev libelf-dev clang llvm bpftool libmicrohttpd-dev libgnutls28-dev libcrypt-dev libyaml-dev
+want tools libbpf-dev libelf-dev clang llvm bpftool libmicrohttpd-dev libgnutls28-dev libcrypt-dev libyaml-dev \
+	protobuf-c-compiler libprotobuf-c-dev golang-github-prometheus-client-model-dev libprotobuf-dev
 want test libcmocka-dev prometheus curl jq python3-yaml libclang-rt-14-dev openssl systemd util-linux libcap2-bin strace
 want lab linux-source-6.12 qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu libbpf-dev:arm64 \
 	gcc-powerpc64le-linux-gnu gcc-powerpc-linux-gnu gcc-riscv64-linux-gnu
@@ -65,14 +67,23 @@ if apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no
 		p=$(owner "$f")
 		brought "$p" || bad="$bad -l$l($f: ${p:-no package})"
 	done
+	# the .proto files the exposition's C is generated from
+	for vf in PROM_PROTO_DIR:io/prometheus/client/metrics.proto \
+		  WKT_PROTO_DIR:google/protobuf/timestamp.proto; do
+		f=$(make -C "$TOPDIR" -s --no-print-directory deploy-print-${vf%%:*})/${vf#*:}
+		[ -e "$f" ] || { bad="$bad $f(missing)"; continue; }
+		p=$(owner "$f")
+		brought "$p" || bad="$bad $f(${p:-no package})"
+	done
 	for c in gcc make ar git sed install \
+		"$(make -C "$TOPDIR" -s --no-print-directory deploy-print-PROTOC_C)" \
 		"$(make -C "$TOPDIR" -s --no-print-directory deploy-print-CLANG)" \
 		"$(make -C "$TOPDIR" -s --no-print-directory deploy-print-BPFTOOL)" llvm-strip; do
 		f=$(command -v "$c") || { bad="$bad $c(not found)"; continue; }
 		p=$(owner "$f")
 		brought "$p" || bad="$bad $c($f: ${p:-no package})"
 	done
-	[ -z "$bad" ] && pass "the tools set brings every library the tools link ($(echo $ldlibs | grep -oE -- '-l[a-z0-9_+-]+' | sort -u | tr '\n' ' '))and every build command" ||
+	[ -z "$bad" ] && pass "the tools set brings every library the tools link ($(echo $ldlibs | grep -oE -- '-l[a-z0-9_+-]+' | sort -u | tr '\n' ' '))every build command and .proto file" ||
 		fail "not brought by the tools set:$bad"
 else
 	fail "apt-cache depends on the tools set failed (run apt-get update)"

@@ -5,7 +5,7 @@
 #    vmapscope.rules.yml or a query of contrib/grafana/vmapscope-dashboard.json
 #    reads is a family of a real exposition of this
 #    build's vmapstat (--prometheus around a command, root, BPF), histogram
-#    series by their _bucket/_sum/_count names;
+#    series by their _bucket/_sum/_count names or (native) their own;
 #  - every label a selector matches on is a label docs/prometheus.md gives
 #    that metric, and every label the rules group or match by is job,
 #    instance or a label of a metric they read (recording rules' own
@@ -27,7 +27,8 @@ if ! "$VMAPSTAT" --prometheus -- true >"$tmp/expo" 2>"$tmp/err" </dev/null; then
 	die "$VMAPSTAT --prometheus -- true: $(tail -n1 "$tmp/err")"
 fi
 # exported series names: the families, histograms with their three series
-awk '$1 == "#" && $2 == "TYPE" { if ($4 == "histogram") { print $3 "_bucket"; print $3 "_sum"; print $3 "_count" } else print $3 }' \
+# (a histogram also by its own name: its native series)
+awk '$1 == "#" && $2 == "TYPE" { if ($4 == "histogram") { print $3; print $3 "_bucket"; print $3 "_sum"; print $3 "_count" } else print $3 }' \
 	"$tmp/expo" | sort -u >"$tmp/exported"
 [ -s "$tmp/exported" ] || die "no # TYPE line in the exposition"
 

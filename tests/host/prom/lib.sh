@@ -70,23 +70,26 @@ start_prometheus() {	# JOB TARGET
 }
 
 # The same with the scrape_configs entries given as YAML text.
+# PROM_NAME: its files' name in $T (default prometheus: a second server
+# beside the first needs another).
 start_prometheus_jobs() {	# JOBS_YAML
-	local pport
+	local pport n=${PROM_NAME:-prometheus}
 	pport=$(free_port)
-	cat >"$T/prometheus.yml" <<EOC
+	cat >"$T/$n.yml" <<EOC
 global:
   scrape_interval: 1s
   scrape_timeout: 1s
 scrape_configs:
 $1
 EOC
-	promtool check config "$T/prometheus.yml" >/dev/null || die "bad prometheus config"
-	prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/data" \
-		--web.listen-address="127.0.0.1:$pport" --log.level=warn \
-		>"$T/prometheus.log" 2>&1 &
+	promtool check config "$T/$n.yml" >/dev/null || die "bad prometheus config"
+	# PROM_ARGS: more flags (--enable-feature=native-histograms)
+	prometheus --config.file="$T/$n.yml" --storage.tsdb.path="$T/$n-data" \
+		--web.listen-address="127.0.0.1:$pport" --log.level=warn ${PROM_ARGS:-} \
+		>"$T/$n.log" 2>&1 &
 	STARTED_PIDS+=($!)
 	PROM="http://127.0.0.1:$pport"
-	wait_for 60 curl -sf "$PROM/-/ready" || die "prometheus not ready: $(tail -5 "$T/prometheus.log")"
+	wait_for 60 curl -sf "$PROM/-/ready" || die "prometheus not ready: $(tail -5 "$T/$n.log")"
 }
 
 # Stop vmapstat with SIGINT (as Ctrl-C) and return its exit status.
