@@ -7,8 +7,9 @@
  *
  * Sources (user space attaches what the options ask for, no more):
  *  - the series' vmalloc:vmap_mapped, one event per mapping call with its
- *    caller, api, range, bytes per granule, result and mapping time: the
- *    default on a series kernel, one program run per call;
+ *    caller, api, range, bytes per granule (what its walk wrote), the
+ *    reasons it fell back to smaller granules, result and mapping time:
+ *    the default on a series kernel, one program run per call;
  *  - the series' per-run events vmap_set_ptes / vmap_huge_block (--runs):
  *    runs per granule, held in task local storage until the call's
  *    vmap_mapped, which follows them in the same task, names the row;
@@ -443,15 +444,28 @@ static __always_inline void runs_close(struct vmapscope_cpu_state *cs, struct ta
 	tc->run_nr = 0;
 }
 
+/* Each reason of a call that fell back counts once in its row. */
+static __always_inline void add_fallbacks(struct vmapscope_stats *s, __u32 fallbacks)
+{
+	__u32 r;
+
+	if (!fallbacks)
+		return;
+	__sync_fetch_and_add(&s->fallback_calls, 1);
+	for (r = 1; r < VMAPSCOPE_NR_FALLBACKS; r++)
+		if (fallbacks & (1U << r))
+			__sync_fetch_and_add(&s->fallbacks[r], 1);
+}
+
 /*
  * One mapping call, done: everything the default view shows comes from
- * this one event (bytes per granule, the call's length, its result and
- * its mapping time), one program run per call.
+ * this one event (bytes per granule, the call's length, the reasons it
+ * fell back, its result and its mapping time), one program run per call.
  */
-SEC("raw_tp/vmap_mapped")
-int BPF_PROG(on_vmap_mapped, unsigned long addr, unsigned long size, const void *caller,
-	     unsigned int api, unsigned long pte, unsigned long cont, unsigned long pmd,
-	     unsigned long pud, unsigned int nr_runs, int ret, __u64 ns)
+static __always_inline int on_mapped(unsigned long addr, unsigned long size, const void *caller,
+				     unsigned int api, unsigned long pte, unsigned long cont,
+				     unsigned long pmd, unsigned long pud, unsigned int nr_runs,
+				     __u32 fallbacks, int ret, __u64 ns)
 {
 	struct vmapscope_cpu_state *cs = cpu_state();
 	struct vmapscope_stats *s = NULL;
@@ -496,6 +510,7 @@ int BPF_PROG(on_vmap_mapped, unsigned long addr, unsigned long size, const void 
 	add_bytes(cs, s, pud_shift, pud);
 	if (ret)
 		__sync_fetch_and_add(&s->map_failed, 1);
+	add_fallbacks(s, fallbacks);
 	if (want_lifetime && !lifetime_from_areas)
 		birth(cs, addr, slot, api);
 	if (want_map_latency && ns) {
@@ -505,16 +520,37 @@ int BPF_PROG(on_vmap_mapped, unsigned long addr, unsigned long size, const void 
 	return 0;
 }
 
+/*
+ * vmap_mapped with its reasons (the series from patch 16), and as the
+ * series has it before (no fallbacks argument; v12's "cont" is today's
+ * pte_block): user space loads the one the kernel's BTF describes.
+ */
+SEC("raw_tp/vmap_mapped")
+int BPF_PROG(on_vmap_mapped, unsigned long addr, unsigned long size, const void *caller,
+	     unsigned int api, unsigned long pte, unsigned long pte_block, unsigned long pmd,
+	     unsigned long pud, unsigned int nr_runs, unsigned int fallbacks, int ret, __u64 ns)
+{
+	return on_mapped(addr, size, caller, api, pte, pte_block, pmd, pud, nr_runs, fallbacks,
+			 ret, ns);
+}
+
+SEC("raw_tp/vmap_mapped")
+int BPF_PROG(on_vmap_mapped_nofb, unsigned long addr, unsigned long size, const void *caller,
+	     unsigned int api, unsigned long pte, unsigned long pte_block, unsigned long pmd,
+	     unsigned long pud, unsigned int nr_runs, int ret, __u64 ns)
+{
+	return on_mapped(addr, size, caller, api, pte, pte_block, pmd, pud, nr_runs, 0, ret, ns);
+}
+
 SEC("raw_tp/vmap_set_ptes")
-int BPF_PROG(on_vmap_set_ptes, unsigned long addr, unsigned long pfn,
-	     unsigned long size, unsigned int nr_ptes, unsigned int shift)
+int BPF_PROG(on_vmap_set_ptes, unsigned long addr, unsigned long pfn, unsigned int nr_ptes,
+	     unsigned int shift)
 {
 	return on_run(VMAPSCOPE_CNT_SET_PTES, addr, shift);
 }
 
 SEC("raw_tp/vmap_huge_block")
-int BPF_PROG(on_vmap_huge_block, unsigned long addr, unsigned long pfn,
-	     unsigned long size, unsigned int shift)
+int BPF_PROG(on_vmap_huge_block, unsigned long addr, unsigned long pfn, unsigned int shift)
 {
 	return on_run(VMAPSCOPE_CNT_HUGE_BLOCKS, addr, shift);
 }
