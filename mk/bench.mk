@@ -37,8 +37,8 @@
 #                         made from them, plots -> docs/img/ (gnuplot)
 #
 # BENCH_OVH_RUNS repetitions of BENCH_OVH_ROUNDS (large profile:
-# BENCH_OVH_ROUNDS_LARGE) workload rounds each; 21 since 2026-12-04 (issue
-# 39's goals are read from at least 21 interleaved repetitions).
+# BENCH_OVH_ROUNDS_LARGE) workload rounds each: 21, the fewest the
+# overhead goals in docs/benchmarks.md are read from.
 
 BENCH_DIR	:= $(OUTDIR)/bench
 BENCH_RESULTS	:= bench/results

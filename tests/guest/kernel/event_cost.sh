@@ -8,7 +8,7 @@
 #   mapped-nocons  vmap_mapped enabled, tracing off (the event fires and
 #                  finds no buffer: the tracepoint, its arguments, the two
 #                  clock reads and, on v8 to v12, the read-back of the page
-#                  tables, from v13 the walk's tally)
+#                  tables, then the walk's tally)
 #   mapped-trace   vmap_mapped recorded in the ring buffer
 #   perrun-nocons  the per-call event + vmap_set_ptes + vmap_huge_block
 #                  (+ vmap_granule where the kernel has it), tracing off

@@ -91,7 +91,7 @@ feat() {
 # the same process ("sh -c WORK" under a tool or perf, "$(run)" here):
 # measured in a subshell after settling runs in this shell, a run with no
 # tool came out 4 % slower on x86_64 (about 240 instructions per mapping
-# call), which biased the tracefs rows until 2026-12-04.
+# call).
 SETTLE_RUNS=${SETTLE_RUNS:-3}
 SETTLE=${SETTLE:-0}
 settle() {
