@@ -7,8 +7,9 @@
  *
  * Sources (user space attaches what the options ask for, no more):
  *  - the series' vmalloc:vmap_mapped, one event per mapping call with its
- *    caller, api, range, bytes per granule, result and mapping time: the
- *    default on a series kernel, one program run per call;
+ *    caller, api, range, bytes per granule (what its walk wrote), the
+ *    reasons it fell back to smaller granules, result and mapping time:
+ *    the default on a series kernel, one program run per call;
  *  - the series' per-run events vmap_set_ptes / vmap_huge_block (--runs):
  *    runs per granule, held in task local storage until the call's
  *    vmap_mapped, which follows them in the same task, names the row;
@@ -456,32 +457,56 @@ static __always_inline void runs_close(struct vmapscope_cpu_state *cs, struct ta
 	tc->run_nr = 0;
 }
 
+/* Each reason of a call that fell back counts once in its row. */
+static __always_inline void add_fallbacks(struct vmapscope_stats *s, __u32 fallbacks)
+{
+	__u32 r;
+
+	if (!fallbacks)
+		return;
+	__sync_fetch_and_add(&s->fallback_calls, 1);
+	for (r = 1; r < VMAPSCOPE_NR_FALLBACKS; r++)
+		if (fallbacks & (1U << r))
+			__sync_fetch_and_add(&s->fallbacks[r], 1);
+}
+
 /*
  * One mapping call, done: everything the default view shows comes from
- * this one event (bytes per granule, the call's length, its result and
- * its mapping time), one program run per call.
+ * this one event (bytes per granule, the call's length, the reasons it
+ * fell back, its result and its mapping time), one program run per call.
+ * The arguments are read from @ctx where they are used, not all at entry:
+ * loaded up front, the twelve of them were spilled to the stack around the
+ * helper calls (about 20 instructions per call).  @fb is 1 where the event
+ * has the fallbacks argument (patch 16 on), which comes before ret and ns.
  */
-SEC("raw_tp/vmap_mapped")
-int BPF_PROG(on_vmap_mapped, unsigned long addr, unsigned long size, const void *caller,
-	     unsigned int api, unsigned long pte, unsigned long cont, unsigned long pmd,
-	     unsigned long pud, unsigned int nr_runs, int ret, __u64 ns)
+#define MAPPED_ADDR	0
+#define MAPPED_SIZE	1
+#define MAPPED_CALLER	2
+#define MAPPED_API	3
+#define MAPPED_PTE	4	/* then pte_block, pmd, pud */
+#define MAPPED_NR_RUNS	8
+#define MAPPED_FALLBACKS 9
+#define MAPPED_RET(fb)	(9 + (fb))
+#define MAPPED_NS(fb)	(10 + (fb))
+
+static __always_inline int on_mapped(const __u64 *ctx, const int fb)
 {
 	struct vmapscope_cpu_state *cs = cpu_state();
 	struct vmapscope_stats *s = NULL;
 	struct task_ctx *tc = NULL;
 	__u32 slot = SLOT_FILTERED;
-	__u64 pages, lab[2] = {};
+	__u64 pages, ns, lab[2] = {};
 
 	if (!cs)
 		return 0;
 	count(cs, VMAPSCOPE_CNT_MAPPED, 1);
 	if (track_areas)
-		area_caller(addr, (__u64)caller, api);
+		area_caller(ctx[MAPPED_ADDR], ctx[MAPPED_CALLER], (__u32)ctx[MAPPED_API]);
 	if (!pass_tgid(cs))
 		return 0;
-	if (pass_key(cs, (__u64)caller, api)) {
+	if (pass_key(cs, ctx[MAPPED_CALLER], (__u32)ctx[MAPPED_API])) {
 		label_of(lab);
-		slot = slot_of(cs, (__u64)caller, api, lab);
+		slot = slot_of(cs, ctx[MAPPED_CALLER], (__u32)ctx[MAPPED_API], lab);
 		s = row(cs, slot);
 	}
 	if (want_runs || want_call_latency)
@@ -493,24 +518,28 @@ int BPF_PROG(on_vmap_mapped, unsigned long addr, unsigned long size, const void 
 	}
 	if (want_runs) {
 		if (tc && tc->run_nr)
-			runs_close(cs, tc, s, addr, size, nr_runs);
-		else if (nr_runs)
+			runs_close(cs, tc, s, ctx[MAPPED_ADDR], ctx[MAPPED_SIZE],
+				   (__u32)ctx[MAPPED_NR_RUNS]);
+		else if ((__u32)ctx[MAPPED_NR_RUNS])
 			count(cs, VMAPSCOPE_CNT_RUNS_MISMATCH, 1);
 	}
 	if (!s)
 		return 0;
-	pages = size >> page_shift;
+	pages = ctx[MAPPED_SIZE] >> page_shift;
 	__sync_fetch_and_add(&s->chunks, 1);
 	__sync_fetch_and_add(&s->chunk_pages, pages);
 	HIST_ADD(s, chunk_hist, pages, PAGES);
-	add_bytes(cs, s, page_shift, pte);
-	add_bytes(cs, s, cont_shift, cont);
-	add_bytes(cs, s, pmd_shift, pmd);
-	add_bytes(cs, s, pud_shift, pud);
-	if (ret)
+	add_bytes(cs, s, page_shift, ctx[MAPPED_PTE]);
+	add_bytes(cs, s, cont_shift, ctx[MAPPED_PTE + 1]);
+	add_bytes(cs, s, pmd_shift, ctx[MAPPED_PTE + 2]);
+	add_bytes(cs, s, pud_shift, ctx[MAPPED_PTE + 3]);
+	if ((int)ctx[MAPPED_RET(fb)])
 		__sync_fetch_and_add(&s->map_failed, 1);
+	if (fb)
+		add_fallbacks(s, (__u32)ctx[MAPPED_FALLBACKS]);
 	if (want_lifetime && !lifetime_from_areas)
-		birth(cs, addr, slot, api);
+		birth(cs, ctx[MAPPED_ADDR], slot, (__u32)ctx[MAPPED_API]);
+	ns = ctx[MAPPED_NS(fb)];
 	if (want_map_latency && ns) {
 		__sync_fetch_and_add(&s->lat_sum_ns, ns);
 		HIST_ADD(s, lat_hist, ns, NS);
@@ -518,16 +547,33 @@ int BPF_PROG(on_vmap_mapped, unsigned long addr, unsigned long size, const void 
 	return 0;
 }
 
+/*
+ * vmap_mapped with its reasons (the series from patch 16: addr, size,
+ * caller, api, pte, pte_block, pmd, pud, nr_runs, fallbacks, ret, ns), and
+ * as the series has it before (no fallbacks; v12's "cont" is today's
+ * pte_block): user space loads the one the kernel's BTF describes.
+ */
+SEC("raw_tp/vmap_mapped")
+int on_vmap_mapped(__u64 *ctx)
+{
+	return on_mapped(ctx, 1);
+}
+
+SEC("raw_tp/vmap_mapped")
+int on_vmap_mapped_nofb(__u64 *ctx)
+{
+	return on_mapped(ctx, 0);
+}
+
 SEC("raw_tp/vmap_set_ptes")
-int BPF_PROG(on_vmap_set_ptes, unsigned long addr, unsigned long pfn,
-	     unsigned long size, unsigned int nr_ptes, unsigned int shift)
+int BPF_PROG(on_vmap_set_ptes, unsigned long addr, unsigned long pfn, unsigned int nr_ptes,
+	     unsigned int shift)
 {
 	return on_run(VMAPSCOPE_CNT_SET_PTES, addr, shift);
 }
 
 SEC("raw_tp/vmap_huge_block")
-int BPF_PROG(on_vmap_huge_block, unsigned long addr, unsigned long pfn,
-	     unsigned long size, unsigned int shift)
+int BPF_PROG(on_vmap_huge_block, unsigned long addr, unsigned long pfn, unsigned int shift)
 {
 	return on_run(VMAPSCOPE_CNT_HUGE_BLOCKS, addr, shift);
 }

@@ -26,41 +26,72 @@ enum vmapscope_api {
 };
 
 /*
- * Tracepoints added by the series (TRACE_SYSTEM vmalloc, docs/tracepoints.md).
- * Arguments in TP_PROTO order:
+ * Tracepoints added by the series (TRACE_SYSTEM vmalloc, docs/tracepoints.md),
+ * fired where the page-table walks write and decide.  Arguments in
+ * TP_PROTO order:
  *
  * vmalloc:vmap_mapped(unsigned long addr, unsigned long size,
  *                     const void *caller, enum vmap_api api,
- *                     unsigned long pte, unsigned long cont,
+ *                     unsigned long pte, unsigned long pte_block,
  *                     unsigned long pmd, unsigned long pud,
- *                     unsigned int nr_runs, int ret, u64 ns)
+ *                     unsigned int nr_runs, unsigned int fallbacks,
+ *                     int ret, u64 ns)
  *	Once per mapping call (a vmalloc() area, a vmap(), a vm_map_ram(),
  *	an ioremap(), ...), when it is done: the range (size in bytes: the
  *	call's chunk), its caller (as /proc/vmallocinfo names it) and api,
- *	the bytes the page tables map with single PTEs, PTE-level blocks
- *	(arm64 64K contiguous PTEs), PMD and PUD blocks, nr_runs == the
- *	number of per-run events below, ret 0 or the error, ns the mapping
- *	time (0 for a call that was under way when the event got enabled).
- *	The tools' default path: one event, one program run per call.
+ *	the bytes the call's walk wrote with single PTEs, PTE-level blocks
+ *	(arm64 64K contiguous PTEs), PMD and PUD blocks (a tally of its runs,
+ *	not a read-back), nr_runs == the number of its vmap_set_ptes and
+ *	vmap_huge_block events, fallbacks the reasons of its vmap_granule
+ *	events (1 << enum vmapscope_fallback), ret 0 or the error, ns the
+ *	mapping time (0 for a call that was under way when the event got
+ *	enabled).  The tools' default path: one event, one program run per
+ *	call.  Before patch 16 of the series it has no fallbacks argument.
  *
  * vmalloc:vmap_set_ptes(unsigned long addr, unsigned long pfn,
- *                       unsigned long size, unsigned int nr_ptes,
- *                       unsigned int shift)
- *	Once per run of PTEs of one granule inside one PTE table:
- *	shift == PAGE_SHIFT for plain PTEs, CONT_PTE_SHIFT for arm64
- *	contiguous-PTE blocks.  size == nr_ptes << PAGE_SHIFT.
+ *                       unsigned int nr_ptes, unsigned int shift)
+ *	Once per run of PTEs a setter call writes at one granule inside one
+ *	PTE table: shift == PAGE_SHIFT for plain PTEs, CONT_PTE_SHIFT for
+ *	arm64 contiguous-PTE blocks.
  *
  * vmalloc:vmap_huge_block(unsigned long addr, unsigned long pfn,
- *                         unsigned long size, unsigned int shift)
- *	Once per PMD / PUD block entry.  size == 1UL << shift.
+ *                         unsigned int shift)
+ *	Once per PMD / PUD block entry the walk sets.
  *
- * The per-run events of a call fire just before its vmap_mapped, in the
- * same task, from the page tables read back once the call is done; the
- * tools attach them only for per-run detail (vmapstat --runs).
+ * vmalloc:vmap_granule(unsigned long addr, unsigned long size,
+ *                      unsigned int shift, enum vmap_fallback fallback)
+ *	Once per part of the range the walk maps at the PTE level with one
+ *	decision: the largest granule the part got, and why not a larger
+ *	one it considered (patch 16).
+ *
+ * The events of a call fire in the task that maps, in address order, the
+ * call's vmap_mapped last; the tools attach the per-run ones only for
+ * per-run detail (vmapstat --runs).
  */
 #define VMAPSCOPE_TP_MAPPED	"vmap_mapped"
 #define VMAPSCOPE_TP_SET_PTES	"vmap_set_ptes"
 #define VMAPSCOPE_TP_HUGE_BLOCK	"vmap_huge_block"
+#define VMAPSCOPE_TP_GRANULE	"vmap_granule"
+
+/*
+ * Why the walk mapped part of a range with a smaller granule than one it
+ * considered there: the kernel's enum vmap_fallback, whose numbering this
+ * is (vmap_granule's fallback, bits of vmap_mapped's fallbacks).  0 is "no
+ * reason"; the rows count each of the others.  X(ID, name, help).
+ */
+#define VMAPSCOPE_FALLBACKS(X)							\
+	X(LIMIT, "limit", "the call's maximum shift or the architecture does not allow it") \
+	X(DISCONTIG, "discontig", "the pages are not physically contiguous over it") \
+	X(ALIGN, "align", "the virtual and physical addresses are not both aligned to it") \
+	X(OCCUPIED, "occupied", "the page-table entry could not take the block")
+
+#define VMAPSCOPE_FB_ENUM(id, name, help) VMAPSCOPE_FB_##id,
+enum vmapscope_fallback {
+	VMAPSCOPE_FB_NONE = 0,
+	VMAPSCOPE_FALLBACKS(VMAPSCOPE_FB_ENUM)
+	VMAPSCOPE_NR_FALLBACKS,
+};
+#undef VMAPSCOPE_FB_ENUM
 
 /*
  * ---------------------------------------------------------------------
@@ -129,7 +160,9 @@ struct vmapscope_key {
  *		field_above[slot] otherwise (one add either way); the
  *		collector's read adds field_above into field, so that in
  *		user space field[] is the whole slot, as every output
- *		shows it, and field_above[] the part above the edge
+ *		shows it, and field_above[] the part above the edge;
+ *		REASON: one per enum vmapscope_fallback
+ *		(VMAPSCOPE_NR_FALLBACKS, 0 unused)
  *   UNIT	COUNT, PAGES, BYTES or NS (what one unit of the value is;
  *		Prometheus shows NS as seconds, the text report in its -u unit)
  *   json	key in each JSON row (GRANULE: in each "granules" entry)
@@ -139,9 +172,10 @@ struct vmapscope_key {
  *		(Prometheus _sum, the text report's mean); others: themselves
  *   text	the text report: SCALARs with the same nonzero number share a
  *		line, printed when the first of them is nonzero (lines in
- *		number order); a HIST with text != 0 is printed when not
- *		empty; a GRANULE is a column of the granule table in the
- *		rows that counted some; 0: not in text
+ *		number order), and a REASON's nonzero counts end that line;
+ *		a HIST with text != 0 is printed when not empty; a GRANULE
+ *		is a column of the granule table in the rows that counted
+ *		some; 0: not in text
  *   label	word before the value on its text line (HIST: the histogram's
  *		header; NS HIST: a word before the time unit, or NULL)
  * Values are cumulative since the collector attached; user space takes
@@ -165,6 +199,13 @@ struct vmapscope_key {
 	X(SCALAR, COUNT, map_failed, "map_failed", "vmapscope_failed_maps_total", \
 	  "Mapping calls that returned an error (vmalloc:vmap_mapped ret).",	\
 	  map_failed, 1, "failed")						\
+	/* vmalloc:vmap_mapped fallbacks: why the walk chose smaller granules */ \
+	X(SCALAR, COUNT, fallback_calls, "fallback_calls", "vmapscope_fallback_calls_total", \
+	  "Mapping calls that mapped part of their range with a smaller granule than one the walk considered there (vmalloc:vmap_mapped fallbacks).", \
+	  fallback_calls, 5, "fell back")					\
+	X(REASON, COUNT, fallbacks, "fallbacks", "vmapscope_fallbacks_total",	\
+	  "Mapping calls that fell back, by reason: limit (not allowed), discontig (pages not contiguous), align (addresses not aligned), occupied (the entry could not take the block); a call counts once per reason.", \
+	  fallbacks, 5, NULL)							\
 	X(SCALAR, NS, lat_sum_ns, "latency_sum_ns", NULL, NULL, lat_sum_ns, 1, "avg") \
 	X(HIST, NS, lat_hist, "latency_hist_ns", "vmapscope_map_latency_seconds", \
 	  "Mapping latency: time the kernel spent mapping one call's range into the page tables (vmalloc:vmap_mapped ns), log2 buckets of whole nanoseconds.", \
@@ -245,6 +286,7 @@ struct vmapscope_key {
 #define VMAPSCOPE_FIELD_SCALAR(f)	__u64 f;
 #define VMAPSCOPE_FIELD_GRANULE(f)	__u64 f[VMAPSCOPE_NR_SHIFTS];
 #define VMAPSCOPE_FIELD_HIST(f)		__u64 f[VMAPSCOPE_HIST_SLOTS]; __u64 f##_above[VMAPSCOPE_HIST_SLOTS];
+#define VMAPSCOPE_FIELD_REASON(f)	__u64 f[VMAPSCOPE_NR_FALLBACKS];
 #define VMAPSCOPE_STATS_MEMBER(kind, unit, f, ...) VMAPSCOPE_FIELD_##kind(f)
 struct vmapscope_stats {
 	VMAPSCOPE_ROW_FIELDS(VMAPSCOPE_STATS_MEMBER)

@@ -142,8 +142,21 @@ static void text_line(FILE *f, const struct vmapscope_row *r, int line,
 			fprintf(f, ", %s %llu", rf->label, (unsigned long long)v);
 		}
 	}
-	if (started)
-		fprintf(f, "\n");
+	if (!started)
+		return;
+	/* the line's reason counts: ", align 3, discontig 1" */
+	for (k = 0; k < nr_row_fields; k++) {
+		const struct row_field *rf = &row_fields[k];
+		int i;
+
+		if (rf->kind != ROW_REASON || rf->text != line)
+			continue;
+		for (i = 1; i < VMAPSCOPE_NR_FALLBACKS; i++)
+			if (row_field_values(&r->st, rf)[i])
+				fprintf(f, ", %s %llu", fallback_name(i),
+					(unsigned long long)row_field_values(&r->st, rf)[i]);
+	}
+	fprintf(f, "\n");
 }
 
 static void text_row(FILE *f, const struct vmapscope_sample *s,
@@ -263,6 +276,17 @@ static struct json_object *j_hist(const uint64_t *slots)
 	return a;
 }
 
+/* Every reason with its count, zeros included: {"limit": 0, "discontig": 2, ...}. */
+static struct json_object *j_reasons(const uint64_t *v)
+{
+	struct json_object *o = json_object_new_object();
+	int i;
+
+	for (i = 1; o && i < VMAPSCOPE_NR_FALLBACKS; i++)
+		json_object_object_add(o, fallback_name(i), j_u64(v[i]));
+	return o;
+}
+
 static struct json_object *j_row(const struct vmapscope_sample *s,
 				 const struct vmapscope_row *r, bool per_caller)
 {
@@ -327,6 +351,8 @@ static struct json_object *j_row(const struct vmapscope_sample *s,
 			json_object_object_add(o, rf->json, j_u64(row_field_values(&r->st, rf)[0]));
 		else if (rf->kind == ROW_HIST)
 			json_object_object_add(o, rf->json, j_hist(row_field_values(&r->st, rf)));
+		else if (rf->kind == ROW_REASON)
+			json_object_object_add(o, rf->json, j_reasons(row_field_values(&r->st, rf)));
 	}
 	return o;
 }

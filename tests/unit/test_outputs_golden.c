@@ -202,6 +202,7 @@ static void make_sample(struct vmapscope_sample *s, const struct arch_case *a, u
 		s->feat[VMAPSCOPE_FEAT_CALL_LATENCY] = (struct vmapscope_feature_state){
 			true, "fentry",
 			"call latency: vmap, vm_map_ram not timed (their exit probe would become the caller; --latency-all)" };
+		s->feat[VMAPSCOPE_FEAT_FALLBACK] = (struct vmapscope_feature_state){ true, "vmap_mapped", "" };
 		s->symbols_ok = true;
 	} else {
 		s->feat[VMAPSCOPE_FEAT_RUNS] = (struct vmapscope_feature_state){ false, "off (--runs)", "" };
@@ -209,6 +210,8 @@ static void make_sample(struct vmapscope_sample *s, const struct arch_case *a, u
 			false, "off (--lifetime)", "" };
 		s->feat[VMAPSCOPE_FEAT_CALL_LATENCY] = (struct vmapscope_feature_state){
 			false, "", "call latency: no kprobes on this kernel (CONFIG_KPROBES=n)" };
+		s->feat[VMAPSCOPE_FEAT_FALLBACK] = (struct vmapscope_feature_state){
+			false, "", "fallback: the kernel's vmalloc:vmap_mapped has no fallbacks (the series before its patch 16) — apply kernel-patches/linux-6.12" };
 		snprintf(s->ksyms_reason, sizeof(s->ksyms_reason),
 			 "kptr_restrict=2: addresses are zero; callers shown as raw addresses");
 	}
@@ -262,6 +265,12 @@ static void make_sample(struct vmapscope_sample *s, const struct arch_case *a, u
 	add_map_lat(r, 4 * scale, 30000);
 	r->st.areas = 4 * scale;
 	r->st.area_bytes = (4 * (1ULL << big) + 32 * 4096 + 4 * 4096) * scale;
+	/* the scattered pages of its buffers, and one misaligned */
+	if (a->latency) {
+		r->st.fallback_calls = 2 * scale;
+		r->st.fallbacks[VMAPSCOPE_FB_DISCONTIG] = 2 * scale;
+		r->st.fallbacks[VMAPSCOPE_FB_ALIGN] = scale / 3;
+	}
 
 	r = add_row(s, 0xffffffffc0b00300ULL, VMAPSCOPE_API_IOREMAP, "nvme_map_cmb+0x88/0x1c0 [nvme]");
 	add_bytes(r, 21, 1 * scale, (2ULL << 20) * scale, a);
@@ -269,6 +278,10 @@ static void make_sample(struct vmapscope_sample *s, const struct arch_case *a, u
 	add_chunks(r, 1 * scale, 512);
 	add_map_lat(r, 1 * scale, 1ULL << 40);	/* a stuck mapping: the open-ended slot */
 	r->st.map_failed = scale / 2;
+	if (a->latency) {
+		r->st.fallback_calls = scale / 3;
+		r->st.fallbacks[VMAPSCOPE_FB_ALIGN] = scale / 3;
+	}
 	r->st.areas = 2 * scale;
 	r->st.area_bytes = (4ULL << 20) * scale;
 	if (a->latency) {

@@ -170,12 +170,39 @@ static bool btf_has(const struct btf *btf, const char *name, int kind)
 	return btf && btf__find_by_name_kind(btf, name, kind) > 0;
 }
 
-/* The program on a tracepoint: SEC("raw_tp/<tp>"). */
-static struct bpf_program *tp_prog(struct vmapstat_bpf *s, enum tp_id id)
+/*
+ * The arguments of raw tracepoint @tp as the kernel's BTF describes them
+ * (its btf_trace_ typedef: a pointer to a prototype whose first argument
+ * is the probe's data), or -1.
+ */
+static int btf_tp_args(const struct btf *btf, const char *tp)
+{
+	const struct btf_type *t;
+	char name[64];
+	int id;
+
+	snprintf(name, sizeof(name), "btf_trace_%s", tp);
+	id = btf ? btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) : -1;
+	if (id <= 0)
+		return -1;
+	t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
+	if (!t || !btf_is_ptr(t))
+		return -1;
+	t = btf__type_by_id(btf, t->type);
+	return t && btf_is_func_proto(t) ? btf_vlen(t) - 1 : -1;
+}
+
+/*
+ * The program on a tracepoint: SEC("raw_tp/<tp>"); for vmap_mapped, the
+ * one for the kernel's arguments (with or without fallbacks).
+ */
+static struct bpf_program *tp_prog(struct vmapstat_bpf *s, enum tp_id id, bool fallbacks)
 {
 	struct bpf_program *prog;
 	char sec[64];
 
+	if (id == TP_MAPPED)
+		return fallbacks ? s->progs.on_vmap_mapped : s->progs.on_vmap_mapped_nofb;
 	snprintf(sec, sizeof(sec), "raw_tp/%s", tp_names[id]);
 	bpf_object__for_each_program(prog, s->obj)
 		if (!strcmp(bpf_program__section_name(prog), sec))
@@ -269,7 +296,9 @@ static int open_and_load(struct collector *c, const struct plan *p,
 	}
 
 	for (i = 0; i < NR_TPS; i++)
-		bpf_program__set_autoload(tp_prog(s, i), p->tp[i] && (i != TP_MODULE || p->module_prog));
+		bpf_program__set_autoload(tp_prog(s, i, p->mapped_fallbacks),
+					  p->tp[i] && (i != TP_MODULE || p->module_prog));
+	bpf_program__set_autoload(tp_prog(s, TP_MAPPED, !p->mapped_fallbacks), false);
 	bpf_program__set_autoload(s->progs.on_area_exit, p->area_prog && p->area_fentry);
 	/* the kretprobe only where fexit cannot be: one area program loaded */
 	bpf_program__set_autoload(s->progs.on_area_ret,
@@ -368,7 +397,7 @@ static void attach_tracepoints(struct collector *c, const struct plan *p)
 			c->tp_attached[t] = true;	/* counted at the function's exit */
 			continue;
 		}
-		if (!try_attach(c, tp_prog(c->skel, t), NULL, false, &l)) {
+		if (!try_attach(c, tp_prog(c->skel, t, p->mapped_fallbacks), NULL, false, &l)) {
 			add_link(c, l);
 			c->tp_attached[t] = true;
 		}
@@ -501,7 +530,7 @@ static void plan_events(struct collector *c, struct plan *p, const struct btf *v
 	unsigned int i;
 
 	p->tp[TP_MAPPED] = p->series;
-	p->tp[TP_SET_PTES] = p->tp[TP_HUGE] = p->series && o->runs;
+	p->tp[TP_SET_PTES] = p->tp[TP_HUGE] = p->series && p->runs_abi && o->runs;
 	p->tp[TP_AREA] = areas;
 	/* global counters only; the lazy free also ends a tracked area */
 	p->tp[TP_PURGE] = o->areas;
@@ -656,8 +685,15 @@ int collector_open(const struct collector_opts *opts, struct collector **out,
 		}
 	}
 
-	/* vmap_mapped's raw tracepoint has a btf_trace_ type: a series kernel */
+	/*
+	 * vmap_mapped's raw tracepoint has a btf_trace_ type: a series kernel.
+	 * Its reasons are a twelfth argument from patch 16 on; the per-run
+	 * events the tools read are the walk's (four arguments), not v12's
+	 * read-back ones (five).
+	 */
 	p.series = btf_has(vmlinux_btf, "btf_trace_" VMAPSCOPE_TP_MAPPED, BTF_KIND_TYPEDEF);
+	p.mapped_fallbacks = btf_tp_args(vmlinux_btf, VMAPSCOPE_TP_MAPPED) == 12;
+	p.runs_abi = btf_tp_args(vmlinux_btf, VMAPSCOPE_TP_SET_PTES) == 4;
 	plan_events(c, &p, vmlinux_btf);
 
 	err = load_ladder(c, &p, errbuf, errlen);

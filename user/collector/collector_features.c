@@ -231,10 +231,22 @@ void decide_features(struct collector *c, const struct plan *p)
 			 "comes from vmalloc:%s (the series)%s", VMAPSCOPE_TP_MAPPED,
 			 c->feat[VMAPSCOPE_FEAT_CALL_LATENCY].available ? "" :
 			 "; --call-latency times whole calls instead");
+	if (mapped && p->mapped_fallbacks)
+		set_feat(c, VMAPSCOPE_FEAT_FALLBACK, true, VMAPSCOPE_TP_MAPPED, NULL);
+	else if (mapped)
+		set_feat(c, VMAPSCOPE_FEAT_FALLBACK, false, NULL, "fallback: the kernel's "
+			 "vmalloc:%s has no fallbacks (the series before its patch 16) — %s",
+			 VMAPSCOPE_TP_MAPPED, apply);
+	else
+		set_feat(c, VMAPSCOPE_FEAT_FALLBACK, false, NULL, NULL);
 	if (!o->runs)
 		feat_off(c, VMAPSCOPE_FEAT_RUNS, "--runs");
 	else if (c->tp_attached[TP_SET_PTES] && c->tp_attached[TP_HUGE])
 		set_feat(c, VMAPSCOPE_FEAT_RUNS, true, "raw_tp", NULL);
+	else if (p->series && !p->runs_abi)
+		set_feat(c, VMAPSCOPE_FEAT_RUNS, false, NULL, "runs: the kernel's vmalloc:%s "
+			 "is v12's, read back from the page tables — %s", VMAPSCOPE_TP_SET_PTES,
+			 apply);
 	else
 		set_feat(c, VMAPSCOPE_FEAT_RUNS, false, NULL, "runs: kernel lacks vmalloc:%s — %s",
 			 !p->series ? VMAPSCOPE_TP_MAPPED : c->tp_attached[TP_SET_PTES] ?

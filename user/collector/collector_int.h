@@ -33,6 +33,8 @@ enum tp_id tp_by_name(const char *name);
 struct plan {
 	bool module_prog;		/* names callers in unloaded modules */
 	bool series;			/* the kernel has vmalloc:vmap_mapped */
+	bool mapped_fallbacks;		/* ... with its fallbacks argument */
+	bool runs_abi;			/* vmap_set_ptes is the walk's (4 arguments) */
 	bool tp[NR_TPS];		/* tracepoints to attach */
 	bool latency;			/* the entry-point probes of func[] */
 	const char *func[VMAPSCOPE_NR_LAT_SLOTS];

@@ -36,6 +36,8 @@
 	X(CHUNK, "chunk")							\
 	/* mapping latency: vmap_mapped's ns */					\
 	X(LATENCY, "latency")							\
+	/* why the walk fell back to smaller granules: vmap_mapped's fallbacks */ \
+	X(FALLBACK, "fallback")							\
 	/* runs per granule: vmap_set_ptes, vmap_huge_block (--runs) */		\
 	X(RUNS, "runs")								\
 	/* entry-point fentry/fexit or kprobes (--call-latency) */		\

@@ -13,6 +13,7 @@ _Static_assert(sizeof(struct vmapscope_stats) % sizeof(uint64_t) == 0,
 
 #define ABOVE_OFF_SCALAR(f)	offsetof(struct vmapscope_stats, f)
 #define ABOVE_OFF_GRANULE(f)	offsetof(struct vmapscope_stats, f)
+#define ABOVE_OFF_REASON(f)	offsetof(struct vmapscope_stats, f)
 #define ABOVE_OFF_HIST(f)	offsetof(struct vmapscope_stats, f##_above)
 #define ROW_FIELD(kind, unit, f, json, prom, help, sum, text, label)		\
 	{ ROW_##kind, ROW_UNIT_##unit, offsetof(struct vmapscope_stats, f),	\

@@ -75,7 +75,7 @@ struct vmapscope_sample {
  * (vmapscope.h), in that order, which is the order of the JSON keys.
  * Every output walks it instead of naming fields.
  */
-enum row_kind { ROW_SCALAR, ROW_GRANULE, ROW_HIST };
+enum row_kind { ROW_SCALAR, ROW_GRANULE, ROW_HIST, ROW_REASON };
 enum row_unit { ROW_UNIT_COUNT, ROW_UNIT_PAGES, ROW_UNIT_BYTES, ROW_UNIT_NS };
 
 struct row_field {
@@ -104,7 +104,10 @@ struct row_entries {
 };
 extern const struct row_entries row_granule_entries;
 
-/* The values of field @f in @st: 1, VMAPSCOPE_NR_SHIFTS or VMAPSCOPE_HIST_SLOTS of them. */
+/*
+ * The values of field @f in @st: 1, VMAPSCOPE_NR_SHIFTS, VMAPSCOPE_HIST_SLOTS
+ * or VMAPSCOPE_NR_FALLBACKS of them.
+ */
 static inline const uint64_t *row_field_values(const struct vmapscope_stats *st,
 					       const struct row_field *f)
 {
@@ -126,7 +129,8 @@ static inline uint64_t row_field_sum(const struct vmapscope_stats *st, const str
 static inline unsigned int row_field_len(const struct row_field *f)
 {
 	return f->kind == ROW_GRANULE ? VMAPSCOPE_NR_SHIFTS :
-	       f->kind == ROW_HIST ? VMAPSCOPE_HIST_SLOTS : 1;
+	       f->kind == ROW_HIST ? VMAPSCOPE_HIST_SLOTS :
+	       f->kind == ROW_REASON ? VMAPSCOPE_NR_FALLBACKS : 1;
 }
 
 /* The --by dimension's name: "cgroup", "comm", NULL for VMAPSCOPE_BY_NONE. */

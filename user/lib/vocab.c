@@ -59,6 +59,17 @@ const char *feature_name(enum vmapscope_feature f)
 	return f < VMAPSCOPE_FEAT_MAX ? feature_names[f] : "?";
 }
 
+#define FALLBACK_NAME(id, name, help) [VMAPSCOPE_FB_##id] = name,
+static const char *const fallback_names[VMAPSCOPE_NR_FALLBACKS] = {
+	VMAPSCOPE_FALLBACKS(FALLBACK_NAME)
+};
+#undef FALLBACK_NAME
+
+const char *fallback_name(int reason)
+{
+	return reason > 0 && reason < VMAPSCOPE_NR_FALLBACKS ? fallback_names[reason] : NULL;
+}
+
 #define FEAT_PLAIN(id, name)
 #define FEAT_OPTIN(id, name, option, help, want, stock_want, map, tp)	\
 	{ VMAPSCOPE_FEAT_##id, option, help, want, stock_want, map, tp },

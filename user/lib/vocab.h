@@ -48,6 +48,13 @@ int api_parse_mask(const char *list, unsigned int *mask);
 
 const char *feature_name(enum vmapscope_feature f);
 
+/*
+ * The name of a fallback reason (enum vmapscope_fallback, VMAPSCOPE_FALLBACKS
+ * in vmapscope.h: "limit", "discontig", "align", "occupied"); NULL for 0 and
+ * out of range.
+ */
+const char *fallback_name(int reason);
+
 /* JSON key, text name and Prometheus name stem of a global counter. */
 const char *counter_name(int counter);
 /* One sentence: what the counter counts (Prometheus HELP). */

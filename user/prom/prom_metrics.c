@@ -605,6 +605,28 @@ static void per_granule(struct prom_buf *b, const struct prom_state *st,
 	}
 }
 
+/* A counter family per (caller, api, reason) where nonzero. */
+static void per_reason(struct prom_buf *b, const struct prom_state *st,
+		       const struct out_row *rows, size_t n, const struct row_field *rf)
+{
+	struct prom_label l[4];
+	size_t i, nl;
+	int k;
+
+	prom_family(b, rf->prom, PROM_COUNTER, rf->help);
+	for (i = 0; i < n; i++) {
+		const uint64_t *v = row_field_values(&rows[i].st, rf);
+
+		for (k = 1; k < VMAPSCOPE_NR_FALLBACKS; k++) {
+			if (!v[k])
+				continue;
+			nl = row_labels(st, &rows[i], l);
+			l[nl] = (struct prom_label){ "reason", fallback_name(k) };
+			prom_sample_u64(b, rf->prom, l, nl + 1, v[k]);
+		}
+	}
+}
+
 /* Times are counted in ns and exposed in seconds, the Prometheus base unit. */
 static double base_unit_div(const struct row_field *rf)
 {
@@ -650,7 +672,7 @@ static void histogram(struct prom_buf *b, const struct prom_state *st,
 
 /*
  * The per-row families: per granule, then histograms, then counters,
- * each in the order of the row field table.
+ * then counters per reason, each in the order of the row field table.
  */
 static void per_row_families(struct prom_buf *b, const struct prom_state *st,
 			     const struct out_row *rows, size_t n)
@@ -672,6 +694,9 @@ static void per_row_families(struct prom_buf *b, const struct prom_state *st,
 	for (k = 0; k < nr_row_fields; k++)
 		if (row_fields[k].kind == ROW_SCALAR && row_fields[k].prom)
 			per_row_counter(b, st, rows, n, &row_fields[k]);
+	for (k = 0; k < nr_row_fields; k++)
+		if (row_fields[k].kind == ROW_REASON && row_fields[k].prom)
+			per_reason(b, st, rows, n, &row_fields[k]);
 }
 
 /* Every global counter: vmapscope_<name>_total, help from the one table. */

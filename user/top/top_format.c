@@ -27,6 +27,8 @@ static const struct colspec fixed_cols[TOP_COL_MAX] = {
 	[TOP_COL_G_PMD]		= { NULL, NULL, 4, false, TOP_NEED_GRANULE, 0 },
 	[TOP_COL_G_PUD]		= { NULL, NULL, 4, false, TOP_NEED_GRANULE, 3 },
 	[TOP_COL_CHUNK]		= { "CHUNK", NULL, 5, false, TOP_NEED_CHUNK, 4 },
+	/* mapping calls that fell back to smaller granules, % (vmap_mapped) */
+	[TOP_COL_FALL]		= { "FALL%", NULL, 5, false, TOP_NEED_FALLBACK, 2, true },
 	/* the percentile columns: top_pct_cols[], filled in by col_spec() */
 	[TOP_COL_LIVE_AREAS]	= { "AREAS", NULL, 5, false, TOP_NEED_LIVE, 1 },
 	[TOP_COL_LIVE_BYTES]	= { "LIVE", NULL, 5, false, TOP_NEED_LIVE, 5 },
@@ -288,6 +290,13 @@ static const char *cell(char *buf, size_t len, const struct top_table *tab,
 		return buf;
 	case TOP_COL_CHUNK:
 		return top_fmt_count(buf, len, r->chunk_mean);
+	case TOP_COL_FALL:
+		if (isnan(r->fall_pct))
+			return TOP_NODATA;
+		if (r->fall_pct > 0 && r->fall_pct < 0.5)
+			return "<1";
+		snprintf(buf, len, "%.0f", r->fall_pct);
+		return buf;
 	case TOP_COL_LIVE_AREAS:
 		return r->live_areas < 0 ? TOP_NODATA : top_fmt_count(buf, len, (double)r->live_areas);
 	case TOP_COL_LIVE_BYTES:

@@ -277,6 +277,8 @@ int top_table_build(struct top_table *tab, const struct vmapscope_sample *cum,
 		fill_shares(r->share, d->st.bytes, r->gran_bytes, avail);
 		r->chunk_mean = avail->have[TOP_NEED_CHUNK] && d->st.chunks ?
 				(double)d->st.chunk_pages / (double)d->st.chunks : NAN;
+		r->fall_pct = avail->have[TOP_NEED_FALLBACK] && d->st.chunks ?
+			      100.0 * (double)d->st.fallback_calls / (double)d->st.chunks : NAN;
 		for (k = 0; k < TOP_PCT_MAX; k++) {
 			const struct top_pct_col *pc = &top_pct_cols[k];
 
@@ -313,6 +315,7 @@ int top_table_build(struct top_table *tab, const struct vmapscope_sample *cum,
 		memcpy(r->sym, live[i].sym, sizeof(r->sym));
 		fill_shares(r->share, NULL, 0, avail);
 		r->chunk_mean = NAN;
+		r->fall_pct = NAN;
 		for (j = 0; j < TOP_PCT_MAX; j++)
 			r->pct_ns[j] = NAN;
 		r->live_areas = (int64_t)live[i].areas;
@@ -354,6 +357,7 @@ static double col_value(const struct top_row *r, enum top_col col)
 	case TOP_COL_G_PMD:	return r->share[TOP_G_PMD];
 	case TOP_COL_G_PUD:	return r->share[TOP_G_PUD];
 	case TOP_COL_CHUNK:	return r->chunk_mean;
+	case TOP_COL_FALL:	return r->fall_pct;
 	case TOP_COL_LIVE_AREAS: return r->live_areas < 0 ? NAN : (double)r->live_areas;
 	case TOP_COL_LIVE_BYTES: return r->live_bytes < 0 ? NAN : (double)r->live_bytes;
 	default:
@@ -439,6 +443,7 @@ static const char *const col_names[TOP_COL_MAX] = {
 	[TOP_COL_G_PMD]		= "pmd",
 	[TOP_COL_G_PUD]		= "pud",
 	[TOP_COL_CHUNK]		= "chunk",
+	[TOP_COL_FALL]		= "fall",
 #define TOP_COL_NAME(id, field, p, name, ...) [TOP_COL_##id] = name,
 	VMAPSCOPE_TOP_COLUMNS(TOP_COL_NAME)
 #undef TOP_COL_NAME

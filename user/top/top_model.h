@@ -113,6 +113,7 @@ struct top_row {
 	uint64_t gran_bytes;		/* all mapped bytes (every shift) */
 	double share[TOP_G_NR];		/* of gran_bytes, 0..1; NAN: nothing mapped */
 	double chunk_mean;		/* pages per mapping call; NAN: no call */
+	double fall_pct;		/* % of mapping calls that fell back; NAN: none */
 	/* the percentile columns (top_pct_cols[]); NAN: nothing timed */
 	double pct_ns[TOP_PCT_MAX];
 	bool pct_open[TOP_PCT_MAX];	/* estimate fell in the open-ended last slot */
@@ -209,6 +210,7 @@ enum top_col {
 	TOP_COL_G_PMD,
 	TOP_COL_G_PUD,
 	TOP_COL_CHUNK,
+	TOP_COL_FALL,
 	/* the percentile columns: TOP_COL_PCT + enum top_pct */
 #define TOP_COL_ENUM(id, ...) TOP_COL_##id,
 	VMAPSCOPE_TOP_COLUMNS(TOP_COL_ENUM)
@@ -216,7 +218,7 @@ enum top_col {
 	TOP_COL_LIVE_AREAS,
 	TOP_COL_LIVE_BYTES,
 	TOP_COL_MAX,
-	TOP_COL_PCT = TOP_COL_CHUNK + 1,
+	TOP_COL_PCT = TOP_COL_FALL + 1,
 };
 
 /* The percentile of column @col, or -1 when it is none. */

@@ -6,12 +6,14 @@
 # module, RUNS times each configuration, interleaved:
 #   off            no event enabled
 #   mapped-nocons  vmap_mapped enabled, tracing off (the event fires and
-#                  finds no buffer: the tracepoint, its arguments and, on
-#                  v8 and later, the read-back of the page tables)
+#                  finds no buffer: the tracepoint, its arguments, the two
+#                  clock reads and, on v8 to v12, the read-back of the page
+#                  tables, then the walk's tally)
 #   mapped-trace   vmap_mapped recorded in the ring buffer
-#   perrun-nocons  the per-call event + vmap_set_ptes + vmap_huge_block,
-#                  tracing off (what the tools attach to see each run: the
-#                  per-call event is vmap_mapped, on v7 vmap_chunk)
+#   perrun-nocons  the per-call event + vmap_set_ptes + vmap_huge_block
+#                  (+ vmap_granule where the kernel has it), tracing off
+#                  (every event of the series: the per-call event is
+#                  vmap_mapped, on v7 vmap_chunk)
 #   perrun-trace   the same, recorded
 # The mapped-* rows are skipped on kernels without vmap_mapped (v7).
 # Prints "@@COST cfg=C median_ns=N per_call=I events_per_call=E" per
@@ -28,13 +30,15 @@ kload $KO vmap_pages=$VMAP_PAGES vmalloc_size=$VMALLOC_SIZE >/dev/null || { echo
 CFGS="off perrun-nocons perrun-trace"
 CALL_EV=vmap_chunk
 [ -d $E/vmap_mapped ] && CFGS="$CFGS mapped-nocons mapped-trace" CALL_EV=vmap_mapped
+RUN_EVS="vmap_set_ptes vmap_huge_block"
+[ -d $E/vmap_granule ] && RUN_EVS="$RUN_EVS vmap_granule"
 echo "@@INFO kernel=$(uname -r) arch=$(uname -m) rounds=$ROUNDS runs=$RUNS vmap_pages=$VMAP_PAGES vmalloc_size=$VMALLOC_SIZE cfgs=$CFGS per_call_event=$CALL_EV"
 echo 8192 >$T/buffer_size_kb
 
 evs() {	# evs CFG: the events of a configuration
 	case $1 in
 	mapped-*) echo vmap_mapped ;;
-	perrun-*) echo $CALL_EV vmap_set_ptes vmap_huge_block ;;
+	perrun-*) echo $CALL_EV $RUN_EVS ;;
 	esac
 }
 one() {	# one CFG: print the workload's time with CFG
@@ -45,7 +49,7 @@ one() {	# one CFG: print the workload's time with CFG
 	for e in $(evs "$1"); do echo 0 >$E/$e/enable; done
 	echo 0 >$T/tracing_on
 	n=0
-	case $1 in *-trace) n=$(grep -cE ' vmap_(mapped|chunk|set_ptes|huge_block): ' $T/trace) ;; esac
+	case $1 in *-trace) n=$(grep -cE ' vmap_(mapped|chunk|set_ptes|huge_block|granule): ' $T/trace) ;; esac
 	echo "$1 $(cat $P/last_ns) $n"
 }
 

@@ -39,7 +39,9 @@
 #
 # Output (host side: scripts/overhead-report):
 #   @@OVH cfg=CFG rep=R rounds=N ns=NS [events=E calls=C series_events=S area_events=A]
-#         (calls: vmap_mapped events, i.e. mapping calls, that vmapstat saw)
+#         (calls: vmap_mapped events, i.e. mapping calls, that vmapstat saw,
+#         per run of the workload: the tool's count over its settling runs
+#         and the measured one, divided by their number)
 #   @@FLOOR CFG ARGS (the floor's attach points for that configuration)
 #   @@ATTACH rep=R ns=NS base_ns=B
 #   @@RSS tool=T vmhwm_kb=K vmrss_kb=K
@@ -76,16 +78,33 @@ feat() {
 }
 # Under -icount virtual time advances with the instructions of every vCPU,
 # so work that a configuration leaves behind (a tool's exit: links,
-# trampolines and maps freed after RCU grace periods, from workqueues) would
-# land in the next configuration's run.  settle lets it finish first (an
-# idle guest costs no instructions: QEMU skips to the next timer), and the
-# tools start the workload only after SETTLE seconds of being attached.
-# SETTLE=0 (run.sh's default on x86_64): no settling.
-SETTLE=${SETTLE:-1}
-settle() { [ "$SETTLE" = 0 ] || sleep "$SETTLE"; }
-WORK="echo $ROUNDS >$P/run"
+# trampolines and maps freed after RCU grace periods, from workqueues, and
+# the purge of the vmap areas they vfree()d, which the next vfree()s set
+# off) lands in the next configuration's run.  Measured on x86_64
+# (docs/benchmarks.md, "Tool overhead"): the runs after a vmapstat exit
+# are +2 to +9 % for two or three runs of the workload, and sleeping in
+# between does not help there (an idle guest does nothing; the purge waits
+# for the next vfree()s).  So every measured run follows SETTLE_RUNS runs
+# of the same workload that are not measured: before each configuration,
+# and inside each tool once it is attached.  SETTLE seconds of sleep may
+# be added before each.  The settling runs and the measured one come from
+# the same process ("sh -c WORK" under a tool or perf, "$(run)" here):
+# measured in a subshell after settling runs in this shell, a run with no
+# tool came out 4 % slower on x86_64 (about 240 instructions per mapping
+# call).
+SETTLE_RUNS=${SETTLE_RUNS:-3}
+SETTLE=${SETTLE:-0}
+settle() {
+	i=0
+	while [ $i -lt "$SETTLE_RUNS" ]; do echo "$ROUNDS" >$P/run || exit 1; i=$((i + 1)); done
+	[ "$SETTLE" = 0 ] || sleep "$SETTLE"
+}
+WORK="i=0; while [ \$i -lt $SETTLE_RUNS ]; do echo $ROUNDS >$P/run; i=\$((i + 1)); done; echo $ROUNDS >$P/run"
 [ "$SETTLE" = 0 ] || WORK="sleep $SETTLE; $WORK"
-run() { settle; echo "$ROUNDS" >$P/run || exit 1; cat $P/last_ns; }
+# the tools count the events of the settling runs too: per run, divide
+CMD_RUNS=$((SETTLE_RUNS + 1))
+measure() { echo "$ROUNDS" >$P/run || exit 1; cat $P/last_ns; }
+run() { settle; measure; }
 # jnum KEY FILE: sum of every "KEY": N in the JSON of FILE
 jnum() { grep -o "\"$1\": *[0-9]*" "$2" | awk -F: '{ s += $2 } END { print s + 0 }'; }
 
@@ -123,7 +142,8 @@ floor_row() {
 	settle
 	vmapscope-floor "$@" -- sh -c "$WORK" >/tmp/fl.out 2>/tmp/fl.err ||
 		{ echo "vmapscope-floor $* failed:"; cat /tmp/fl.err; exit 1; }
-	echo "@@OVH cfg=$cfg rep=$r rounds=$ROUNDS ns=$(cat $P/last_ns) $(cat /tmp/fl.out)"
+	echo "@@OVH cfg=$cfg rep=$r rounds=$ROUNDS ns=$(cat $P/last_ns)" \
+		"events=$(( $(sed -n 's/^events=//p' /tmp/fl.out) / CMD_RUNS ))"
 }
 
 # One vmapstat configuration: the workload under "vmapstat -j ARGS", and
@@ -136,11 +156,11 @@ vmapstat_row() {
 	vmapstat -j "$@" -- sh -c "$WORK" >/tmp/vs.json 2>/tmp/vs.err ||
 		{ echo "vmapstat $* failed:"; cat /tmp/vs.err; exit 1; }
 	ns=$(cat $P/last_ns)
-	m=$(jnum mapped_events /tmp/vs.json)
-	s=$(( m + $(jnum set_ptes_events /tmp/vs.json) + $(jnum huge_block_events /tmp/vs.json) ))
-	a=$(jnum alloc_vmap_area_events /tmp/vs.json)
-	o=$(( a + $(jnum purge_events /tmp/vs.json) + $(jnum lazy_free_events /tmp/vs.json) + \
-		$(jnum calls /tmp/vs.json) ))
+	m=$(( $(jnum mapped_events /tmp/vs.json) / CMD_RUNS ))
+	s=$(( m + ($(jnum set_ptes_events /tmp/vs.json) + $(jnum huge_block_events /tmp/vs.json)) / CMD_RUNS ))
+	a=$(( $(jnum alloc_vmap_area_events /tmp/vs.json) / CMD_RUNS ))
+	o=$(( a + ($(jnum purge_events /tmp/vs.json) + $(jnum lazy_free_events /tmp/vs.json) + \
+		$(jnum calls /tmp/vs.json)) / CMD_RUNS ))
 	echo "@@OVH cfg=$cfg rep=$r rounds=$ROUNDS ns=$ns events=$((s + o)) calls=$m series_events=$s area_events=$a"
 }
 
@@ -194,9 +214,8 @@ while [ $r -le "$RUNS" ]; do
 	echo 1 >$T/tracing_on
 	echo "@@OVH cfg=discard rep=$r rounds=$ROUNDS ns=$ns"
 
-	echo >$T/trace
 	events 1
-	ns=$(run)
+	ns=$(settle; echo >$T/trace; measure)
 	events 0
 	n=$(grep -c ' vmap_mapped: ' $T/trace)
 	echo >$T/trace
@@ -206,7 +225,7 @@ while [ $r -le "$RUNS" ]; do
 		settle
 		perf stat -a -x, -o /tmp/ps.txt -e vmalloc:vmap_mapped -- sh -c "$WORK" ||
 			{ echo "perf stat failed"; exit 1; }
-		n=$(awk -F, '$3 ~ /^vmalloc:/ { s += $1 } END { print s + 0 }' /tmp/ps.txt)
+		n=$(awk -F, -v k=$CMD_RUNS '$3 ~ /^vmalloc:/ { s += $1 } END { print int(s / k) }' /tmp/ps.txt)
 		echo "@@OVH cfg=perfstat rep=$r rounds=$ROUNDS ns=$(cat $P/last_ns) events=$n"
 	fi
 

@@ -14,9 +14,11 @@
 #             API whose bytes are its calls' size (one case per load, so
 #             the row holds that case's calls only)
 # and, for vmalloc_huge_1M and ioremap_1M, vmap_bench's own mapping-part
-# timing (map_ns: from its kprobe at the walker's entry, or at
-# ioremap_page_range()'s, to the call's return; map_pass=1 ioremap_map=1)
-# once per repetition, without the tool.
+# timing (map_ns, map_pass=1 ioremap_map=1) once per repetition, without
+# the tool: for vmalloc, from its kprobe at the walker's entry to the
+# call's return; for ioremap, ktime around vmap_page_range() of the same
+# range into an area of its own, which starts and ends where the
+# kernel's clock does (no probe, no area lookup).
 #
 # Output (host side: scripts/overhead-report):
 #   @@OBS case=C rep=R cfg=none|vmapstat metric=ns|inst|map_ns median=N p10=N p90=N iters=N mean=N

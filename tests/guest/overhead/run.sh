@@ -8,6 +8,9 @@
 # PROFILE: small  vmap of 16 pages + vmalloc(64K) per round (default): many
 #                 events for little mapping work, the worst case
 #          large  vmap of 512 pages (2 MiB) + vmalloc(1 MiB) per round
+#          parts  the small workload under configurations that switch on
+#                 one part of the event path at a time: the tally, an
+#                 empty program on a per-run event, on vmap_mapped (parts.sh)
 #          observer  not the workload: the mapping latency vmapstat reports
 #                 for vmap_bench's ioremap_1M, vmalloc_huge_1M and
 #                 vmap_o9_100M against vmap_bench's own timing of the same
@@ -17,7 +20,7 @@
 #          the configurations are no tool, the floor of vmapstat's area
 #          program, vmapstat's default (callers by the areas' vm_struct)
 #          and --stack-callers
-# Writes out/bench/overhead/ARCH-MODE[-large|-observer][-stock].txt: a
+# Writes out/bench/overhead/ARCH-MODE[-large|-parts|-observer][-stock].txt: a
 # header (date, host, QEMU, kernel artifact) and the guest's @@ lines;
 # scripts/overhead-report turns them into tables.
 set -euo pipefail
@@ -31,10 +34,12 @@ script=bench.sh kmod=tests/kmod/overhead_workload ivshmem=
 case $PROFILE in
 small) params="VMAP_PAGES=16 VMALLOC_SIZE=65536"; suffix= ;;
 large) params="VMAP_PAGES=512 VMALLOC_SIZE=1048576"; suffix=-large ;;
+parts) params=; suffix=-parts; script=parts.sh
+	[ "$VARIANT" = patched ] || { echo "run.sh: the parts profile needs the series" >&2; exit 2; } ;;
 observer) params="OBS_RUNS=$RUNS ITERS=$ROUNDS"; suffix=-observer
 	script=observer.sh kmod=tests/kmod/vmap_bench ivshmem="--ivshmem 64"
 	[ "$VARIANT" = patched ] || { echo "run.sh: the observer profile needs the series" >&2; exit 2; } ;;
-*) echo "run.sh: profile must be small, large or observer" >&2; exit 2 ;;
+*) echo "run.sh: profile must be small, large, parts or observer" >&2; exit 2 ;;
 esac
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$TOP"
@@ -42,12 +47,13 @@ LAB=scripts/lab
 OUTDIR=${OUTDIR:-$TOP/out}
 case $VARIANT in patched) ;; stock) suffix=$suffix-stock ;; *) echo "run.sh: variant must be patched or stock" >&2; exit 2 ;; esac
 out=$OUTDIR/bench/overhead/$ARCH-$MODE$suffix.txt
-# bench.sh's settle time, s, before each configuration (it lets the work a
-# tool leaves behind finish outside the next measured run).  0 on x86_64:
-# there an idle guest under -icount barely advances (a 21-repetition run
-# with "sleep 1" settles used 10 s of QEMU CPU in 16 minutes, 2026-12-03),
-# so its configurations run back to back as before.
-if [ "$ARCH" = x86_64 ]; then SETTLE=${SETTLE:-0}; else SETTLE=${SETTLE:-1}; fi
+# bench.sh settles by running the workload SETTLE_RUNS times, unmeasured,
+# before each measured run (the work a tool leaves behind, and its first
+# run after attaching, land there), and sleeps SETTLE s more before each:
+# 0, since an idle guest does not finish that work (docs/benchmarks.md,
+# "Tool overhead").  The observer profile sleeps SETTLE s (default 1).
+SETTLE_RUNS=${SETTLE_RUNS:-3}
+if [ "$PROFILE" = observer ]; then SETTLE=${SETTLE:-1}; else SETTLE=${SETTLE:-0}; fi
 case $MODE in icount) icount=--icount ;; tcg) icount= ;; *) echo "run.sh: mode must be icount or tcg" >&2; exit 2 ;; esac
 
 $LAB build --arch "$ARCH" --variant "$VARIANT" >/dev/null
@@ -65,14 +71,15 @@ qemu=qemu-system-$ARCH; [ "$ARCH" = arm64 ] && qemu=qemu-system-aarch64
 	echo "# host: $(nproc) CPUs, $(uname -r), $($qemu --version | head -n 1)"
 	echo "# host load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "# kernel artifact: $($LAB path --arch "$ARCH" --variant "$VARIANT")"
-	echo "# settle: $SETTLE s before each configuration (bench.sh)"
+	echo "# settle: $SETTLE_RUNS unmeasured runs of the workload and $SETTLE s before each measured run (bench.sh)"
 	echo "# vmapscope: $(git describe --always --dirty 2>/dev/null)"
 } >"$out.tmp"
 set +e
 # shellcheck disable=SC2086
 $LAB run --arch "$ARCH" --variant "$VARIANT" $icount $ivshmem --timeout 3600 \
 	--add tests/guest/overhead/$script:/opt/overhead.sh \
-	-- env RUNS="$RUNS" ROUNDS="$ROUNDS" VARIANT="$VARIANT" SETTLE="$SETTLE" $params sh /opt/overhead.sh >>"$out.tmp" 2>&1
+	-- env RUNS="$RUNS" ROUNDS="$ROUNDS" VARIANT="$VARIANT" SETTLE="$SETTLE" SETTLE_RUNS="$SETTLE_RUNS" \
+	$params sh /opt/overhead.sh >>"$out.tmp" 2>&1
 rc=$?
 set -e
 echo "# host load at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out.tmp"

@@ -39,12 +39,18 @@ EXPECTED = {
     "x86_64": dict(COMMON, **{
         "vswl_vmalloc_huge_cont": ("vmalloc", {12: 256 * K}, [64]),
         "vswl_vmap_cont": ("vmap", {12: 256 * K}, [64]),
+        "vswl_vmap_misaligned": ("vmap", {21: 2 * M, 12: 3 * M}, [1280]),
     }),
     "arm64": dict(COMMON, **{
         "vswl_vmalloc_huge_cont": ("vmalloc", {16: 256 * K}, [64]),
         "vswl_vmap_cont": ("vmap", {16: 256 * K}, [64]),
+        "vswl_vmap_misaligned": ("vmap", {21: 2 * M, 16: 3 * M}, [1280]),
     }),
 }
+# Why the walk fell back (vmap_mapped fallbacks): the calls that did, and
+# their reasons; every other caller none.  The second 2M of the misaligned
+# vmap() is contiguous but only 1M-aligned, on both arches.
+FALLBACKS = {"vswl_vmap_misaligned": (1, {"align": 1})}
 # ioremap (when the guest had an ivshmem BAR): 4 MiB at a 2M-aligned BAR.
 # x86's ioremap() passes its own return address; arm64's generic ioremap
 # names __ioremap_prot as the caller.
@@ -59,12 +65,13 @@ def func(sym):
 
 
 TRACE_RE = re.compile(r"^\s*(.+)-(\d+)\s+\[\d+\].*?\s(vmap_mapped|vmap_set_ptes|vmap_huge_block): (.*)$")
+REASONS = ("limit", "discontig", "align", "occupied")
 # vmap_mapped's byte counts, in its order, by shift (arm64's contiguous PTEs: 64K)
-CLASSES = ("pte", "cont", "pmd", "pud")
+CLASSES = ("pte", "pte_block", "pmd", "pud")
 
 
 def class_shifts(arch):
-    return {"pte": 12, "cont": 16 if arch == "arm64" else None, "pmd": 21, "pud": 30}
+    return {"pte": 12, "pte_block": 16 if arch == "arm64" else None, "pmd": 21, "pud": 30}
 
 
 def trace_view(lines, arch):
@@ -74,7 +81,7 @@ def trace_view(lines, arch):
     shifts = class_shifts(arch)
     pending = defaultdict(list)
     per = defaultdict(lambda: {"bytes": defaultdict(int), "runs": defaultdict(int), "chunks": [],
-                               "ns": [], "nr_runs": 0})
+                               "ns": [], "nr_runs": 0, "fell": 0, "reasons": defaultdict(int)})
     unattributed = 0
     for line in lines:
         m = TRACE_RE.match(line)
@@ -94,6 +101,10 @@ def trace_view(lines, arch):
         p["chunks"].append(size // 4096)
         p["ns"].append(int(f["ns"]))
         p["nr_runs"] += int(f["nr_runs"])
+        if f.get("fallbacks", "none") != "none":
+            p["fell"] += 1
+            for r in f["fallbacks"].split("|"):
+                p["reasons"][r] += 1
         for a, sh in pending.pop(pid, []):
             if addr <= a < addr + size:
                 p["runs"][sh] += 1
@@ -274,8 +285,8 @@ def main():
     obj = json.loads(jl[0])
     feats = obj["features"]
     check(all(feats[f]["available"] and feats[f]["how"] == "vmap_mapped"
-              for f in ("granule", "chunk", "latency", "callers")),
-          f"granule, calls, latency and callers from vmap_mapped ({feats})")
+              for f in ("granule", "chunk", "latency", "fallback", "callers")),
+          f"granule, calls, latency, fallbacks and callers from vmap_mapped ({feats})")
     check(feats["runs"]["available"], f"--runs attached the per-run events ({feats['runs']})")
     check(not feats["call_latency"]["available"] and not feats["call_latency"]["why"],
           f"no entry-point probe unless asked ({feats['call_latency']})")
@@ -327,6 +338,14 @@ def main():
                   f"over {len(timed)} of {len(chunks)}")
         check(r["map_failed"] == 0 and r["calls"] == 0 and not r["call_latency_hist_ns"],
               f"{caller}: no failed mapping, no whole-call timing unless asked")
+        # why it fell back: as the workload is built, and as tracefs says
+        fell, reasons = FALLBACKS.get(caller, (0, {}))
+        got_r = {k: v for k, v in r["fallbacks"].items() if v}
+        check(r["fallback_calls"] == fell and got_r == reasons and sorted(r["fallbacks"]) == sorted(REASONS),
+              f"{caller}: fell back in {r['fallback_calls']} call(s), {got_r} == {fell}, {reasons}")
+        if t is not None:
+            check(t["fell"] == r["fallback_calls"] and dict(t["reasons"]) == got_r,
+                  f"{caller}: tracefs fallbacks {t['fell']} {dict(t['reasons'])} == vmapstat's")
     # nothing of ours charged elsewhere
     extra = sorted(c for c in jv if c.startswith("vswl_") and c not in expected)
     check(not extra, f"no unexpected workload callers {extra}")

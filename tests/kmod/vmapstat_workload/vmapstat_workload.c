@@ -3,7 +3,7 @@
  * vmapstat_workload - known vmalloc/vmap/vm_map_ram (and optionally
  * ioremap) mappings from several distinct callers, for vmapstat's guest
  * test.  Every mapping is made once at init from its own noinline
- * function, so /proc/vmallocinfo and the vmap_chunk tracepoint name that
+ * function, so /proc/vmallocinfo and the vmap_mapped tracepoint name that
  * function as the caller, and kept until the module is removed (callers
  * stay symbolizable while vmapstat reads).
  *
@@ -17,10 +17,15 @@
  *   vswl_vmap_pmd          vmap(order-9 block)     1 x 2M PMD       x86, arm64
  *   vswl_vmap_cont         vmap(4 order-4 blocks) 64 x 4K | 4 x 64K cont (arm64)
  *   vswl_vmap_4k           vmap(8 order-0 pages)   8 x 4K           x86, arm64
+ *   vswl_vmap_misaligned   vmap(an order-9 block, then pages 256..1023 of an
+ *                          order-10 block)         1 x 2M PMD, then 768 x 4K
+ *                          (x86) | 48 x 64K cont (arm64): the second 2M is
+ *                          contiguous but only 1M-aligned, and the walk says
+ *                          so (vmap_mapped fallbacks "align", from patch 16)
  *   vswl_vm_map_ram        vm_map_ram(4 pages)     4 x 4K           x86, arm64
  *   vswl_ioremap           ioremap(ioremap_phys, ioremap_size), if given
  *
- * One vmap_chunk each (a vmap() is one page-table walk whatever its
+ * One vmap_mapped each (a vmap() is one page-table walk whatever its
  * granules), plus one for the huge_pmd page array.  Init fails (and frees
  * everything) if any mapping fails, so a test never reads half a workload.
  */
@@ -45,9 +50,10 @@ struct held_pages {
 };
 
 static void *p_vmalloc_4k, *p_vmalloc_huge_pmd, *p_vmalloc_huge_cont;
-static void *p_vmap_pmd, *p_vmap_cont, *p_vmap_4k, *p_vm_map_ram;
+static void *p_vmap_pmd, *p_vmap_cont, *p_vmap_4k, *p_vm_map_ram, *p_vmap_mis;
 static void __iomem *p_ioremap;
 static struct held_pages h_vmap_pmd, h_vmap_cont, h_vmap_4k, h_vm_map_ram;
+static struct held_pages h_mis9, h_mis10;
 
 /*
  * "return vmalloc(...)" compiles to a tail jump, and the area's caller
@@ -159,6 +165,28 @@ static noinline void *vswl_vmap_4k(void)
 	return p;
 }
 
+static noinline void *vswl_vmap_misaligned(void)
+{
+	struct page **o9 = alloc_held(&h_mis9, 1, 9);
+	struct page **o10 = alloc_held(&h_mis10, 1, 10);
+	struct page **pages = kcalloc(512 + 768, sizeof(*pages), GFP_KERNEL);
+	void *p = NULL;
+
+	if (o9 && o10 && pages) {
+		memcpy(pages, o9, 512 * sizeof(*pages));
+		memcpy(pages + 512, o10 + 256, 768 * sizeof(*pages));
+		p = vmap(pages, 512 + 768, VM_MAP, PAGE_KERNEL);
+	}
+	kfree(pages);
+	kfree(o10);
+	kfree(o9);
+	if (!p) {
+		free_held(&h_mis10);
+		free_held(&h_mis9);
+	}
+	return p;
+}
+
 static noinline void *vswl_vm_map_ram(void)
 {
 	struct page **pages = alloc_held(&h_vm_map_ram, 4, 0);
@@ -188,6 +216,9 @@ static void release_all(void)
 	if (p_vm_map_ram)
 		vm_unmap_ram(p_vm_map_ram, 4);
 	free_held(&h_vm_map_ram);
+	vunmap(p_vmap_mis);
+	free_held(&h_mis10);
+	free_held(&h_mis9);
 	vunmap(p_vmap_4k);
 	free_held(&h_vmap_4k);
 	vunmap(p_vmap_cont);
@@ -198,7 +229,7 @@ static void release_all(void)
 	vfree(p_vmalloc_huge_pmd);
 	vfree(p_vmalloc_4k);
 	p_ioremap = NULL;
-	p_vm_map_ram = p_vmap_4k = p_vmap_cont = p_vmap_pmd = NULL;
+	p_vm_map_ram = p_vmap_4k = p_vmap_cont = p_vmap_pmd = p_vmap_mis = NULL;
 	p_vmalloc_huge_cont = p_vmalloc_huge_pmd = p_vmalloc_4k = NULL;
 }
 
@@ -210,12 +241,13 @@ static int __init vswl_init(void)
 	p_vmap_pmd = vswl_vmap_pmd();
 	p_vmap_cont = vswl_vmap_cont();
 	p_vmap_4k = vswl_vmap_4k();
+	p_vmap_mis = vswl_vmap_misaligned();
 	p_vm_map_ram = vswl_vm_map_ram();
 	if (ioremap_phys && ioremap_size)
 		p_ioremap = vswl_ioremap();
 
 	if (!p_vmalloc_4k || !p_vmalloc_huge_pmd || !p_vmalloc_huge_cont ||
-	    !p_vmap_pmd || !p_vmap_cont || !p_vmap_4k || !p_vm_map_ram ||
+	    !p_vmap_pmd || !p_vmap_cont || !p_vmap_4k || !p_vmap_mis || !p_vm_map_ram ||
 	    (ioremap_phys && ioremap_size && !p_ioremap)) {
 		pr_err("vmapstat_workload: a mapping failed\n");
 		release_all();
