@@ -20,6 +20,12 @@ several call sites in one function are one row).  Per kernel:
   on the stock kernel the audit's prediction for them with the series;
 - series traced: bytes per granule of every mapping call (vmap_mapped),
   live or not;
+- fallback reason: the series' per-caller fallback reasons (vmap_mapped's
+  fallbacks, vmapstat's fallback_calls and fallbacks): the reasons of the
+  calls that fell back to a smaller granule than one the walk considered,
+  "none" where the series mapped 4K bytes but considered nothing larger;
+  the run must agree with the kernel's own vmap_mapped lines (tracefs)
+  per caller, or there is no table;
 - latency: the series' mapping latency (vmap_mapped's ns) p50/p99, and
   with --call-latency the whole-call latency of vmalloc() (and arm64
   ioremap()) p50/p99 on both kernels, as log2 bucket ranges.
@@ -32,10 +38,9 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from censuslog import GRANULES, Run, nonzero, row_granules  # noqa: E402
+from censuslog import GRANULES, Run, fallback_cell, fallback_disagreements, nonzero, row_granules  # noqa: E402
 
 BEGIN, END = "<!-- census:begin -->", "<!-- census:end -->"
-FALLBACK = "n/a yet"
 
 
 def fkey(caller, api):
@@ -113,13 +118,29 @@ def large(g):
     return sum(v for k, v in g.items() if k != "4K")
 
 
+def fallback_text(run, d):
+    """The fallback column of one row (figures of collect()) of the
+    series run: "–" where the series made no mapping call, or mapped
+    nothing at 4K and no call fell back."""
+    feat = run.trace["features"].get("fallback", {})
+    if not feat.get("available"):
+        return "n/a (%s)" % (feat.get("why") or feat.get("how") or "no fallback feature")
+    if not d["calls"] or not (d["fell"] or nonzero(d["traced"]).get("4K")):
+        return "–"
+    return fallback_cell(d["calls"], d["fell"], d["reasons"])
+
+
+def empty_row():
+    return {"calls": 0, "areas": 0, "traced": {}, "live_n": 0, "live": {}, "predicted": {},
+            "lat": {}, "call_lat": {}, "call_n": 0, "fell": 0, "reasons": {}}
+
+
 def collect(run):
     """{fkey: figures} of one run."""
     out = {}
 
     def row(k):
-        return out.setdefault(k, {"calls": 0, "areas": 0, "traced": {}, "live_n": 0, "live": {},
-                                  "predicted": {}, "lat": {}, "call_lat": {}, "call_n": 0})
+        return out.setdefault(k, empty_row())
     for (caller, api), r in run.rows().items():
         if api == "unattributed":
             continue
@@ -130,6 +151,8 @@ def collect(run):
         merge_hist(d["lat"], r.get("latency_hist_ns", []))
         merge_hist(d["call_lat"], r.get("call_latency_hist_ns", []))
         d["call_n"] += r.get("calls", 0)
+        d["fell"] += r.get("fallback_calls", 0)
+        add(d["reasons"], r.get("fallbacks", {}))
     snap = {int(a["start"], 16): a for a in (run.snapshot or {}).get("areas", [])}
     for a in run.new_areas():
         s = snap.get(a.start)
@@ -142,10 +165,9 @@ def collect(run):
     return out
 
 
-def table(arch, stock, series):
+def table(arch, stock, series, series_run):
     keys = set(stock) | set(series)
-    empty = {"calls": 0, "areas": 0, "traced": {}, "live_n": 0, "live": {}, "predicted": {},
-             "lat": {}, "call_lat": {}, "call_n": 0}
+    empty = empty_row()
     rows = []
     for k in keys:
         s, p = stock.get(k, empty), series.get(k, empty)
@@ -174,7 +196,7 @@ def table(arch, stock, series):
             fmt_gran(s["live"]), fmt_gran(s["predicted"]) if s["live_n"] else "–",
             fmt_gran(p["live"]), fmt_gran(p["traced"]),
             ("n/c" if s["live_n"] or p["live_n"] else "–") if pred_ok is None else ("yes" if pred_ok else "**no**"),
-            FALLBACK if (p["calls"] and nonzero(p["traced"]).get("4K")) else "–",
+            fallback_text(series_run, p),
             fmt_lat(hist_list(p["lat"])),
             fmt_lat(hist_list(s["call_lat"])), fmt_lat(hist_list(p["call_lat"]))))
     return lines
@@ -214,7 +236,11 @@ def main():
             st.info.get("release"), st.info.get("vmapstat_options", "").replace(",", " "),
             se.info.get("release"), se.info.get("vmapstat_options", "").replace(",", " "),
             "; ".join("%s %s" % (k, v) for k, v in sorted(se.steps.items()))), ""]
-        out += table(arch, collect(st), collect(se))
+        bad = [msg for ok, msg in fallback_disagreements(se) if not ok]
+        if bad:
+            sys.exit("report.py: %s: vmapstat's fallback reasons disagree with the kernel's vmap_mapped "
+                     "lines:\n  %s" % (se.path, "\n  ".join(bad)))
+        out += table(arch, collect(st), collect(se), se)
         out.append("")
     out.append(END)
     text = open(args.out).read() if os.path.exists(args.out) else "%s\n%s\n" % (BEGIN, END)
