@@ -18,27 +18,18 @@ holds.  For each (caller, api) of the trace, at the latest scrape:
     rounding of one division).
 A zero (a latency of 0 ns) belongs in the zero bucket.
 """
-import json
 import os
 import sys
 import time
-import urllib.parse
-import urllib.request
 from fractions import Fraction
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "host", "prom"))
 from checklib import check, die, finish  # noqa: E402
+from native_vs_json import query  # noqa: E402
 
 PAGE = 4096
-
-
-def query(base, q, t):
-    url = "%s/api/v1/query?%s" % (base, urllib.parse.urlencode({"query": q, "time": "%.3f" % t}))
-    with urllib.request.urlopen(url, timeout=10) as r:
-        d = json.load(r)
-    if d.get("status") != "success":
-        die("query %s: %s" % (q, d))
-    return d["data"]["result"]
 
 
 def bucket(v):
