@@ -21,10 +21,17 @@
 #                      vmap_test workload under vmapstat -p -j --textfile;
 #                      promtool, textfile == sum of the -j intervals, 2M
 #                      and 4K mappings, chunk and latency histograms.
+#   make check-guest-prom-native   on the same kernels: the protobuf
+#                      exposition of vmapstat --web.listen-address in the
+#                      guest, replayed to a real Prometheus with native
+#                      histograms; chunk-length and mapping-latency
+#                      native histograms against the -j intervals and,
+#                      bucket by bucket, the kernel's vmap_mapped lines.
 
 PROM_TESTS	:= $(sort $(wildcard tests/host/prom/test_*.sh))
 
-.PHONY: check-unit-prom check-host-prom check-guest-prom $(ARCHES:%=check-guest-prom-%)
+.PHONY: check-unit-prom check-host-prom check-guest-prom $(ARCHES:%=check-guest-prom-%) \
+	check-guest-prom-native $(ARCHES:%=check-guest-prom-native-%)
 
 check-unit-prom:
 	@$(MAKE) --no-print-directory check-unit T='prom_*'
@@ -43,9 +50,17 @@ $(ARCHES:%=check-guest-prom-%): check-guest-prom-%: deps
 	$(LAB) kmod --arch $* --variant patched tests/kmod/snapshot_workload >/dev/null
 	TOPDIR=$(TOPDIR) bash tests/guest/prom/run.sh $*
 
+check-guest-prom-native: $(ARCHES:%=check-guest-prom-native-%)
+
+$(ARCHES:%=check-guest-prom-native-%): check-guest-prom-native-%: deps
+	$(LAB) build --arch $* --variant patched >/dev/null
+	$(MAKE) --no-print-directory tools-$*
+	$(LAB) kmod --arch $* --variant patched tests/kmod/vmap_test >/dev/null
+	TOPDIR=$(TOPDIR) bash tests/guest/prom/native.sh $*
+
 # The HTTP soak of docs/prometheus.md: a benchmark, not part of make check.
 .PHONY: prom-soak
 prom-soak: tools
 	VMAPSTAT=$(OUTDIR)/$(HOST_ARCH)/bin/vmapstat TOPDIR=$(TOPDIR) bash tests/host/prom/soak_mixed.sh
 
-CHECK_TARGETS	+= check-host-prom check-guest-prom
+CHECK_TARGETS	+= check-host-prom check-guest-prom check-guest-prom-native

@@ -18,16 +18,24 @@
    tables, area by area (areas listed before and after, unchanged): the
    kernel's own dump (x86_64, PTDUMP_DEBUGFS) and census-kwalk, which
    walks them through /proc/kcore (both arches; arm64 has no dump).
-4. The check can fail: the same run, with one area's attribution moved
-   (in the trace, in vmallocinfo, in the walk), must fail checks 2 and 3.
+4. The fallback reasons (series kernel): vmapstat's per-caller
+   fallback_calls and fallbacks against the kernel's own vmap_mapped lines
+   of the same run (tracefs, which print each call's reasons and caller),
+   and the census table's fallback column (report.py) against the same
+   column made from those lines.  On a stock kernel vmapstat must say the
+   reasons are not available.
+5. The check can fail: the same run, with one area's attribution moved
+   (in the trace, in vmallocinfo, in the walk), or one call's fallback
+   reason changed in the trace, must fail checks 2 to 4.
 """
 import copy
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from censuslog import Run, nonzero, row_granules  # noqa: E402
+from censuslog import Run, fallback_disagreements, func, nonzero, row_granules, unresolved  # noqa: E402
 import checklib  # noqa: E402
+import report as census_report  # noqa: E402
 from checklib import check, finish, leaf_bytes  # noqa: E402
 
 # Callers the workload keeps mapped until the live areas have been read:
@@ -66,13 +74,6 @@ UNTRACED = {
 }
 
 
-def func(caller):
-    """The caller without its offset: "f+0x1/0x2 [mod]" -> "f [mod]"."""
-    name, _, rest = caller.partition("+")
-    mod = rest.split(" ", 1)[1] if " " in rest else ""
-    return name + (" " + mod if mod else "")
-
-
 def held_of(run):
     held = list(HELD)
     if run.info.get("ivshmem", "none") != "none":
@@ -81,7 +82,7 @@ def held_of(run):
 
 
 def checks(run, report, say):
-    """Run checks 1-3, each also told to report(cond, msg), what else
+    """Run checks 1-4, each also told to report(cond, msg), what else
     there is to know to say(line); return the failures."""
     failures = []
 
@@ -192,10 +193,32 @@ def checks(run, report, say):
     if run.arch == "x86_64":
         check(run.ptdump is not None and compared["ptdump"] >= n_snap * 9 // 10,
               "ptdump compared on %d of the audit's %d areas" % (compared["ptdump"], n_snap))
+
+    # 4. The fallback reasons against the kernel's vmap_mapped lines.
+    if not run.patched:
+        feat = run.trace["features"].get("fallback", {})
+        check(not feat.get("available") and run.tracefs is None,
+              "stock kernel: no fallback reasons (features.fallback available: %s; tracefs lines: %s)" %
+              (feat.get("available"), "none" if run.tracefs is None else len(run.tracefs)))
+        return failures
+    for ok, msg in fallback_disagreements(run):
+        check(ok, msg)
+    cols = 0
+    for key, d in sorted(census_report.collect(run).items()):
+        kernel = run.tracefs.get(key) if run.tracefs else None
+        if not d["calls"] or kernel is None or unresolved(key[0]):
+            continue
+        mine = census_report.fallback_text(run, d)
+        theirs = census_report.fallback_text(run, dict(d, fell=kernel["fallback_calls"], reasons=kernel["fallbacks"]))
+        cols += 1
+        if mine != theirs:
+            check(False, "census column, fallback reason of %s %s: %s; from tracefs %s" %
+                  (key[0], key[1], mine, theirs))
+    check(cols > 0, "the census' fallback column equals the one made from tracefs for %d callers" % cols)
     return failures
 
 
-# ---- 4. Attribution off by one area -----------------------------------------
+# ---- 5. Attribution off by one area, a fallback reason changed ------------
 
 def held_areas(run):
     """A held caller's live areas made during the run (the first held caller
@@ -261,7 +284,33 @@ def mutate_walk(run):
     return None
 
 
-MUTATIONS = [mutate_trace, mutate_vmallocinfo_caller, mutate_vmallocinfo_drop, mutate_walk]
+def mutate_fallback(run):
+    """One mapping call of the busiest caller tracefs named gets another
+    fallback reason in the trace: one it had moved to the next reason,
+    or, if it had none, the reason "align".  On a stock kernel, the trace
+    claims fallback reasons."""
+    if not run.patched:
+        run.trace["features"].setdefault("fallback", {})["available"] = True
+        return "a stock kernel's trace claiming fallback reasons"
+    named = [k for k in (run.tracefs or {}) if not unresolved(k[0])]
+    rows = [r for (caller, api), r in run.rows().items()
+            if (func(caller), api) in named and r.get("chunks") and "fallbacks" in r]
+    if not rows:
+        return None
+    r = max(rows, key=lambda r: (r.get("fallback_calls", 0), r["chunks"]))
+    reasons = list(r["fallbacks"])
+    had = [x for x in reasons if r["fallbacks"][x]]
+    if had:
+        new = reasons[(reasons.index(had[0]) + 1) % len(reasons)]
+        r["fallbacks"][had[0]] -= 1
+        r["fallbacks"][new] += 1
+        return "one %s call's fallback reason %s changed to %s in the trace" % (func(r["caller"]), had[0], new)
+    r["fallback_calls"] += 1
+    r["fallbacks"]["align"] += 1
+    return "one %s call given the fallback reason align in the trace" % func(r["caller"])
+
+
+MUTATIONS = [mutate_trace, mutate_vmallocinfo_caller, mutate_vmallocinfo_drop, mutate_walk, mutate_fallback]
 
 
 def main():
@@ -276,7 +325,7 @@ def main():
           (variant, "has" if run.patched else "lacks"))
     if checks(run, check, print) or checklib.failures:
         return finish(name)
-    # 4. Each mutation of the same run must fail.
+    # 5. Each mutation of the same run must fail.
     for mutate in MUTATIONS:
         m = copy.deepcopy(run)
         what = mutate(m)

@@ -59,7 +59,7 @@ if [ -n "$pid" ]; then
 	done
 fi
 
-for f in phase.err drive.log trace.json trace.err snapshot.json snapshot.err vmallocinfo-before \
+for f in phase.err drive.log trace.json trace.err tracefs-mapped snapshot.json snapshot.err vmallocinfo-before \
 	vmallocinfo-after vmallocinfo-end kwalk kwalk.err ptdump; do
 	[ -f $OUT/$f ] || continue
 	echo "@@CENSUS-BEGIN $f"

@@ -34,6 +34,22 @@ while [ $i -lt 40 ]; do
 done
 cat /proc/vmallocinfo >$OUT/vmallocinfo-before
 
+# On a series kernel, the kernel's own account of the same mapping calls:
+# vmalloc:vmap_mapped through tracefs, whose lines print each call's
+# fallback reasons and caller, next to what vmapstat makes of the same
+# events (check.py and report.py compare the two per caller).  From here
+# to the end of this script: inside vmapstat's traced run.
+T=/sys/kernel/tracing
+tracefs=
+if [ -d $T/events/vmalloc/vmap_mapped ]; then
+	tracefs=1
+	echo 0 >$T/tracing_on
+	echo 4096 >$T/buffer_size_kb
+	echo >$T/trace
+	echo 1 >$T/events/vmalloc/vmap_mapped/enable
+	echo 1 >$T/tracing_on
+fi
+
 # Module loading: execmem areas for the modules' text and data, the
 # vmalloc() copy of each .ko file while it is loaded.  vim2m and its
 # media modules are loaded and unloaded three times first, so that the
@@ -105,3 +121,20 @@ done
 
 # The live areas at the end of the traced run.
 cat /proc/vmallocinfo >$OUT/vmallocinfo-after
+
+# The tracefs lines, counted per (API, fallback reasons, caller function)
+# while the modules that made them are still loaded (%pS resolves when
+# read; a caller in a module unloaded since prints as an address), and
+# what the ring buffer lost.
+if [ -n "$tracefs" ]; then
+	echo 0 >$T/tracing_on
+	echo 0 >$T/events/vmalloc/vmap_mapped/enable
+	sed -n 's/.* vmap_mapped: .* api=\([a-z_]*\) .* fallbacks=\([a-z|]*\) .* caller=\([^+ ]*\)[^ ]*\(.*\)$/\1 \2 \3\4/p' \
+		$T/trace | sort | uniq -c >$OUT/tracefs-mapped
+	cat $T/per_cpu/cpu*/stats | sed -n 's/^overrun: //p' | {
+		n=0
+		while read o; do n=$((n + o)); done
+		echo "overrun=$n lines=$(grep -c ' vmap_mapped: ' $T/trace)"
+	} >>$OUT/tracefs-mapped
+	echo >$T/trace
+fi
