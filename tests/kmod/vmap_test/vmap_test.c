@@ -41,6 +41,9 @@
  *	  turn included): a kprobe counts the walker's calls
  *	  (vmap_pages_range_noflush_walk(), patch 6; below it stock's
  *	  vmap_small_pages_range_noflush()).
+ *	A vmap() of an order-9 page while alloc_vmap_area() refuses every
+ *	request aligned above PAGE_SIZE (a kprobe narrows its range): it
+ *	succeeds with 4K PTEs (patch 7 asks for a 2M-aligned area once).
  *	Also: the arithmetic of vmap_small_run_end() at the 32-bit limits
  *	(patch 7); the area size and page order that vmalloc_huge() and
  *	kvmalloc()'s vmalloc fallback get for 68K and 128K (the arm64
@@ -1028,6 +1031,34 @@ static struct kprobe kp_walk = { .symbol_name = "vmap_pages_range_noflush_walk",
 				 .pre_handler = count_walk };
 
 /*
+ * A vmalloc space with no free range aligned for vmap()'s blocks, made for
+ * the walk task while refuse_aligned is set: a kprobe on alloc_vmap_area()
+ * (size, align, vstart, vend, ...) moves @vend down to @vstart in the
+ * requests aligned above PAGE_SIZE, so that they fail the way a request
+ * in a fragmented vmalloc space does (-EBUSY after a purge), without an
+ * area to clean up.  Page-aligned requests are left alone.
+ */
+static bool refuse_aligned, noalign_probe;
+static unsigned int nr_refused;
+
+static int refuse_aligned_area(struct kprobe *kp, struct pt_regs *regs)
+{
+	if (!refuse_aligned || current != walk_task ||
+	    regs_get_kernel_argument(regs, 1) <= PAGE_SIZE)
+		return 0;
+	nr_refused++;
+#if defined(CONFIG_X86_64)
+	regs->cx = regs->dx;
+#elif defined(CONFIG_ARM64)
+	regs->regs[3] = regs->regs[2];
+#endif
+	return 0;
+}
+
+static struct kprobe kp_noalign = { .symbol_name = "alloc_vmap_area",
+				    .pre_handler = refuse_aligned_area };
+
+/*
  * vmap() of the pieces @pc: the mapping, one walk, and its events;
  * @fallbacks: vmap_mapped's reasons from patch 16 on (FB_ANY: not asserted).
  */
@@ -1678,6 +1709,7 @@ static void map_setup(void)
 	if (!has(F_WALKER))
 		kp_walk.symbol_name = "vmap_small_pages_range_noflush";
 	walk_probe = !register_kprobe(&kp_walk);
+	noalign_probe = !register_kprobe(&kp_noalign);
 	if (!walk_probe && !has(F_VMAP_BLOCKS))
 		pr_info("skipped: one page-table walk per vmap(): no kprobe on %s() (one caller below patch 7: inlined), patches=%u\n",
 			kp_walk.symbol_name, patches);
@@ -1713,11 +1745,37 @@ static void map_teardown(void)
 	if (walk_probe)
 		unregister_kprobe(&kp_walk);
 	walk_probe = false;
+	if (noalign_probe)
+		unregister_kprobe(&kp_noalign);
+	noalign_probe = false;
 	if (!barrier_probes)
 		return;
 	unregister_kprobe(&kp_set_huge);
 	unregister_kprobe(&kp_publish);
 	barrier_probes = false;
+}
+
+/*
+ * vmap() of an order-9 page when no free range of the vmalloc space has
+ * the alignment of its block (kp_noalign): from patch 7 vmap() asks for a
+ * 2M-aligned area once, and when that fails maps the page with 4K PTEs in
+ * a page-aligned area, as stock does, instead of failing.  Below patch 7
+ * it asks for no aligned area at all.
+ */
+static void run_noalign_case(void)
+{
+	static const struct piece order9[] = { { COMP, 9, 0, G4K, G4K } };
+	const unsigned int want = has(F_VMAP_BLOCKS) ? 1 : 0;
+
+	if (!check(noalign_probe, "vmap without an aligned area: kprobe on alloc_vmap_area()"))
+		return;
+	nr_refused = 0;
+	refuse_aligned = true;
+	run_vmap_case("vmap order-9, no aligned area free", order9, 1, 0);
+	refuse_aligned = false;
+	check(nr_refused == want,
+	      "vmap order-9, no aligned area free: %u aligned request(s) refused (got %u)",
+	      want, nr_refused);
 }
 
 static int mode_map(void)
@@ -1836,6 +1894,8 @@ static int mode_map(void)
 			      alternating, ARRAY_SIZE(alternating),
 			      EXP(0, FB_DISCONTIG));
 	}
+
+	run_noalign_case();
 
 	run_vmalloc_case("vmalloc 1M", SZ_1M, false, G4K, G4K);
 	run_vmalloc_case("vmalloc_huge 1M", SZ_1M, true, G4K,
