@@ -7,7 +7,8 @@
 # run (after a warm-up run), free memory (MemFree and the per-CPU lists)
 # within the KASAN quarantine's bound + 8 MiB.  Then a huge vmalloc()
 # whose allocator refuses blocks after the first (vmap_test
-# mode=fallback), inside the same leak accounting.
+# mode=fallback), and one whose allocator then refuses order-0 pages too
+# (mode=fallback-fail), inside the same leak accounting.
 . "$(dirname "$0")/lib.sh"
 F=/sys/kernel/debug/fail_page_alloc
 [ -d $F ] || { fail "no $F (kernel without FAIL_PAGE_ALLOC?)"; finish; }
@@ -98,6 +99,25 @@ summary=$(dmesg | grep 'vmap_test: summary')
 case "$summary" in
 *" fail=0") [ $krc = 0 ] && pass "fallback run: $summary" || fail "fallback run: kload failed ($krc)" ;;
 *) fail "fallback run: ${summary:-no summary line}" ;;
+esac
+
+# The same vmalloc() with __GFP_RETRY_MAYFAIL while order-0 pages are
+# refused too (min-order 0; the module marks the task make-it-fail only
+# inside its page-allocation passes): it must fail after one order-0
+# pass, in one vmap area.
+echo 0 >$F/min-order
+echo $(((1 << order) + 1)) >$F/space
+echo 100 >$F/probability
+dmesg -c >/dev/null
+kload -e 11 "$KMOD" mode=fallback-fail
+krc=$?
+echo 0 >$F/probability
+echo 0 >$F/space
+dmesg | grep 'vmap_test: ' | sed 's/^\[[^]]*\] //' | grep -E 'vmap_test: (ok|FAIL|summary)'
+summary=$(dmesg | grep 'vmap_test: summary')
+case "$summary" in
+*" fail=0") [ $krc = 0 ] && pass "fallback-fail run: $summary" || fail "fallback-fail run: kload failed ($krc)" ;;
+*) fail "fallback-fail run: ${summary:-no summary line}" ;;
 esac
 
 settle

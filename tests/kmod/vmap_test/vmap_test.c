@@ -101,6 +101,9 @@
  *	blocks after the first (fault.sh arms fail_page_alloc): the area is
  *	finished with order-0 pages where it is (patch 13; see
  *	mode_fallback()).
+ * mode=fallback-fail: the same vmalloc() with __GFP_RETRY_MAYFAIL while
+ *	order-0 pages are refused too: it fails after one order-0 pass, in
+ *	one vmap area (patch 13; see mode_fallback_fail()).
  * mode=nofree: a huge vmalloc() of two 64K blocks (arm64) while no zone
  *	has a free block of order 4 or more: no page allocator call at that
  *	order (patch 15; below it one, which fails), an order-0 area (see
@@ -128,6 +131,7 @@
 #include <linux/slab.h>
 #include <linux/memcontrol.h>
 #include <linux/jump_label.h>
+#include <linux/rcupdate.h>
 #include <asm/pgtable.h>
 
 #include "kpt_walk.h"
@@ -135,7 +139,7 @@
 
 static char *mode = "map";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "map | vfree | ioremap | fault | fallback | nofree | misuse");
+MODULE_PARM_DESC(mode, "map | vfree | ioremap | fault | fallback | fallback-fail | nofree | misuse");
 static bool events = true;
 module_param(events, bool, 0444);
 MODULE_PARM_DESC(events, "check the exact tracepoint events of each mapping");
@@ -2489,6 +2493,106 @@ static int mode_fallback(void)
 #endif
 }
 
+/*
+ * The page-allocation passes of a huge vmalloc(): vm_area_alloc_pages()
+ * calls of this task for at least one block's worth of pages (smaller
+ * ones fill the page array, vmalloc()ed itself on x86_64), counted by
+ * order with a kretprobe that also marks the task make-it-fail for the
+ * duration of each such call only, so that fail_page_alloc (task-filter)
+ * sees no other allocation of the task.
+ */
+static unsigned int pass_min_pages, nr_block_passes, nr_order0_passes;
+
+static int pass_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	if (current != area_task ||
+	    regs_get_kernel_argument(regs, 3) < pass_min_pages)
+		return 1;	/* no return handler */
+	if (regs_get_kernel_argument(regs, 2))
+		nr_block_passes++;
+	else
+		nr_order0_passes++;
+	current->make_it_fail = 1;
+	return 0;
+}
+
+static int pass_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	current->make_it_fail = 0;
+	return 0;
+}
+
+static struct kretprobe krp_pass = { .kp.symbol_name = "vm_area_alloc_pages",
+				     .entry_handler = pass_entry,
+				     .handler = pass_return, .maxactive = 4 };
+
+/*
+ * fault.sh arms fail_page_alloc at every order with a space of one block
+ * plus one page: inside the passes above, the first block is granted and
+ * every later allocation refused, order-0 pages included.  A huge
+ * vmalloc() of four blocks with __GFP_RETRY_MAYFAIL (as kvmalloc() may
+ * ask) must then fail after one block pass and one order-0 pass, in one
+ * vmap area: from patch 13 the order-0 pages are tried in place, and when
+ * they cannot be had that was the order-0 attempt, not a reason to reserve
+ * a second area and try every page at order 0 again.  Below patch 13 the
+ * area is given back after the block pass and the order-0 pass runs in a
+ * second area: two areas, one order-0 pass.
+ */
+static int mode_fallback_fail(void)
+{
+#ifdef CONFIG_FAULT_INJECTION
+	const unsigned int order = EXP(PMD_SHIFT, 16) - PAGE_SHIFT;
+	const unsigned long size = 4UL << (PAGE_SHIFT + order);
+	const unsigned int want_areas = has(F_FALLBACK) ? 1 : 2;
+	void *(*alloc)(unsigned long size, unsigned long align,
+		       unsigned long start, unsigned long end, gfp_t gfp,
+		       pgprot_t prot, unsigned long vm_flags, int node,
+		       const void *caller) = ksym("__vmalloc_node_range_noprof");
+	bool areas, passes;
+	void *p;
+
+	areas = !register_kprobe(&kp_area);
+	passes = !register_kretprobe(&krp_pass);
+	if (!check(alloc && areas && passes,
+		   "fallback-fail: __vmalloc_node_range_noprof(), kprobe on alloc_vmap_area(), kretprobe on vm_area_alloc_pages()")) {
+		if (areas)
+			unregister_kprobe(&kp_area);
+		if (passes)
+			unregister_kretprobe(&krp_pass);
+		return -ENOENT;
+	}
+	nr_areas = nr_block_passes = nr_order0_passes = 0;
+	area_size = size;
+	pass_min_pages = 1U << order;
+	area_task = current;
+	p = alloc(size, 1, VMALLOC_START, VMALLOC_END,
+		  GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN, PAGE_KERNEL,
+		  VM_ALLOW_HUGE_VMAP, NUMA_NO_NODE, __builtin_return_address(0));
+	area_task = NULL;
+	unregister_kretprobe(&krp_pass);
+	unregister_kprobe(&kp_area);
+	/*
+	 * The kretprobe's instances (a vmalloc()ed slot per CPU) are freed
+	 * from an RCU callback: wait for it, fault.sh counts vmalloc pages.
+	 */
+	rcu_barrier();
+	check(!p, "fallback-fail: __vmalloc_node_range(%luK, __GFP_RETRY_MAYFAIL, VM_ALLOW_HUGE_VMAP) fails when order-0 pages are refused too",
+	      size >> 10);
+	if (p)
+		vfree(p);
+	check(nr_block_passes == 1, "fallback-fail: one pass at order %u (got %u)",
+	      order, nr_block_passes);
+	check(nr_order0_passes == 1, "fallback-fail: one order-0 pass (got %u)",
+	      nr_order0_passes);
+	check(nr_areas == want_areas, "fallback-fail: %u vmap area(s) reserved (got %u)",
+	      want_areas, nr_areas);
+	return 0;
+#else
+	check(false, "fallback-fail: kernel built without CONFIG_FAULT_INJECTION");
+	return -EOPNOTSUPP;
+#endif
+}
+
 /* ---- a huge vmalloc() with no free block of its order --------------------- */
 
 /*
@@ -2594,7 +2698,8 @@ static int __init vmap_test_init(void)
 			if (!has(f))
 				pr_info("  patch %u: %s\n", feature[f].patch, feature[f].what);
 	}
-	if (!strcmp(mode, "fallback") || !strcmp(mode, "nofree"))
+	if (!strcmp(mode, "fallback") || !strcmp(mode, "fallback-fail") ||
+	    !strcmp(mode, "nofree"))
 		events = false;
 	if (strcmp(mode, "fault")) {
 		if (events && events_attach())
@@ -2612,6 +2717,8 @@ static int __init vmap_test_init(void)
 		ret = mode_misuse();
 	else if (!strcmp(mode, "fallback"))
 		ret = mode_fallback();
+	else if (!strcmp(mode, "fallback-fail"))
+		ret = mode_fallback_fail();
 	else if (!strcmp(mode, "nofree"))
 		ret = mode_nofree();
 	else
