@@ -2501,6 +2501,7 @@ static int mode_fallback(void)
  * duration of each such call only, so that fail_page_alloc (task-filter)
  * sees no other allocation of the task.
  */
+#ifdef CONFIG_FAULT_INJECTION
 static unsigned int pass_min_pages, nr_block_passes, nr_order0_passes;
 
 static int pass_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -2525,6 +2526,7 @@ static int pass_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 static struct kretprobe krp_pass = { .kp.symbol_name = "vm_area_alloc_pages",
 				     .entry_handler = pass_entry,
 				     .handler = pass_return, .maxactive = 4 };
+#endif
 
 /*
  * fault.sh arms fail_page_alloc at every order with a space of one block
