@@ -2332,6 +2332,7 @@ static int mode_fault(void)
 	};
 	static const unsigned long sizes[] = { SZ_64K, SZ_1M, SZ_2M, SZ_4M };
 	unsigned int it, ok_vmap = 0, failed_vmap = 0, ok_vm = 0, failed_vm = 0;
+	unsigned int small_vmap = 0, j;
 	static struct pagevec_case c;	/* big: keep it off the stack */
 	void *p;
 	int i;
@@ -2344,6 +2345,18 @@ static int mode_fault(void)
 			current->make_it_fail = 0;
 			if (p) {
 				ok_vmap++;
+				/*
+				 * An injected failure in the aligned area's
+				 * request (its vm_struct or vmap_area) makes
+				 * vmap() map with 4K PTEs in a page-aligned
+				 * area instead (patch 7): correct as well.
+				 */
+				if (has(F_VMAP_BLOCKS) && c.gran[0] != G4K &&
+				    kpt_granule_at((unsigned long)p, NULL) == G4K) {
+					for (j = 0; j < c.nr; j++)
+						c.gran[j] = G4K;
+					small_vmap++;
+				}
 				check_mapping("fault vmap", p, &c, true);
 				vunmap(p);
 			} else {
@@ -2376,7 +2389,8 @@ static int mode_fault(void)
 	check(failed_vmap + failed_vm > 0,
 	      "fault: injection made calls fail (vmap %u failed/%u ok, vmalloc %u failed/%u ok)",
 	      failed_vmap, ok_vmap, failed_vm, ok_vm);
-	check(ok_vmap + ok_vm > 0, "fault: some calls still succeeded");
+	check(ok_vmap + ok_vm > 0, "fault: some calls still succeeded (%u vmap() with 4K PTEs after the aligned area failed)",
+	      small_vmap);
 	return 0;
 #else
 	check(false, "fault: kernel built without CONFIG_FAULT_INJECTION");
@@ -2423,6 +2437,41 @@ static void check_order0_area(const char *what, struct vm_struct *vm, void *p,
 }
 
 /*
+ * set_memory_ro() of the order-0 area @p of @nr pages that a huge
+ * vmalloc() fell back to: accepted (arm64 refuses only areas of a higher
+ * page order), and afterwards every page mapped with a 4K PTE (arm64: no
+ * contiguous bit) that is read-only.  A block kept as a block here would
+ * have one entry of it rewritten in place.  set_memory_rw() restores it.
+ */
+static void check_order0_set_ro(const char *what, void *p, unsigned int nr)
+{
+	int (*set_ro)(unsigned long addr, int numpages) = ksym("set_memory_ro");
+	int (*set_rw)(unsigned long addr, int numpages) = ksym("set_memory_rw");
+	unsigned long va = (unsigned long)p;
+	unsigned int i, bad = 0;
+	pte_t pte;
+	int ret;
+
+	if (!check(set_ro && set_rw, "%s: set_memory_ro(), set_memory_rw() found", what))
+		return;
+	ret = set_ro(va, nr);
+	/* Stock arm64 refuses every VM_ALLOW_HUGE_VMAP area; patch 3 only high orders. */
+	if (ON_ARM64 && !has(F_CONT_IOREMAP)) {
+		check(ret == -EINVAL, "%s: set_memory_ro() refused below patch 3 (%d)", what, ret);
+		return;
+	}
+	if (!check(!ret, "%s: set_memory_ro() of the order-0 area accepted (%d)", what, ret))
+		return;
+	for (i = 0; i < nr; i++)
+		if (!kpt_pte_4k_at(va + i * PAGE_SIZE, &pte) || pte_write(pte))
+			bad++;
+	check(!bad, "%s: after set_memory_ro() every page a read-only 4K PTE (%u not)",
+	      what, bad);
+	ret = set_rw(va, nr);
+	check(!ret, "%s: set_memory_rw() of the area (%d)", what, ret);
+}
+
+/*
  * vmap areas of at least area_size reserved by this task: calls of
  * alloc_vmap_area(), counted with a kprobe.  Smaller ones are the page
  * array, vmalloc()ed itself above PAGE_SIZE.
@@ -2451,7 +2500,8 @@ static struct kprobe kp_area = { .symbol_name = "alloc_vmap_area",
  * pages one by one (fault.sh then checks that nothing leaked), and every
  * page mapped with a 4K PTE to the page the array holds, the block it
  * got included, as an order-0 area is mapped (arm64's set_memory_*()
- * accepts any order-0 area).  Below patch 13 (F_FALLBACK) the area is
+ * accepts any order-0 area), and set_memory_ro() of it accepted, leaving
+ * every page a read-only 4K PTE.  Below patch 13 (F_FALLBACK) the area is
  * given back and a second one allocated at order 0: two areas, the rest
  * the same.
  */
@@ -2485,6 +2535,7 @@ static int mode_fallback(void)
 	check(nr_areas == (in_place ? 1 : 2), "fallback: %u vmap area(s) reserved (got %u)",
 	      in_place ? 1 : 2, nr_areas);
 	check_order0_area("fallback", find(p), p, size >> PAGE_SHIFT);
+	check_order0_set_ro("fallback", p, size >> PAGE_SHIFT);
 	vfree(p);
 	return 0;
 #else
