@@ -2436,6 +2436,7 @@ static void check_order0_area(const char *what, struct vm_struct *vm, void *p,
 	      what, i, nr);
 }
 
+#ifdef CONFIG_FAULT_INJECTION
 /*
  * set_memory_ro() of the order-0 area @p of @nr pages that a huge
  * vmalloc() fell back to: accepted (arm64 refuses only areas of a higher
@@ -2489,6 +2490,7 @@ static int count_area(struct kprobe *kp, struct pt_regs *regs)
 
 static struct kprobe kp_area = { .symbol_name = "alloc_vmap_area",
 				 .pre_handler = count_area };
+#endif
 
 /*
  * fault.sh arms fail_page_alloc for this task with min-order = the block
