@@ -3,11 +3,12 @@
 # module's task only (task-filter + make-it-fail set by the module around
 # each vmap()/vmalloc()).  Calls must fail cleanly or map correctly, and
 # nothing may leak: no vmap area of the module in /proc/vmallocinfo, the
-# vmalloc'ed pages outside thread stacks back to their count before the
-# run (after a warm-up run), free memory (MemFree and the per-CPU lists)
+# vmalloc'ed pages outside thread stacks and kprobe slots back to their
+# count before the run (after a warm-up run), free memory (MemFree and the per-CPU lists)
 # within the KASAN quarantine's bound + 8 MiB.  Then a huge vmalloc()
 # whose allocator refuses blocks after the first (vmap_test
-# mode=fallback), inside the same leak accounting.
+# mode=fallback), and one whose allocator then refuses order-0 pages too
+# (mode=fallback-fail), inside the same leak accounting.
 . "$(dirname "$0")/lib.sh"
 F=/sys/kernel/debug/fail_page_alloc
 [ -d $F ] || { fail "no $F (kernel without FAIL_PAGE_ALLOC?)"; finish; }
@@ -27,8 +28,11 @@ settle() { echo 3 >/proc/sys/vm/drop_caches; sleep 1; }
 # takes or frees a stack (32 KiB under KASAN), so VmallocUsed moves
 # without any leak (measured: 1516 -> 1484 kB across one run).  The
 # stack allocation is inlined into kernel_clone/fork_idle on 6.12;
-# naming the whole chain keeps this right if it is not.
-STACK_CALLERS='^(kernel_clone|copy_process|dup_task_struct|alloc_thread_stack_node|fork_idle)\+'
+# naming the whole chain keeps this right if it is not.  Counted with
+# them: the kprobes' instruction-slot pages (alloc_insn_page), which the
+# slot cache keeps after the module's probes are gone (x86_64: two pages
+# after mode=fallback-fail's kretprobe, measured).
+STACK_CALLERS='^(kernel_clone|copy_process|dup_task_struct|alloc_thread_stack_node|fork_idle|alloc_insn_page)\+'
 vmalloc_pages() {
 	awk -v stack="$STACK_CALLERS" '
 		{ for (i = 4; i <= NF; i++) if ($i ~ /^pages=/) {
@@ -47,6 +51,13 @@ rmmod vmap_test 2>/dev/null
 settle
 used0=$(meminfo VmallocUsed); free0=$(free_kb)
 set -- $(vmalloc_pages); pages0=$1 stack0=$2
+# The areas outside thread stacks and kprobe slots (caller and pages), to
+# name what changed.
+vmalloc_areas() {
+	awk -v stack="$STACK_CALLERS" '$3 !~ stack { for (i = 4; i <= NF; i++) if ($i ~ /^pages=/) print $3, $i }' \
+		/proc/vmallocinfo | sort
+}
+vmalloc_areas >/tmp/vmalloc_areas.0
 echo 0 >$F/probability
 echo 1 >$F/task-filter
 echo 0 >$F/min-order
@@ -100,13 +111,37 @@ case "$summary" in
 *) fail "fallback run: ${summary:-no summary line}" ;;
 esac
 
+# The same vmalloc() with __GFP_RETRY_MAYFAIL while order-0 pages are
+# refused too (min-order 0; the module marks the task make-it-fail only
+# inside its page-allocation passes): it must fail after one order-0
+# pass, in one vmap area.
+echo 0 >$F/min-order
+echo $(((1 << order) + 1)) >$F/space
+echo 100 >$F/probability
+dmesg -c >/dev/null
+kload -e 11 "$KMOD" mode=fallback-fail
+krc=$?
+echo 0 >$F/probability
+echo 0 >$F/space
+dmesg | grep 'vmap_test: ' | sed 's/^\[[^]]*\] //' | grep -E 'vmap_test: (ok|FAIL|summary)'
+summary=$(dmesg | grep 'vmap_test: summary')
+case "$summary" in
+*" fail=0") [ $krc = 0 ] && pass "fallback-fail run: $summary" || fail "fallback-fail run: kload failed ($krc)" ;;
+*) fail "fallback-fail run: ${summary:-no summary line}" ;;
+esac
+
 settle
 used1=$(meminfo VmallocUsed); free1=$(free_kb)
 set -- $(vmalloc_pages); pages1=$1 stack1=$2
-echo "VmallocUsed ${used0} -> ${used1} kB (thread stacks ${stack0} -> ${stack1} pages), free (MemFree + per-CPU lists) ${free0} -> ${free1} kB"
+echo "VmallocUsed ${used0} -> ${used1} kB (thread stacks and kprobe slots ${stack0} -> ${stack1} pages), free (MemFree + per-CPU lists) ${free0} -> ${free1} kB"
 [ "$pages0" -gt 0 ] || fail "no vmalloc pages counted in /proc/vmallocinfo (format changed?)"
-[ "$pages1" = "$pages0" ] && pass "vmalloc'ed pages outside thread stacks unchanged ($pages0)" ||
-	fail "vmalloc'ed pages outside thread stacks changed: $pages0 -> $pages1"
+[ "$pages1" = "$pages0" ] && pass "vmalloc'ed pages outside thread stacks and kprobe slots unchanged ($pages0)" ||
+	{ fail "vmalloc'ed pages outside thread stacks and kprobe slots changed: $pages0 -> $pages1"
+	  vmalloc_areas >/tmp/vmalloc_areas.1
+	  echo "areas outside thread stacks and kprobe slots, before (<) and after (>):"
+	  awk 'NR == FNR { a[$0]++; next } { if (a[$0]) a[$0]--; else print "> " $0 }
+	       END { for (k in a) for (; a[k] > 0; a[k]--) print "< " k }' \
+		/tmp/vmalloc_areas.0 /tmp/vmalloc_areas.1; }
 # Free memory is only a coarse check under KASAN: freed slab objects wait
 # in the KASAN quarantine (at most 1/32 of RAM), not counted as free.  The
 # page count above is the exact check.

@@ -76,4 +76,20 @@ static inline int kpt_granule_at(unsigned long addr, unsigned long *pfn)
 	return PAGE_SHIFT;
 }
 
+/*
+ * The PTE that maps @addr with a 4K granule (no block, arm64: no
+ * contiguous bit) in *@ptep; false when @addr is unmapped or mapped at
+ * another granule.
+ */
+static inline bool kpt_pte_4k_at(unsigned long addr, pte_t *ptep)
+{
+	pmd_t *pmd;
+
+	if (kpt_granule_at(addr, NULL) != PAGE_SHIFT)
+		return false;
+	pmd = pmd_offset(pud_offset(p4d_offset(kpt_pgd(addr), addr), addr), addr);
+	*ptep = READ_ONCE(*pte_offset_kernel(pmd, addr));
+	return true;
+}
+
 #endif /* KPT_WALK_H */

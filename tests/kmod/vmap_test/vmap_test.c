@@ -41,6 +41,9 @@
  *	  turn included): a kprobe counts the walker's calls
  *	  (vmap_pages_range_noflush_walk(), patch 6; below it stock's
  *	  vmap_small_pages_range_noflush()).
+ *	A vmap() of an order-9 page while alloc_vmap_area() refuses every
+ *	request aligned above PAGE_SIZE (a kprobe narrows its range): it
+ *	succeeds with 4K PTEs (patch 7 asks for a 2M-aligned area once).
  *	Also: the arithmetic of vmap_small_run_end() at the 32-bit limits
  *	(patch 7); the area size and page order that vmalloc_huge() and
  *	kvmalloc()'s vmalloc fallback get for 68K and 128K (the arm64
@@ -98,6 +101,9 @@
  *	blocks after the first (fault.sh arms fail_page_alloc): the area is
  *	finished with order-0 pages where it is (patch 13; see
  *	mode_fallback()).
+ * mode=fallback-fail: the same vmalloc() with __GFP_RETRY_MAYFAIL while
+ *	order-0 pages are refused too: it fails after one order-0 pass, in
+ *	one vmap area (patch 13; see mode_fallback_fail()).
  * mode=nofree: a huge vmalloc() of two 64K blocks (arm64) while no zone
  *	has a free block of order 4 or more: no page allocator call at that
  *	order (patch 15; below it one, which fails), an order-0 area (see
@@ -125,6 +131,7 @@
 #include <linux/slab.h>
 #include <linux/memcontrol.h>
 #include <linux/jump_label.h>
+#include <linux/rcupdate.h>
 #include <asm/pgtable.h>
 
 #include "kpt_walk.h"
@@ -132,7 +139,7 @@
 
 static char *mode = "map";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "map | vfree | ioremap | fault | fallback | nofree | misuse");
+MODULE_PARM_DESC(mode, "map | vfree | ioremap | fault | fallback | fallback-fail | nofree | misuse");
 static bool events = true;
 module_param(events, bool, 0444);
 MODULE_PARM_DESC(events, "check the exact tracepoint events of each mapping");
@@ -1028,6 +1035,34 @@ static struct kprobe kp_walk = { .symbol_name = "vmap_pages_range_noflush_walk",
 				 .pre_handler = count_walk };
 
 /*
+ * A vmalloc space with no free range aligned for vmap()'s blocks, made for
+ * the walk task while refuse_aligned is set: a kprobe on alloc_vmap_area()
+ * (size, align, vstart, vend, ...) moves @vend down to @vstart in the
+ * requests aligned above PAGE_SIZE, so that they fail the way a request
+ * in a fragmented vmalloc space does (-EBUSY after a purge), without an
+ * area to clean up.  Page-aligned requests are left alone.
+ */
+static bool refuse_aligned, noalign_probe;
+static unsigned int nr_refused;
+
+static int refuse_aligned_area(struct kprobe *kp, struct pt_regs *regs)
+{
+	if (!refuse_aligned || current != walk_task ||
+	    regs_get_kernel_argument(regs, 1) <= PAGE_SIZE)
+		return 0;
+	nr_refused++;
+#if defined(CONFIG_X86_64)
+	regs->cx = regs->dx;
+#elif defined(CONFIG_ARM64)
+	regs->regs[3] = regs->regs[2];
+#endif
+	return 0;
+}
+
+static struct kprobe kp_noalign = { .symbol_name = "alloc_vmap_area",
+				    .pre_handler = refuse_aligned_area };
+
+/*
  * vmap() of the pieces @pc: the mapping, one walk, and its events;
  * @fallbacks: vmap_mapped's reasons from patch 16 on (FB_ANY: not asserted).
  */
@@ -1678,6 +1713,7 @@ static void map_setup(void)
 	if (!has(F_WALKER))
 		kp_walk.symbol_name = "vmap_small_pages_range_noflush";
 	walk_probe = !register_kprobe(&kp_walk);
+	noalign_probe = !register_kprobe(&kp_noalign);
 	if (!walk_probe && !has(F_VMAP_BLOCKS))
 		pr_info("skipped: one page-table walk per vmap(): no kprobe on %s() (one caller below patch 7: inlined), patches=%u\n",
 			kp_walk.symbol_name, patches);
@@ -1713,11 +1749,37 @@ static void map_teardown(void)
 	if (walk_probe)
 		unregister_kprobe(&kp_walk);
 	walk_probe = false;
+	if (noalign_probe)
+		unregister_kprobe(&kp_noalign);
+	noalign_probe = false;
 	if (!barrier_probes)
 		return;
 	unregister_kprobe(&kp_set_huge);
 	unregister_kprobe(&kp_publish);
 	barrier_probes = false;
+}
+
+/*
+ * vmap() of an order-9 page when no free range of the vmalloc space has
+ * the alignment of its block (kp_noalign): from patch 7 vmap() asks for a
+ * 2M-aligned area once, and when that fails maps the page with 4K PTEs in
+ * a page-aligned area, as stock does, instead of failing.  Below patch 7
+ * it asks for no aligned area at all.
+ */
+static void run_noalign_case(void)
+{
+	static const struct piece order9[] = { { COMP, 9, 0, G4K, G4K } };
+	const unsigned int want = has(F_VMAP_BLOCKS) ? 1 : 0;
+
+	if (!check(noalign_probe, "vmap without an aligned area: kprobe on alloc_vmap_area()"))
+		return;
+	nr_refused = 0;
+	refuse_aligned = true;
+	run_vmap_case("vmap order-9, no aligned area free", order9, 1, 0);
+	refuse_aligned = false;
+	check(nr_refused == want,
+	      "vmap order-9, no aligned area free: %u aligned request(s) refused (got %u)",
+	      want, nr_refused);
 }
 
 static int mode_map(void)
@@ -1836,6 +1898,8 @@ static int mode_map(void)
 			      alternating, ARRAY_SIZE(alternating),
 			      EXP(0, FB_DISCONTIG));
 	}
+
+	run_noalign_case();
 
 	run_vmalloc_case("vmalloc 1M", SZ_1M, false, G4K, G4K);
 	run_vmalloc_case("vmalloc_huge 1M", SZ_1M, true, G4K,
@@ -2268,6 +2332,7 @@ static int mode_fault(void)
 	};
 	static const unsigned long sizes[] = { SZ_64K, SZ_1M, SZ_2M, SZ_4M };
 	unsigned int it, ok_vmap = 0, failed_vmap = 0, ok_vm = 0, failed_vm = 0;
+	unsigned int small_vmap = 0, j;
 	static struct pagevec_case c;	/* big: keep it off the stack */
 	void *p;
 	int i;
@@ -2280,6 +2345,18 @@ static int mode_fault(void)
 			current->make_it_fail = 0;
 			if (p) {
 				ok_vmap++;
+				/*
+				 * An injected failure in the aligned area's
+				 * request (its vm_struct or vmap_area) makes
+				 * vmap() map with 4K PTEs in a page-aligned
+				 * area instead (patch 7): correct as well.
+				 */
+				if (has(F_VMAP_BLOCKS) && c.gran[0] != G4K &&
+				    kpt_granule_at((unsigned long)p, NULL) == G4K) {
+					for (j = 0; j < c.nr; j++)
+						c.gran[j] = G4K;
+					small_vmap++;
+				}
 				check_mapping("fault vmap", p, &c, true);
 				vunmap(p);
 			} else {
@@ -2312,7 +2389,8 @@ static int mode_fault(void)
 	check(failed_vmap + failed_vm > 0,
 	      "fault: injection made calls fail (vmap %u failed/%u ok, vmalloc %u failed/%u ok)",
 	      failed_vmap, ok_vmap, failed_vm, ok_vm);
-	check(ok_vmap + ok_vm > 0, "fault: some calls still succeeded");
+	check(ok_vmap + ok_vm > 0, "fault: some calls still succeeded (%u vmap() with 4K PTEs after the aligned area failed)",
+	      small_vmap);
 	return 0;
 #else
 	check(false, "fault: kernel built without CONFIG_FAULT_INJECTION");
@@ -2358,6 +2436,42 @@ static void check_order0_area(const char *what, struct vm_struct *vm, void *p,
 	      what, i, nr);
 }
 
+#ifdef CONFIG_FAULT_INJECTION
+/*
+ * set_memory_ro() of the order-0 area @p of @nr pages that a huge
+ * vmalloc() fell back to: accepted (arm64 refuses only areas of a higher
+ * page order), and afterwards every page mapped with a 4K PTE (arm64: no
+ * contiguous bit) that is read-only.  A block kept as a block here would
+ * have one entry of it rewritten in place.  set_memory_rw() restores it.
+ */
+static void check_order0_set_ro(const char *what, void *p, unsigned int nr)
+{
+	int (*set_ro)(unsigned long addr, int numpages) = ksym("set_memory_ro");
+	int (*set_rw)(unsigned long addr, int numpages) = ksym("set_memory_rw");
+	unsigned long va = (unsigned long)p;
+	unsigned int i, bad = 0;
+	pte_t pte;
+	int ret;
+
+	if (!check(set_ro && set_rw, "%s: set_memory_ro(), set_memory_rw() found", what))
+		return;
+	ret = set_ro(va, nr);
+	/* Stock arm64 refuses every VM_ALLOW_HUGE_VMAP area; patch 3 only high orders. */
+	if (ON_ARM64 && !has(F_CONT_IOREMAP)) {
+		check(ret == -EINVAL, "%s: set_memory_ro() refused below patch 3 (%d)", what, ret);
+		return;
+	}
+	if (!check(!ret, "%s: set_memory_ro() of the order-0 area accepted (%d)", what, ret))
+		return;
+	for (i = 0; i < nr; i++)
+		if (!kpt_pte_4k_at(va + i * PAGE_SIZE, &pte) || pte_write(pte))
+			bad++;
+	check(!bad, "%s: after set_memory_ro() every page a read-only 4K PTE (%u not)",
+	      what, bad);
+	ret = set_rw(va, nr);
+	check(!ret, "%s: set_memory_rw() of the area (%d)", what, ret);
+}
+
 /*
  * vmap areas of at least area_size reserved by this task: calls of
  * alloc_vmap_area(), counted with a kprobe.  Smaller ones are the page
@@ -2376,6 +2490,7 @@ static int count_area(struct kprobe *kp, struct pt_regs *regs)
 
 static struct kprobe kp_area = { .symbol_name = "alloc_vmap_area",
 				 .pre_handler = count_area };
+#endif
 
 /*
  * fault.sh arms fail_page_alloc for this task with min-order = the block
@@ -2387,7 +2502,8 @@ static struct kprobe kp_area = { .symbol_name = "alloc_vmap_area",
  * pages one by one (fault.sh then checks that nothing leaked), and every
  * page mapped with a 4K PTE to the page the array holds, the block it
  * got included, as an order-0 area is mapped (arm64's set_memory_*()
- * accepts any order-0 area).  Below patch 13 (F_FALLBACK) the area is
+ * accepts any order-0 area), and set_memory_ro() of it accepted, leaving
+ * every page a read-only 4K PTE.  Below patch 13 (F_FALLBACK) the area is
  * given back and a second one allocated at order 0: two areas, the rest
  * the same.
  */
@@ -2421,10 +2537,113 @@ static int mode_fallback(void)
 	check(nr_areas == (in_place ? 1 : 2), "fallback: %u vmap area(s) reserved (got %u)",
 	      in_place ? 1 : 2, nr_areas);
 	check_order0_area("fallback", find(p), p, size >> PAGE_SHIFT);
+	check_order0_set_ro("fallback", p, size >> PAGE_SHIFT);
 	vfree(p);
 	return 0;
 #else
 	check(false, "fallback: kernel built without CONFIG_FAULT_INJECTION");
+	return -EOPNOTSUPP;
+#endif
+}
+
+/*
+ * The page-allocation passes of a huge vmalloc(): vm_area_alloc_pages()
+ * calls of this task for at least one block's worth of pages (smaller
+ * ones fill the page array, vmalloc()ed itself on x86_64), counted by
+ * order with a kretprobe that also marks the task make-it-fail for the
+ * duration of each such call only, so that fail_page_alloc (task-filter)
+ * sees no other allocation of the task.
+ */
+#ifdef CONFIG_FAULT_INJECTION
+static unsigned int pass_min_pages, nr_block_passes, nr_order0_passes;
+
+static int pass_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	if (current != area_task ||
+	    regs_get_kernel_argument(regs, 3) < pass_min_pages)
+		return 1;	/* no return handler */
+	if (regs_get_kernel_argument(regs, 2))
+		nr_block_passes++;
+	else
+		nr_order0_passes++;
+	current->make_it_fail = 1;
+	return 0;
+}
+
+static int pass_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	current->make_it_fail = 0;
+	return 0;
+}
+
+static struct kretprobe krp_pass = { .kp.symbol_name = "vm_area_alloc_pages",
+				     .entry_handler = pass_entry,
+				     .handler = pass_return, .maxactive = 4 };
+#endif
+
+/*
+ * fault.sh arms fail_page_alloc at every order with a space of one block
+ * plus one page: inside the passes above, the first block is granted and
+ * every later allocation refused, order-0 pages included.  A huge
+ * vmalloc() of four blocks with __GFP_RETRY_MAYFAIL (as kvmalloc() may
+ * ask) must then fail after one block pass and one order-0 pass, in one
+ * vmap area: from patch 13 the order-0 pages are tried in place, and when
+ * they cannot be had that was the order-0 attempt, not a reason to reserve
+ * a second area and try every page at order 0 again.  Below patch 13 the
+ * area is given back after the block pass and the order-0 pass runs in a
+ * second area: two areas, one order-0 pass.
+ */
+static int mode_fallback_fail(void)
+{
+#ifdef CONFIG_FAULT_INJECTION
+	const unsigned int order = EXP(PMD_SHIFT, 16) - PAGE_SHIFT;
+	const unsigned long size = 4UL << (PAGE_SHIFT + order);
+	const unsigned int want_areas = has(F_FALLBACK) ? 1 : 2;
+	void *(*alloc)(unsigned long size, unsigned long align,
+		       unsigned long start, unsigned long end, gfp_t gfp,
+		       pgprot_t prot, unsigned long vm_flags, int node,
+		       const void *caller) = ksym("__vmalloc_node_range_noprof");
+	bool areas, passes;
+	void *p;
+
+	areas = !register_kprobe(&kp_area);
+	passes = !register_kretprobe(&krp_pass);
+	if (!check(alloc && areas && passes,
+		   "fallback-fail: __vmalloc_node_range_noprof(), kprobe on alloc_vmap_area(), kretprobe on vm_area_alloc_pages()")) {
+		if (areas)
+			unregister_kprobe(&kp_area);
+		if (passes)
+			unregister_kretprobe(&krp_pass);
+		return -ENOENT;
+	}
+	nr_areas = nr_block_passes = nr_order0_passes = 0;
+	area_size = size;
+	pass_min_pages = 1U << order;
+	area_task = current;
+	p = alloc(size, 1, VMALLOC_START, VMALLOC_END,
+		  GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN, PAGE_KERNEL,
+		  VM_ALLOW_HUGE_VMAP, NUMA_NO_NODE, __builtin_return_address(0));
+	area_task = NULL;
+	unregister_kretprobe(&krp_pass);
+	unregister_kprobe(&kp_area);
+	/*
+	 * The kretprobe's instances (a vmalloc()ed slot per CPU) are freed
+	 * from an RCU callback: wait for it, fault.sh counts vmalloc pages.
+	 */
+	rcu_barrier();
+	check(!p, "fallback-fail: __vmalloc_node_range(%luK, __GFP_RETRY_MAYFAIL, VM_ALLOW_HUGE_VMAP) fails when order-0 pages are refused too",
+	      size >> 10);
+	if (p)
+		vfree(p);
+	check(nr_block_passes == 1, "fallback-fail: one pass at order %u (got %u)",
+	      order, nr_block_passes);
+	check(nr_order0_passes == 1, "fallback-fail: one order-0 pass (got %u)",
+	      nr_order0_passes);
+	check(nr_areas == want_areas, "fallback-fail: %u vmap area(s) reserved (got %u)",
+	      want_areas, nr_areas);
+	return 0;
+#else
+	check(false, "fallback-fail: kernel built without CONFIG_FAULT_INJECTION");
 	return -EOPNOTSUPP;
 #endif
 }
@@ -2534,7 +2753,8 @@ static int __init vmap_test_init(void)
 			if (!has(f))
 				pr_info("  patch %u: %s\n", feature[f].patch, feature[f].what);
 	}
-	if (!strcmp(mode, "fallback") || !strcmp(mode, "nofree"))
+	if (!strcmp(mode, "fallback") || !strcmp(mode, "fallback-fail") ||
+	    !strcmp(mode, "nofree"))
 		events = false;
 	if (strcmp(mode, "fault")) {
 		if (events && events_attach())
@@ -2552,6 +2772,8 @@ static int __init vmap_test_init(void)
 		ret = mode_misuse();
 	else if (!strcmp(mode, "fallback"))
 		ret = mode_fallback();
+	else if (!strcmp(mode, "fallback-fail"))
+		ret = mode_fallback_fail();
 	else if (!strcmp(mode, "nofree"))
 		ret = mode_nofree();
 	else
