@@ -90,6 +90,11 @@
  *	  it vmap() maps 4K PTEs and the cut unmaps one page, no warning);
  *	- foreign-page: vfree() of a huge vmalloc() whose page array no
  *	  longer holds its own block frees what the array holds; no warning.
+ *	In both cut steps every page is written through the mapping before
+ *	the cut (so the TLB holds it), and afterwards
+ *	copy_from_kernel_nofault() of every page cleared must fail with
+ *	-EFAULT (an entry the flush missed would still translate: QEMU
+ *	honours TLB invalidations) while every other page reads back.
  *	These use unexported functions, found through kallsyms_lookup_name()
  *	(itself found with a kprobe).
  * mode=fault: iters rounds of vmap()/vmalloc() with this task marked
@@ -2022,6 +2027,54 @@ static int (*p_vmap_pages_range_noflush)(unsigned long addr,
 					 unsigned int page_shift);
 static struct vm_struct *(*p_find_vm_area)(const void *addr);
 
+/*
+ * Write each page's index into its first word through the mapping at @va:
+ * a pattern to read back, and a TLB entry for every page (QEMU keeps one
+ * until the kernel invalidates it, as hardware may).
+ */
+static void touch_pages(unsigned long va, unsigned long size)
+{
+	unsigned long i;
+
+	for (i = 0; i < size >> PAGE_SHIFT; i++)
+		WRITE_ONCE(*(unsigned long *)(va + (i << PAGE_SHIFT)), i);
+}
+
+/*
+ * After an unmap of part of [va, va + size), whose pages touch_pages()
+ * wrote before it: read the first word of every page with
+ * copy_from_kernel_nofault(), which must fail with -EFAULT for each page
+ * that @cleared says the unmap took away (a TLB entry left behind by a
+ * missing or short flush would still translate it) and read the pattern
+ * back from every other one.
+ */
+static void check_reads_after_cut(const char *step, unsigned long va,
+				  unsigned long size,
+				  bool (*cleared)(unsigned long off))
+{
+	unsigned int stale = 0, unreadable = 0, nr_cleared = 0;
+	unsigned long i, val;
+	long ret;
+
+	for (i = 0; i < size >> PAGE_SHIFT; i++) {
+		ret = copy_from_kernel_nofault(&val, (void *)(va + (i << PAGE_SHIFT)),
+					       sizeof(val));
+		if (cleared(i << PAGE_SHIFT)) {
+			nr_cleared++;
+			if (ret != -EFAULT)
+				stale++;
+		} else if (ret || val != i) {
+			unreadable++;
+		}
+	}
+	check(!stale && nr_cleared,
+	      "%s: copy_from_kernel_nofault() fails with -EFAULT on each of the %u pages cleared (%u read)",
+	      step, nr_cleared, stale);
+	check(!unreadable,
+	      "%s: the %lu pages still mapped read back what was written (%u do not)",
+	      step, (size >> PAGE_SHIFT) - nr_cleared, unreadable);
+}
+
 static void step_begin(const char *name, int warnings)
 {
 	pr_info("step %s expect-warn %d\n", name, warnings);
@@ -2044,8 +2097,18 @@ static void step_skip(const char *name, enum feature f, const char *why)
  * contiguous-PTE block and ends inside the next.  Both blocks must be
  * cleared whole (no entry left valid with the contiguous hint next to an
  * invalid one), with one warning (F_CUT_WARN).  With 4K PTEs (x86_64,
- * arm64 below patch 5) it is a plain partial unmap.
+ * arm64 below patch 5) it is a plain partial unmap.  Every page is
+ * written before the cut, and every page cleared must fault afterwards:
+ * the TLB flushed for the whole blocks, not only for the range asked.
  */
+static bool cut_block_blocks;
+
+/* What the cut clears: both blocks whole, or the middle 64K of 4K PTEs. */
+static bool cut_block_cleared(unsigned long off)
+{
+	return cut_block_blocks || (off >= SZ_32K && off < SZ_64K + SZ_32K);
+}
+
 static void misuse_cut_block(void)
 {
 	const int gran = sub_pmd_order() ? G64K : G4K;
@@ -2066,7 +2129,10 @@ static void misuse_cut_block(void)
 	check(!bad_gran, "cut-block: 128K mapped with shift %d before (%u wrong)",
 	      gran, bad_gran);
 
+	cut_block_blocks = blocks;
+	touch_pages(va, SZ_128K);
 	p_vunmap_range(va + SZ_32K, va + SZ_64K + SZ_32K);
+	check_reads_after_cut("cut-block", va, SZ_128K, cut_block_cleared);
 
 	for (b = 0; b < SZ_128K; b += SZ_64K) {
 		unsigned int cont = 0, invalid = 0;
@@ -2212,8 +2278,17 @@ out:
  * on the rest of the 2M with nothing pointing at the caller.  One
  * warning, and no page of the block left mapped.  Below patch 7
  * (F_VMAP_BLOCKS) vmap() maps the page with 4K PTEs: the cut unmaps the
- * one page and nothing warns.
+ * one page and nothing warns.  As for cut-block, every page cleared must
+ * fault afterwards, although every page was written before the cut.
  */
+static bool cut_pmd_block_pmd;
+
+/* What the cut clears: the whole PMD block, or the one 4K page. */
+static bool cut_pmd_block_cleared(unsigned long off)
+{
+	return cut_pmd_block_pmd || off == PAGE_SIZE;
+}
+
 static void misuse_cut_pmd_block(void)
 {
 	const bool pmd = has(F_VMAP_BLOCKS);
@@ -2237,7 +2312,11 @@ static void misuse_cut_pmd_block(void)
 	if (check(kpt_granule_at(va, &pfn) == gran && pfn == page_to_pfn(big),
 		  "cut-pmd-block: mapped with %s before",
 		  pmd ? "a PMD block" : "4K PTEs (vmap() below patch 7)")) {
+		cut_pmd_block_pmd = pmd;
+		touch_pages(va, PMD_SIZE);
 		p_vunmap_range(va + PAGE_SIZE, va + 2 * PAGE_SIZE);
+		check_reads_after_cut("cut-pmd-block", va, PMD_SIZE,
+				      cut_pmd_block_cleared);
 		for (i = 0; i < nr; i++)
 			if (kpt_granule_at(va + i * PAGE_SIZE, &pfn) >= 0)
 				mapped++;
