@@ -1,7 +1,8 @@
 # The Linux 6.12 series (kernel-patches/linux-6.12/) and its in-guest tests.
 #
 #   make check-guest-kernel        patched x86_64 + arm64: mappings, granules, exact
-#                            events, tracefs/perf, ioremap of an ivshmem BAR,
+#                            events (and again booted with nohugevmalloc: 4K
+#                            PTEs only), tracefs/perf, ioremap of an ivshmem BAR,
 #                            test_vmalloc; misuses that must warn (misuse.sh,
 #                            in a run of its own with --expect-warn)
 #   make check-guest-kernel-debug  debug x86_64 + arm64 (KASAN, DEBUG_VM): the same
@@ -45,6 +46,8 @@ $(ARCHES:%=check-guest-kernel-%): check-guest-kernel-%: deps perf-tools
 	$(LAB) build --arch $* --variant patched >/dev/null
 	$(LAB) kmod --arch $* --variant patched $(VMAP_TEST) >/dev/null
 	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) -- $(call kguest,map.sh)
+	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) --append nohugevmalloc \
+		-- env VMAP_NOHUGE=1 $(call kguest,map.sh)
 	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) -- $(call kguest,tracefs.sh)
 	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) --ivshmem 64 -- $(call kguest,ioremap.sh)
 	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) -- $(call kguest,test_vmalloc.sh)

@@ -14,6 +14,11 @@
  *	prefix, and must exist from their patch on and not before.
  *	map.sh and misuse.sh pass patches=$VMAP_PATCHES when it is set.
  *
+ * nohuge=1: the kernel was booted with "nohugevmalloc" (map.sh passes it
+ *	when /proc/cmdline has it): mode=map and mode=nofree expect vmap(),
+ *	vmalloc_huge() and kvmalloc()'s fallback with 4K PTEs only, in
+ *	order-0 pages (the vfree() cases, which need blocks, are skipped).
+ *
  * mode=map (default): vmap() of pages of orders 0..10, compound and split,
  *	PFN-aligned and deliberately misaligned, and mixed arrays; vmalloc()
  *	and vmalloc_huge(); vm_map_ram().  For every mapping:
@@ -159,6 +164,17 @@ static unsigned int patches = NR_SERIES_PATCHES;
 module_param(patches, uint, 0444);
 MODULE_PARM_DESC(patches, "the kernel carries patches 1..N of kernel-patches/linux-6.12/series (0: stock 6.12; default: all "
 		 __stringify(NR_SERIES_PATCHES) ")");
+
+/*
+ * nohuge=1: the kernel was booted with "nohugevmalloc" (map.sh passes it
+ * when /proc/cmdline has it).  That turns off huge vmalloc() (stock 6.12
+ * already) and vmap()'s blocks (from patch 7): every vmap(),
+ * vmalloc_huge() and kvmalloc() fallback must then map order-0 pages with
+ * 4K PTEs only, in page-aligned areas, and the walk chooses nothing.
+ */
+static bool nohuge;
+module_param(nohuge, bool, 0444);
+MODULE_PARM_DESC(nohuge, "the kernel was booted with nohugevmalloc: expect 4K PTEs only from vmap() and huge vmalloc()");
 
 static unsigned int nr_pass, nr_fail;
 
@@ -349,11 +365,24 @@ static bool has(enum feature f)
 
 /*
  * The page order of a huge vmalloc() of a multiple of 64K below 2M (and
- * of kvmalloc()'s fallback): 4 on arm64 from patch 5, 0 otherwise.
+ * of kvmalloc()'s fallback): 4 on arm64 from patch 5, 0 otherwise and
+ * with nohugevmalloc.
  */
 static unsigned int sub_pmd_order(void)
 {
-	return ON_ARM64 && has(F_CONT_VMALLOC) ? G64K - PAGE_SHIFT : 0;
+	return ON_ARM64 && has(F_CONT_VMALLOC) && !nohuge ? G64K - PAGE_SHIFT : 0;
+}
+
+/* The granule of a huge vmalloc() of a multiple of 2M: PMD, or 4K with nohugevmalloc. */
+static int huge_pmd_gran(void)
+{
+	return nohuge ? G4K : G2M;
+}
+
+/* Whether vmap() maps contiguous runs with blocks: from patch 7, unless nohugevmalloc. */
+static bool vmap_blocks(void)
+{
+	return has(F_VMAP_BLOCKS) && !nohuge;
 }
 
 /* For "skipped: ..." lines: why a check cannot run on this prefix. */
@@ -937,8 +966,11 @@ static int build_case(struct pagevec_case *c, const struct piece *pc,
 			struct page *pg = p->kind == SINGLES ? first + 2 * j : first + j;
 
 			c->pages[n] = pg;
-			/* Before patch 7, vmap() maps every page with a PTE. */
-			c->gran[n] = has(F_VMAP_BLOCKS) ? EXP(p->x86, p->arm64) : G4K;
+			/*
+			 * Before patch 7, and with nohugevmalloc, vmap() maps
+			 * every page with a PTE.
+			 */
+			c->gran[n] = vmap_blocks() ? EXP(p->x86, p->arm64) : G4K;
 			n++;
 		}
 		prev_end = page_to_pfn(c->pages[n - 1]) + 1;
@@ -1097,9 +1129,11 @@ static void run_vmap_case(const char *name, const struct piece *pc,
 		      walk_probe ? "placed" : "missing", nr_walks);
 	check_mapping(name, addr, &c, false);
 	if (events) {
+		/* With nohugevmalloc the walk has no block to fall back from. */
 		struct call_want w = { name, (unsigned long)addr,
 				       (unsigned long)c.nr << PAGE_SHIFT,
-				       2 /* vmap */, c.gran, 0, false, fallbacks };
+				       2 /* vmap */, c.gran, 0, false,
+				       nohuge ? 0 : fallbacks };
 		bool big = false, small = false;
 		unsigned int i;
 
@@ -1326,7 +1360,8 @@ static int count_set_huge(struct kprobe *kp, struct pt_regs *regs)
  * chunk.  The spans that vmap_pte_set_huge() wrote are counted too, for
  * the log.  Consecutive allocations may happen to be physically adjacent
  * and form a PMD block somewhere: the PTE tables are counted from the
- * granules the mapping got.
+ * granules the mapping got.  With nohugevmalloc: 4K PTEs only, and no
+ * barrier pair at all.
  */
 static void run_barrier_case(void)
 {
@@ -1377,16 +1412,17 @@ static void run_barrier_case(void)
 		unsigned long a = va + i * PAGE_SIZE;
 
 		g = kpt_granule_at(a, &pfn);
-		if ((g != G64K && g != G2M) || pfn != page_to_pfn(pages[i]))
+		if ((nohuge ? g != G4K : g != G64K && g != G2M) ||
+		    pfn != page_to_pfn(pages[i]))
 			bad++;
 		if (g == G64K && (!tables || a >> PMD_SHIFT != last_table)) {
 			tables++;
 			last_table = a >> PMD_SHIFT;
 		}
 	}
-	check(!bad, "barriers: 64K or 2M granule and PFN on all %u pages (%u wrong)",
-	      n, bad);
-	check(tables && nr_publish == tables,
+	check(!bad, "barriers: %s granule and PFN on all %u pages (%u wrong)",
+	      nohuge ? "4K" : "64K or 2M", n, bad);
+	check(nohuge ? !tables && !nr_publish : tables && nr_publish == tables,
 	      "barriers: vmap of 100 MiB of order-%u pages: %lu barrier pairs for %lu PTE tables with blocks (%lu contiguous-PTE spans)",
 	      order, nr_publish, tables, nr_set_huge);
 	vunmap(addr);
@@ -1677,6 +1713,10 @@ static void run_vfree_cases(void)
 {
 	const unsigned int pmd_order = PMD_SHIFT - PAGE_SHIFT;
 
+	if (nohuge) {
+		pr_info("skipped: vfree cases: nohugevmalloc: vmalloc_huge() has order-0 pages, freed one by one as any vmalloc() (the 2M case above checks it maps them with 4K PTEs)\n");
+		return;
+	}
 	pr_info("vfree: allocation profiling %s, page_owner %s, blocks %s\n",
 		alloc_profiling ? "on" : "off", page_owner_on ? "on" : "off",
 		has(F_VFREE_WHOLE) ? "whole where they can be" : "page by page (below patch 11)");
@@ -1768,13 +1808,13 @@ static void map_teardown(void)
  * vmap() of an order-9 page when no free range of the vmalloc space has
  * the alignment of its block (kp_noalign): from patch 7 vmap() asks for a
  * 2M-aligned area once, and when that fails maps the page with 4K PTEs in
- * a page-aligned area, as stock does, instead of failing.  Below patch 7
- * it asks for no aligned area at all.
+ * a page-aligned area, as stock does, instead of failing.  Below patch 7,
+ * and with nohugevmalloc, it asks for no aligned area at all.
  */
 static void run_noalign_case(void)
 {
 	static const struct piece order9[] = { { COMP, 9, 0, G4K, G4K } };
-	const unsigned int want = has(F_VMAP_BLOCKS) ? 1 : 0;
+	const unsigned int want = vmap_blocks() ? 1 : 0;
 
 	if (!check(noalign_probe, "vmap without an aligned area: kprobe on alloc_vmap_area()"))
 		return;
@@ -1911,7 +1951,8 @@ static int mode_map(void)
 			 sub_pmd_order() ? G64K : G4K);
 	run_vmalloc_case("vmalloc_huge 128K", SZ_128K, true, G4K,
 			 sub_pmd_order() ? G64K : G4K);
-	run_vmalloc_case("vmalloc_huge 2M", SZ_2M, true, G2M, G2M);
+	run_vmalloc_case("vmalloc_huge 2M", SZ_2M, true, huge_pmd_gran(),
+			 huge_pmd_gran());
 	run_vm_map_ram_case();
 	run_vfree_cases();
 	run_barrier_case();
