@@ -5,8 +5,9 @@
 #                            PTEs only), tracefs/perf, ioremap of an ivshmem BAR,
 #                            test_vmalloc; misuses that must warn (misuse.sh,
 #                            in a run of its own with --expect-warn)
-#   make check-guest-kernel-debug  debug x86_64 + arm64 (KASAN, DEBUG_VM): the same
-#                            mapping checks (and vfree() of memcg-charged
+#   make check-guest-kernel-debug  debug x86_64 + arm64 (KASAN, DEBUG_VM, lockdep,
+#                            DEBUG_ATOMIC_SLEEP; lockdep still on at the end
+#                            of each run): the same mapping checks (and vfree() of memcg-charged
 #                            and poisoned areas), vfree() with page_owner=on
 #                            and with allocation profiling on, test_vmalloc,
 #                            fault injection and the misuses

@@ -116,4 +116,5 @@ case " $cmdline " in
 		fail "${PO}_stacks/show_stacks: no stack read"
 	;;
 esac
+check_lockdep
 finish
