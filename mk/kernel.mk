@@ -7,8 +7,9 @@
 #                            in a run of its own with --expect-warn)
 #   make check-guest-kernel-debug  debug x86_64 + arm64 (KASAN, DEBUG_VM, lockdep,
 #                            DEBUG_ATOMIC_SLEEP; lockdep still on at the end
-#                            of each run): the same mapping checks (and vfree() of memcg-charged
-#                            and poisoned areas), vfree() with page_owner=on
+#                            of each run): the same mapping checks (and
+#                            vfree() of memcg-charged and poisoned areas),
+#                            vfree() with page_owner=on
 #                            and with allocation profiling on, test_vmalloc,
 #                            fault injection and the misuses
 #   make check-series-build  the kernel builds after each patch, both arches
