@@ -1,12 +1,15 @@
 # The Linux 6.12 series (kernel-patches/linux-6.12/) and its in-guest tests.
 #
 #   make check-guest-kernel        patched x86_64 + arm64: mappings, granules, exact
-#                            events, tracefs/perf, ioremap of an ivshmem BAR,
+#                            events (and again booted with nohugevmalloc: 4K
+#                            PTEs only), tracefs/perf, ioremap of an ivshmem BAR,
 #                            test_vmalloc; misuses that must warn (misuse.sh,
 #                            in a run of its own with --expect-warn)
-#   make check-guest-kernel-debug  debug x86_64 + arm64 (KASAN, DEBUG_VM): the same
-#                            mapping checks (and vfree() of memcg-charged
-#                            and poisoned areas), vfree() with page_owner=on
+#   make check-guest-kernel-debug  debug x86_64 + arm64 (KASAN, DEBUG_VM, lockdep,
+#                            DEBUG_ATOMIC_SLEEP; lockdep still on at the end
+#                            of each run): the same mapping checks (and
+#                            vfree() of memcg-charged and poisoned areas),
+#                            vfree() with page_owner=on
 #                            and with allocation profiling on, test_vmalloc,
 #                            fault injection and the misuses
 #   make check-series-build  the kernel builds after each patch, both arches
@@ -45,6 +48,8 @@ $(ARCHES:%=check-guest-kernel-%): check-guest-kernel-%: deps perf-tools
 	$(LAB) build --arch $* --variant patched >/dev/null
 	$(LAB) kmod --arch $* --variant patched $(VMAP_TEST) >/dev/null
 	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) -- $(call kguest,map.sh)
+	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) --append nohugevmalloc \
+		-- env VMAP_NOHUGE=1 $(call kguest,map.sh)
 	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) -- $(call kguest,tracefs.sh)
 	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) --ivshmem 64 -- $(call kguest,ioremap.sh)
 	$(LAB) run --arch $* --variant patched --timeout $(KTIMEOUT) -- $(call kguest,test_vmalloc.sh)

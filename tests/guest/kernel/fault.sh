@@ -148,4 +148,5 @@ echo "VmallocUsed ${used0} -> ${used1} kB (thread stacks and kprobe slots ${stac
 slack=$(( $(meminfo MemTotal) / 32 + 8192 ))
 [ $((free0 - free1)) -lt $slack ] && pass "free memory within $slack kB of its value before" ||
 	fail "free memory dropped by $((free0 - free1)) kB (slack $slack kB)"
+check_lockdep
 finish

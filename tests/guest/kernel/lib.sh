@@ -30,3 +30,21 @@ run_vmap_test() {
 	*) fail "vmap_test mode=$mode: ${summary:-no summary line}" ;;
 	esac
 }
+
+# check_lockdep: on a kernel with lockdep (the debug kernels), lockdep must
+# still be on when the run ends.  Every lockdep report turns it off for
+# good: circular or recursive locking, a bad unlock balance, an
+# inconsistent lock state, and a lock with a non-static key, which only
+# says "INFO: trying to register non-static key." (the reports that say
+# "WARNING:" or "BUG:", and DEBUG_ATOMIC_SLEEP's "BUG: sleeping function
+# called from invalid context", fail the lab's log scan as well).
+check_lockdep() {
+	[ -r /proc/lockdep_stats ] || return 0
+	on=$(awk '$1 == "debug_locks:" { print $2 }' /proc/lockdep_stats)
+	if [ "$on" = 1 ]; then
+		pass "lockdep is still on: no lock report"
+	else
+		dmesg | grep -E -m3 'WARNING: .*(lock|dependency)|INFO: .*(lock|key)|BUG: .*(lock|context)'
+		fail "lockdep turned itself off (debug_locks=${on:-?}): a lockdep report in the kernel log"
+	fi
+}

@@ -17,12 +17,21 @@
 # read; only without the memory cgroup: on 6.12 reading page_owner once a
 # task has run in a memory cgroup below the root oopses in
 # print_page_owner_memcg(), with or without this module.
+# With nohugevmalloc on the command line, the module is told (nohuge=1)
+# and expects vmap() and huge vmalloc() with 4K PTEs only; VMAP_NOHUGE=1
+# says the run was booted for that, and fails it if the parameter did not
+# reach the kernel.
 # VMAP_PATCHES=N: the kernel carries patches 1..N of the series (0: stock
 # 6.12), and the module expects that prefix's behaviour (lib.sh).
 . "$(dirname "$0")/lib.sh"
 MODE=${VMAP_MODE:-map}
 CG=/sys/fs/cgroup
 cmdline=$(cat /proc/cmdline)
+nohuge=
+case " $cmdline " in
+*" nohugevmalloc "*) nohuge=nohuge=1; echo "nohugevmalloc: 4K PTEs only expected" ;;
+*) [ "${VMAP_NOHUGE:-0}" = 0 ] || fail "VMAP_NOHUGE=1 but no nohugevmalloc in /proc/cmdline" ;;
+esac
 
 memcg=
 [ "${VMAP_MEMCG:-1}" = 0 ] ||
@@ -43,10 +52,10 @@ if [ -n "$memcg" ]; then
 	vmalloc0=$(memstat vmalloc); current0=$(cat $memcg/memory.current)
 fi
 
-run_vmap_test "$MODE"
+run_vmap_test "$MODE" $nohuge
 # A huge vmalloc() while no block of its order is free (arm64; the module
 # says "skipped" on x86_64).
-[ "$MODE" != map ] || run_vmap_test nofree
+[ "$MODE" != map ] || run_vmap_test nofree $nohuge
 
 if [ -n "$memcg" ]; then
 	vmalloc1=$(memstat vmalloc); current1=$(cat $memcg/memory.current)
@@ -61,6 +70,8 @@ if [ -n "$memcg" ]; then
 	d=$((current1 - current0))
 	[ ${d#-} -le $slack ] && pass "memory.current within $slack bytes of its value before ($d)" ||
 		fail "memory.current moved by $d bytes (slack $slack)"
+	# (With nohugevmalloc the module skips its vfree() cases.)
+	[ -n "$nohuge" ] ||
 	grep -q 'vmap_test: ok   vfree .*memcg charged.*: vfree() freed' /tmp/vmap_test.$MODE.log ||
 		fail "no memcg-charged vfree() case ran"
 fi
@@ -105,4 +116,5 @@ case " $cmdline " in
 		fail "${PO}_stacks/show_stacks: no stack read"
 	;;
 esac
+check_lockdep
 finish

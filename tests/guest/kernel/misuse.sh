@@ -71,4 +71,5 @@ if [ -f /tmp/misuse.trace ]; then
 elif [ "${VMAP_PATCHES:-16}" -ge 8 ]; then
 	fail "tracefs: no vmalloc:vmap_mapped event"
 fi
+check_lockdep
 finish

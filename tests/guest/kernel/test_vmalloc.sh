@@ -29,4 +29,5 @@ tv "mask 0x7bf" run_test_mask=0x7bf
 for np in 16 256 512; do
 	tv "mask 0x7bf use_huge=1 nr_pages=$np" run_test_mask=0x7bf use_huge=1 nr_pages=$np
 done
+check_lockdep
 finish

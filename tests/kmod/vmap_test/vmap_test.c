@@ -14,6 +14,11 @@
  *	prefix, and must exist from their patch on and not before.
  *	map.sh and misuse.sh pass patches=$VMAP_PATCHES when it is set.
  *
+ * nohuge=1: the kernel was booted with "nohugevmalloc" (map.sh passes it
+ *	when /proc/cmdline has it): mode=map and mode=nofree expect vmap(),
+ *	vmalloc_huge() and kvmalloc()'s fallback with 4K PTEs only, in
+ *	order-0 pages (the vfree() cases, which need blocks, are skipped).
+ *
  * mode=map (default): vmap() of pages of orders 0..10, compound and split,
  *	PFN-aligned and deliberately misaligned, and mixed arrays; vmalloc()
  *	and vmalloc_huge(); vm_map_ram().  For every mapping:
@@ -90,6 +95,11 @@
  *	  it vmap() maps 4K PTEs and the cut unmaps one page, no warning);
  *	- foreign-page: vfree() of a huge vmalloc() whose page array no
  *	  longer holds its own block frees what the array holds; no warning.
+ *	In both cut steps every page is written through the mapping before
+ *	the cut (so the TLB holds it), and afterwards
+ *	copy_from_kernel_nofault() of every page cleared must fail with
+ *	-EFAULT (an entry the flush missed would still translate: QEMU
+ *	honours TLB invalidations) while every other page reads back.
  *	These use unexported functions, found through kallsyms_lookup_name()
  *	(itself found with a kprobe).
  * mode=fault: iters rounds of vmap()/vmalloc() with this task marked
@@ -154,6 +164,17 @@ static unsigned int patches = NR_SERIES_PATCHES;
 module_param(patches, uint, 0444);
 MODULE_PARM_DESC(patches, "the kernel carries patches 1..N of kernel-patches/linux-6.12/series (0: stock 6.12; default: all "
 		 __stringify(NR_SERIES_PATCHES) ")");
+
+/*
+ * nohuge=1: the kernel was booted with "nohugevmalloc" (map.sh passes it
+ * when /proc/cmdline has it).  That turns off huge vmalloc() (stock 6.12
+ * already) and vmap()'s blocks (from patch 7): every vmap(),
+ * vmalloc_huge() and kvmalloc() fallback must then map order-0 pages with
+ * 4K PTEs only, in page-aligned areas, and the walk chooses nothing.
+ */
+static bool nohuge;
+module_param(nohuge, bool, 0444);
+MODULE_PARM_DESC(nohuge, "the kernel was booted with nohugevmalloc: expect 4K PTEs only from vmap() and huge vmalloc()");
 
 static unsigned int nr_pass, nr_fail;
 
@@ -344,11 +365,24 @@ static bool has(enum feature f)
 
 /*
  * The page order of a huge vmalloc() of a multiple of 64K below 2M (and
- * of kvmalloc()'s fallback): 4 on arm64 from patch 5, 0 otherwise.
+ * of kvmalloc()'s fallback): 4 on arm64 from patch 5, 0 otherwise and
+ * with nohugevmalloc.
  */
 static unsigned int sub_pmd_order(void)
 {
-	return ON_ARM64 && has(F_CONT_VMALLOC) ? G64K - PAGE_SHIFT : 0;
+	return ON_ARM64 && has(F_CONT_VMALLOC) && !nohuge ? G64K - PAGE_SHIFT : 0;
+}
+
+/* The granule of a huge vmalloc() of a multiple of 2M: PMD, or 4K with nohugevmalloc. */
+static int huge_pmd_gran(void)
+{
+	return nohuge ? G4K : G2M;
+}
+
+/* Whether vmap() maps contiguous runs with blocks: from patch 7, unless nohugevmalloc. */
+static bool vmap_blocks(void)
+{
+	return has(F_VMAP_BLOCKS) && !nohuge;
 }
 
 /* For "skipped: ..." lines: why a check cannot run on this prefix. */
@@ -932,8 +966,11 @@ static int build_case(struct pagevec_case *c, const struct piece *pc,
 			struct page *pg = p->kind == SINGLES ? first + 2 * j : first + j;
 
 			c->pages[n] = pg;
-			/* Before patch 7, vmap() maps every page with a PTE. */
-			c->gran[n] = has(F_VMAP_BLOCKS) ? EXP(p->x86, p->arm64) : G4K;
+			/*
+			 * Before patch 7, and with nohugevmalloc, vmap() maps
+			 * every page with a PTE.
+			 */
+			c->gran[n] = vmap_blocks() ? EXP(p->x86, p->arm64) : G4K;
 			n++;
 		}
 		prev_end = page_to_pfn(c->pages[n - 1]) + 1;
@@ -1092,9 +1129,11 @@ static void run_vmap_case(const char *name, const struct piece *pc,
 		      walk_probe ? "placed" : "missing", nr_walks);
 	check_mapping(name, addr, &c, false);
 	if (events) {
+		/* With nohugevmalloc the walk has no block to fall back from. */
 		struct call_want w = { name, (unsigned long)addr,
 				       (unsigned long)c.nr << PAGE_SHIFT,
-				       2 /* vmap */, c.gran, 0, false, fallbacks };
+				       2 /* vmap */, c.gran, 0, false,
+				       nohuge ? 0 : fallbacks };
 		bool big = false, small = false;
 		unsigned int i;
 
@@ -1321,7 +1360,8 @@ static int count_set_huge(struct kprobe *kp, struct pt_regs *regs)
  * chunk.  The spans that vmap_pte_set_huge() wrote are counted too, for
  * the log.  Consecutive allocations may happen to be physically adjacent
  * and form a PMD block somewhere: the PTE tables are counted from the
- * granules the mapping got.
+ * granules the mapping got.  With nohugevmalloc: 4K PTEs only, and no
+ * barrier pair at all.
  */
 static void run_barrier_case(void)
 {
@@ -1372,16 +1412,17 @@ static void run_barrier_case(void)
 		unsigned long a = va + i * PAGE_SIZE;
 
 		g = kpt_granule_at(a, &pfn);
-		if ((g != G64K && g != G2M) || pfn != page_to_pfn(pages[i]))
+		if ((nohuge ? g != G4K : g != G64K && g != G2M) ||
+		    pfn != page_to_pfn(pages[i]))
 			bad++;
 		if (g == G64K && (!tables || a >> PMD_SHIFT != last_table)) {
 			tables++;
 			last_table = a >> PMD_SHIFT;
 		}
 	}
-	check(!bad, "barriers: 64K or 2M granule and PFN on all %u pages (%u wrong)",
-	      n, bad);
-	check(tables && nr_publish == tables,
+	check(!bad, "barriers: %s granule and PFN on all %u pages (%u wrong)",
+	      nohuge ? "4K" : "64K or 2M", n, bad);
+	check(nohuge ? !tables && !nr_publish : tables && nr_publish == tables,
 	      "barriers: vmap of 100 MiB of order-%u pages: %lu barrier pairs for %lu PTE tables with blocks (%lu contiguous-PTE spans)",
 	      order, nr_publish, tables, nr_set_huge);
 	vunmap(addr);
@@ -1672,6 +1713,10 @@ static void run_vfree_cases(void)
 {
 	const unsigned int pmd_order = PMD_SHIFT - PAGE_SHIFT;
 
+	if (nohuge) {
+		pr_info("skipped: vfree cases: nohugevmalloc: vmalloc_huge() has order-0 pages, freed one by one as any vmalloc() (the 2M case above checks it maps them with 4K PTEs)\n");
+		return;
+	}
 	pr_info("vfree: allocation profiling %s, page_owner %s, blocks %s\n",
 		alloc_profiling ? "on" : "off", page_owner_on ? "on" : "off",
 		has(F_VFREE_WHOLE) ? "whole where they can be" : "page by page (below patch 11)");
@@ -1763,13 +1808,13 @@ static void map_teardown(void)
  * vmap() of an order-9 page when no free range of the vmalloc space has
  * the alignment of its block (kp_noalign): from patch 7 vmap() asks for a
  * 2M-aligned area once, and when that fails maps the page with 4K PTEs in
- * a page-aligned area, as stock does, instead of failing.  Below patch 7
- * it asks for no aligned area at all.
+ * a page-aligned area, as stock does, instead of failing.  Below patch 7,
+ * and with nohugevmalloc, it asks for no aligned area at all.
  */
 static void run_noalign_case(void)
 {
 	static const struct piece order9[] = { { COMP, 9, 0, G4K, G4K } };
-	const unsigned int want = has(F_VMAP_BLOCKS) ? 1 : 0;
+	const unsigned int want = vmap_blocks() ? 1 : 0;
 
 	if (!check(noalign_probe, "vmap without an aligned area: kprobe on alloc_vmap_area()"))
 		return;
@@ -1906,7 +1951,8 @@ static int mode_map(void)
 			 sub_pmd_order() ? G64K : G4K);
 	run_vmalloc_case("vmalloc_huge 128K", SZ_128K, true, G4K,
 			 sub_pmd_order() ? G64K : G4K);
-	run_vmalloc_case("vmalloc_huge 2M", SZ_2M, true, G2M, G2M);
+	run_vmalloc_case("vmalloc_huge 2M", SZ_2M, true, huge_pmd_gran(),
+			 huge_pmd_gran());
 	run_vm_map_ram_case();
 	run_vfree_cases();
 	run_barrier_case();
@@ -2022,6 +2068,54 @@ static int (*p_vmap_pages_range_noflush)(unsigned long addr,
 					 unsigned int page_shift);
 static struct vm_struct *(*p_find_vm_area)(const void *addr);
 
+/*
+ * Write each page's index into its first word through the mapping at @va:
+ * a pattern to read back, and a TLB entry for every page (QEMU keeps one
+ * until the kernel invalidates it, as hardware may).
+ */
+static void touch_pages(unsigned long va, unsigned long size)
+{
+	unsigned long i;
+
+	for (i = 0; i < size >> PAGE_SHIFT; i++)
+		WRITE_ONCE(*(unsigned long *)(va + (i << PAGE_SHIFT)), i);
+}
+
+/*
+ * After an unmap of part of [va, va + size), whose pages touch_pages()
+ * wrote before it: read the first word of every page with
+ * copy_from_kernel_nofault(), which must fail with -EFAULT for each page
+ * that @cleared says the unmap took away (a TLB entry left behind by a
+ * missing or short flush would still translate it) and read the pattern
+ * back from every other one.
+ */
+static void check_reads_after_cut(const char *step, unsigned long va,
+				  unsigned long size,
+				  bool (*cleared)(unsigned long off))
+{
+	unsigned int stale = 0, unreadable = 0, nr_cleared = 0;
+	unsigned long i, val;
+	long ret;
+
+	for (i = 0; i < size >> PAGE_SHIFT; i++) {
+		ret = copy_from_kernel_nofault(&val, (void *)(va + (i << PAGE_SHIFT)),
+					       sizeof(val));
+		if (cleared(i << PAGE_SHIFT)) {
+			nr_cleared++;
+			if (ret != -EFAULT)
+				stale++;
+		} else if (ret || val != i) {
+			unreadable++;
+		}
+	}
+	check(!stale && nr_cleared,
+	      "%s: copy_from_kernel_nofault() fails with -EFAULT on each of the %u pages cleared (%u read)",
+	      step, nr_cleared, stale);
+	check(!unreadable,
+	      "%s: the %lu pages still mapped read back what was written (%u do not)",
+	      step, (size >> PAGE_SHIFT) - nr_cleared, unreadable);
+}
+
 static void step_begin(const char *name, int warnings)
 {
 	pr_info("step %s expect-warn %d\n", name, warnings);
@@ -2044,8 +2138,18 @@ static void step_skip(const char *name, enum feature f, const char *why)
  * contiguous-PTE block and ends inside the next.  Both blocks must be
  * cleared whole (no entry left valid with the contiguous hint next to an
  * invalid one), with one warning (F_CUT_WARN).  With 4K PTEs (x86_64,
- * arm64 below patch 5) it is a plain partial unmap.
+ * arm64 below patch 5) it is a plain partial unmap.  Every page is
+ * written before the cut, and every page cleared must fault afterwards:
+ * the TLB flushed for the whole blocks, not only for the range asked.
  */
+static bool cut_block_blocks;
+
+/* What the cut clears: both blocks whole, or the middle 64K of 4K PTEs. */
+static bool cut_block_cleared(unsigned long off)
+{
+	return cut_block_blocks || (off >= SZ_32K && off < SZ_64K + SZ_32K);
+}
+
 static void misuse_cut_block(void)
 {
 	const int gran = sub_pmd_order() ? G64K : G4K;
@@ -2066,7 +2170,10 @@ static void misuse_cut_block(void)
 	check(!bad_gran, "cut-block: 128K mapped with shift %d before (%u wrong)",
 	      gran, bad_gran);
 
+	cut_block_blocks = blocks;
+	touch_pages(va, SZ_128K);
 	p_vunmap_range(va + SZ_32K, va + SZ_64K + SZ_32K);
+	check_reads_after_cut("cut-block", va, SZ_128K, cut_block_cleared);
 
 	for (b = 0; b < SZ_128K; b += SZ_64K) {
 		unsigned int cont = 0, invalid = 0;
@@ -2212,8 +2319,17 @@ out:
  * on the rest of the 2M with nothing pointing at the caller.  One
  * warning, and no page of the block left mapped.  Below patch 7
  * (F_VMAP_BLOCKS) vmap() maps the page with 4K PTEs: the cut unmaps the
- * one page and nothing warns.
+ * one page and nothing warns.  As for cut-block, every page cleared must
+ * fault afterwards, although every page was written before the cut.
  */
+static bool cut_pmd_block_pmd;
+
+/* What the cut clears: the whole PMD block, or the one 4K page. */
+static bool cut_pmd_block_cleared(unsigned long off)
+{
+	return cut_pmd_block_pmd || off == PAGE_SIZE;
+}
+
 static void misuse_cut_pmd_block(void)
 {
 	const bool pmd = has(F_VMAP_BLOCKS);
@@ -2237,7 +2353,11 @@ static void misuse_cut_pmd_block(void)
 	if (check(kpt_granule_at(va, &pfn) == gran && pfn == page_to_pfn(big),
 		  "cut-pmd-block: mapped with %s before",
 		  pmd ? "a PMD block" : "4K PTEs (vmap() below patch 7)")) {
+		cut_pmd_block_pmd = pmd;
+		touch_pages(va, PMD_SIZE);
 		p_vunmap_range(va + PAGE_SIZE, va + 2 * PAGE_SIZE);
+		check_reads_after_cut("cut-pmd-block", va, PMD_SIZE,
+				      cut_pmd_block_cleared);
 		for (i = 0; i < nr; i++)
 			if (kpt_granule_at(va + i * PAGE_SIZE, &pfn) >= 0)
 				mapped++;
