@@ -46,6 +46,7 @@ M = 1024 * K
 # contiguous-bit granules, so its snapshots carry no 64K/32M keys at all
 SHIFT_LABEL = {12: "4K", 16: "64K cont", 21: "2M PMD", 25: "32M cont PMD", 30: "1G PUD"}
 GRANULES = list(SHIFT_LABEL.values())
+PAGE_SIZE = 4096        # the lab boots 4K pages only, as the labels above assume
 
 def section(text, name):
     m = re.search(r"^@@SNAP-%s-BEGIN\n(.*?)^@@SNAP-%s-END" % (name, name), text, re.S | re.M)
@@ -196,10 +197,21 @@ def main():
     # 2. Tracepoints vs. the walk, per workload area.
     if patched:
         events = []
-        for kind, addr, size, shift in re.findall(
+        # v12 printed a size; since the events moved into the walks a run
+        # prints only its entries (nr_ptes pages) and a block its shift.
+        for kind, addr, size, nr_ptes, shift in re.findall(
                 r"(vmap_set_ptes|vmap_huge_block): addr=0x([0-9a-f]+) pfn=0x[0-9a-f]+ "
-                r"size=(\d+)(?: nr_ptes=\d+)? shift=(\d+)", section(text, "TRACE") or ""):
-            events.append((int(addr, 16), int(size), int(shift)))
+                r"(?:size=(\d+) )?(?:nr_ptes=(\d+) )?shift=(\d+)", section(text, "TRACE") or ""):
+            if size:
+                nbytes = int(size)
+            elif kind == "vmap_set_ptes" and nr_ptes:
+                nbytes = int(nr_ptes) * PAGE_SIZE
+            elif kind == "vmap_huge_block":
+                nbytes = 1 << int(shift)
+            else:
+                fail("%s event without its size: addr=0x%s" % (kind, addr))
+                continue
+            events.append((int(addr, 16), nbytes, int(shift)))
         if not events:
             fail("tracepoints present but no vmap_set_ptes/vmap_huge_block events recorded")
         for name in exp:

@@ -154,6 +154,10 @@ wait_for 60 samples || die "no samples over HTTPS: $(tail -3 "$T/prometheus.log"
 [ "$(query 'up{job="good"}')" = 1 ] || die "up{job=good} = $(query 'up{job="good"}')"
 pass "Prometheus scrapes over TLS with basic auth: up = 1, vmapscope_intervals_total = $(query 'vmapscope_intervals_total{job="good"}')"
 
+# Each target has its own scrape offset: the wrong job may not have been
+# scraped yet when the good one has two samples.
+wrong_scraped() { [ "$(query 'up{job="wrong"}')" != none ]; }
+wait_for 60 wrong_scraped || die "the wrong job was never scraped: $(tail -3 "$T/prometheus.log")"
 [ "$(query 'up{job="wrong"}')" = 0 ] || die "up{job=wrong} = $(query 'up{job="wrong"}')"
 [ "$(query 'count({job="wrong",__name__=~"vmapscope_.*"})')" = none ] || die "samples with a wrong password"
 err=$(curl -sf "$PROM/api/v1/targets" | python3 -c '
