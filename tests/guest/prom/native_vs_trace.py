@@ -25,9 +25,8 @@ from fractions import Fraction
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "host", "prom"))
 from checklib import check, die, finish  # noqa: E402
-from native_vs_json import query  # noqa: E402
+from promql import query  # noqa: E402
 
 PAGE = 4096
 

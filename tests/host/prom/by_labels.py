@@ -33,14 +33,13 @@ import json
 import os
 import re
 import sys
-import urllib.parse
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 from prom_vs_json import (BY_LABELS, COMPARED, NOT_COUNTERS, COUNTER_FAMILY,  # noqa: E402
                           expected_from_json, family, file_series, key)
 from checklib import die, finish, ok  # noqa: E402
+from promql import query  # noqa: E402
 
 OTHER = "other"
 
@@ -215,16 +214,6 @@ def cmd_bursts(expo, keyname, la, lb, na, nb):
     check_bursts(counts, what, keyname, la, lb, na, nb)
 
 
-def query(base, q, t=None):
-    args = {"query": q}
-    if t is not None:
-        args["time"] = "%.3f" % t
-    with urllib.request.urlopen("%s/api/v1/query?%s" % (base, urllib.parse.urlencode(args)),
-                                timeout=10) as r:
-        d = json.load(r)
-    if d.get("status") != "success":
-        die("query %s: %s" % (q, d))
-    return d["data"]["result"]
 
 
 def cmd_promql(base, jpath, keyname, la, lb, na, nb):

@@ -27,22 +27,14 @@ import math
 import os
 import sys
 import time
-import urllib.parse
-import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 from checklib import check, die, finish  # noqa: E402
+from promql import query  # noqa: E402
 
 HIST_SLOTS = 36          # VMAPSCOPE_HIST_SLOTS
 
 
-def query(base, q, t, kind="query"):
-    url = "%s/api/v1/%s?%s" % (base, kind, urllib.parse.urlencode({"query": q, "time": "%.3f" % t}))
-    with urllib.request.urlopen(url, timeout=10) as r:
-        d = json.load(r)
-    if d.get("status") != "success":
-        die("query %s: %s" % (q, d))
-    return d["data"]["result"]
 
 
 def slot_of(low):

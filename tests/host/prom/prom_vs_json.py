@@ -21,11 +21,10 @@ import os
 import re
 import sys
 import time
-import urllib.parse
-import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 from checklib import die, fail, finish, ok  # noqa: E402
+from promql import query  # noqa: E402
 
 HIST_SLOTS = 36          # VMAPSCOPE_HIST_SLOTS
 FINITE_BOUNDS = HIST_SLOTS - 1
@@ -49,13 +48,6 @@ def size_label(shift):
     return "%d%s" % (1 << (shift % 10), "KMGTPE"[shift // 10 - 1])
 
 
-def query(base, q, t):
-    url = "%s/api/v1/query?%s" % (base, urllib.parse.urlencode({"query": q, "time": "%.3f" % t}))
-    with urllib.request.urlopen(url, timeout=10) as r:
-        d = json.load(r)
-    if d.get("status") != "success":
-        die("query %s: %s" % (q, d))
-    return d["data"]["result"]
 
 
 def key(name, labels):

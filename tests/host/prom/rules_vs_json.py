@@ -16,25 +16,17 @@ import os
 import re
 import sys
 import time
-import urllib.parse
-import urllib.request
 
 import yaml
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 from checklib import check, die, finish  # noqa: E402
+from promql import query  # noqa: E402
 
 FAMILIES = ("vmapscope_map_latency_seconds", "vmapscope_chunk_length_pages")
 WINDOW = "10m"
 
 
-def query(base, q, t):
-    url = "%s/api/v1/query?%s" % (base, urllib.parse.urlencode({"query": q, "time": "%.3f" % t}))
-    with urllib.request.urlopen(url, timeout=10) as r:
-        d = json.load(r)
-    if d.get("status") != "success":
-        die("query %s: %s" % (q, d))
-    return d["data"]["result"]
 
 
 def main():
