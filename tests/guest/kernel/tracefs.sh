@@ -170,7 +170,7 @@ else
 	# Contiguous memory misaligned by its place in the array, in an area
 	# aligned for no block (vmap_test's tails of a block from its second
 	# page, as the BPF ring buffer's data pages after its header): 4K
-	# PTEs only, and the walk says why no block (v13 said none).
+	# PTEs only, and the walk says why no block.
 	n=$(awk "$AWKV"'/ vmap_mapped: .* api=vmap / && v("pte") == v("size") &&
 		v("fallbacks") == "align" { n++ } END { print n + 0 }' /tmp/trace.mod)
 	[ "$n" -ge 1 ] &&

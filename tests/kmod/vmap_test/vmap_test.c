@@ -1175,9 +1175,9 @@ static void run_vmap_case(const char *name, const struct piece *pc,
 		/*
 		 * The walk chooses where the array has an aligned run of a
 		 * block, and reports the choices of its PTE-level parts;
-		 * from v14's patch 15 also where it has a contiguous run of
-		 * the smallest block anywhere (arm64: 16 pages, x86_64:
-		 * 512), to say why it got no block.
+		 * also where it has a contiguous run of the smallest block
+		 * anywhere (arm64: 16 pages, x86_64: 512), to say why it got
+		 * no block.
 		 */
 		for (i = 0; i < c.nr; i++) {
 			big |= c.gran[i] > PAGE_SHIFT;
