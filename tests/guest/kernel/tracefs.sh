@@ -167,6 +167,15 @@ else
 	[ "$(grep -c ' vmap_mapped: .* api=vmap .* fallbacks=discontig ret=0 ' /tmp/trace.mod)" -ge 1 ] &&
 		pass "tracefs: a vmap() that fell back for scattered pages (fallbacks=discontig)" ||
 		fail "tracefs: no vmap() with fallbacks=discontig"
+	# Contiguous memory misaligned by its place in the array, in an area
+	# aligned for no block (vmap_test's tails of a block from its second
+	# page, as the BPF ring buffer's data pages after its header): 4K
+	# PTEs only, and the walk says why no block.
+	n=$(awk "$AWKV"'/ vmap_mapped: .* api=vmap / && v("pte") == v("size") &&
+		v("fallbacks") == "align" { n++ } END { print n + 0 }' /tmp/trace.mod)
+	[ "$n" -ge 1 ] &&
+		pass "tracefs: vmap() of contiguous pages misaligned by their place in the array: 4K PTEs only, fallbacks=align ($n calls)" ||
+		fail "tracefs: no vmap() mapped with 4K PTEs only that says fallbacks=align"
 	[ "$4" -gt 0 ] && pass "vmap_mapped: PMD blocks reported" || fail "vmap_mapped: no call with PMD blocks"
 	if [ "$(uname -m)" = aarch64 ]; then
 		[ "$3" -gt 0 ] && pass "vmap_mapped: contiguous-PTE blocks reported" ||

@@ -109,14 +109,14 @@
  *	that the script can look for leaked areas in /proc/vmallocinfo.
  * mode=fallback: a huge vmalloc() of four blocks whose allocator refuses
  *	blocks after the first (fault.sh arms fail_page_alloc): the area is
- *	finished with order-0 pages where it is (patch 13; see
+ *	finished with order-0 pages where it is (patch 12; see
  *	mode_fallback()).
  * mode=fallback-fail: the same vmalloc() with __GFP_RETRY_MAYFAIL while
  *	order-0 pages are refused too: it fails after one order-0 pass, in
- *	one vmap area (patch 13; see mode_fallback_fail()).
+ *	one vmap area (patch 12; see mode_fallback_fail()).
  * mode=nofree: a huge vmalloc() of two 64K blocks (arm64) while no zone
  *	has a free block of order 4 or more: no page allocator call at that
- *	order (patch 15; below it one, which fails), an order-0 area (see
+ *	order (patch 14; below it one, which fails), an order-0 area (see
  *	mode_nofree()).  map.sh runs it after mode=map.
  *
  * Every check prints "vmap_test: ok ..." or "vmap_test: FAIL ..." and the
@@ -159,7 +159,7 @@ MODULE_PARM_DESC(stay, "stay loaded after a successful map/vfree/ioremap run (so
 static unsigned int iters = 100;
 module_param(iters, uint, 0444);
 MODULE_PARM_DESC(iters, "rounds for mode=fault");
-#define NR_SERIES_PATCHES 16
+#define NR_SERIES_PATCHES 15
 static unsigned int patches = NR_SERIES_PATCHES;
 module_param(patches, uint, 0444);
 MODULE_PARM_DESC(patches, "the kernel carries patches 1..N of kernel-patches/linux-6.12/series (0: stock 6.12; default: all "
@@ -230,11 +230,8 @@ static unsigned int nr_pass, nr_fail;
  * Patches no check here observes: 4 (the gfp mask of blocks below PMD
  * size: without reclaim; mode=nofree leaves nothing to reclaim a block
  * from either way), 10 alone (adds free_split_page_block(), which nothing
- * calls before patch 11: only the symbol is checked), 12 (ioremap()'s
- * PTE tables out of line: same mappings; its vmap_pte_table() is
- * vmap_pte_table.constprop.0 on x86_64, which kallsyms_lookup_name() does
- * not find), 14 alone (adds free_block_available(), which nothing calls
- * before patch 15).
+ * calls before patch 11: only the symbol is checked), 13 alone (adds
+ * free_block_available(), which nothing calls before patch 14).
  */
 enum feature {
 	F_CUT_WARN,		/* vunmap of part of a PTE-level block: whole, one warning */
@@ -338,23 +335,23 @@ static const struct {
 	 */
 	[F_VFREE_WHOLE] = { 11, "vfree() gives the blocks of a huge vmalloc() back whole" },
 	/*
-	 * 13: mode=fallback: the area reserved once; below it twice (given
+	 * 12: mode=fallback: the area reserved once; below it twice (given
 	 * back, then allocated again at order 0).  Either way page order 0
 	 * and 4K PTEs only.  mode=map and mode=misuse do not reach it.
 	 */
-	[F_FALLBACK] = { 13, "a huge vmalloc() that runs out of blocks is finished with order-0 pages in place" },
+	[F_FALLBACK] = { 12, "a huge vmalloc() that runs out of blocks is finished with order-0 pages in place" },
 	/*
-	 * 15: mode=nofree: no page allocator call at the block order while
-	 * no block of it is free (14 adds free_block_available(), which
-	 * nothing calls before 15); below it one call, which fails.
+	 * 14: mode=nofree: no page allocator call at the block order while
+	 * no block of it is free (13 adds free_block_available(), which
+	 * nothing calls before 14); below it one call, which fails.
 	 */
-	[F_NOFREE_SKIP] = { 15, "a huge vmalloc() does not try a block below PMD size when none is free" },
+	[F_NOFREE_SKIP] = { 14, "a huge vmalloc() does not try a block below PMD size when none is free" },
 	/*
-	 * 16: vmap_granule for each part the walk maps at the PTE level where
+	 * 15: vmap_granule for each part the walk maps at the PTE level where
 	 * it chose, and the reasons in vmap_mapped (a twelfth argument); below
 	 * it, the tracepoint does not exist and vmap_mapped has eleven.
 	 */
-	[F_GRANULE] = { 16, "tracepoint vmalloc:vmap_granule: why a part got a smaller granule" },
+	[F_GRANULE] = { 15, "tracepoint vmalloc:vmap_granule: why a part got a smaller granule" },
 };
 
 /* Whether the kernel carries the patch that introduces @f. */
@@ -429,7 +426,7 @@ static void *series_sym(const char *name, enum feature f)
 /*
  * The events of the series, recorded through the module's own probes for
  * the task under test: vmap_set_ptes and vmap_huge_block (the runs the
- * walks write), vmap_granule (from patch 16: the walk's decision for a
+ * walks write), vmap_granule (from patch 15: the walk's decision for a
  * part of the range) and vmap_mapped (one per call, last).
  */
 enum ev_type { EV_SET_PTES, EV_HUGE, EV_GRANULE, EV_MAPPED, NR_EV_TYPES };
@@ -507,7 +504,7 @@ static void rec_mapped(unsigned long addr, unsigned long size,
 	rec(&e);
 }
 
-/* vmap_mapped as patches 8 to 15 define it, and from patch 16 on. */
+/* vmap_mapped as patches 8 to 14 define it, and from patch 15 on. */
 static void probe_mapped(void *data, unsigned long addr, unsigned long size,
 			 const void *caller, unsigned int api, unsigned long pte,
 			 unsigned long pte_block, unsigned long pmd,
@@ -670,6 +667,8 @@ static void walk_bytes(unsigned long addr, unsigned long size, unsigned long *by
 /* Fallback reasons (enum vmap_fallback): bits of vmap_mapped's fallbacks. */
 #define FB_DISCONTIG	(1U << 2)
 #define FB_ALIGN	(1U << 3)
+/* The smallest block vmap() maps with: arm64's 64K, x86_64's PMD. */
+#define MIN_BLOCK_PAGES	(ON_ARM64 ? 16U : PMD_SIZE >> PAGE_SHIFT)
 #define FB_ANY		(-1)		/* not asserted */
 
 /* What one mapping call must show in its events. */
@@ -679,11 +678,45 @@ struct call_want {
 	unsigned int api;
 	const int *gran;		/* expected granule per page, else: */
 	int gran_all;			/* one granule for every page */
-	bool parts;			/* vmap_granule events (patch 16 on) */
+	bool parts;			/* vmap_granule events (patch 15 on) */
 	int fallbacks;			/* vmap_mapped's fallbacks, or FB_ANY */
 	int ret;			/* the call's result */
 	unsigned long written;		/* bytes written, if ret != 0 */
+	struct page **pages;		/* vmap(): the array, for its reasons */
 };
+
+/* Whether @w's pages under [@va, @va + @len) are physically contiguous. */
+static bool want_contiguous(const struct call_want *w, unsigned long va,
+			    unsigned long len)
+{
+	unsigned long i, first = (va - w->addr) >> PAGE_SHIFT;
+	unsigned long pfn = page_to_pfn(w->pages[first]);
+
+	for (i = 1; i < len >> PAGE_SHIFT; i++)
+		if (page_to_pfn(w->pages[first + i]) != pfn + i)
+			return false;
+	return true;
+}
+
+/*
+ * The reason (enum vmap_fallback) a vmap_granule @e of the vmap() @w must
+ * carry, from the pages under it (patch 15): in a whole PMD of the range,
+ * which the walk considers whatever the area's alignment, discontig or
+ * align (a contiguous PMD that vmap() did not map with a block is
+ * misaligned: its PA against its VA, or against its place in the array);
+ * else, on arm64, the same for the 64K block at the part's first 64K
+ * boundary when the part got 4K PTEs and holds one.
+ */
+static unsigned int want_reason(const struct call_want *w, const struct ev *e)
+{
+	unsigned long pmd = e->addr & PMD_MASK, blk = ALIGN(e->addr, SZ_64K);
+
+	if (pmd >= w->addr && pmd + PMD_SIZE <= w->addr + w->size)
+		return want_contiguous(w, pmd, PMD_SIZE) ? 3 : 2;
+	if (!ON_ARM64 || e->shift > PAGE_SHIFT || blk + SZ_64K > e->addr + e->n)
+		return 0;
+	return want_contiguous(w, blk, SZ_64K) ? 3 : 2;
+}
 
 static int want_gran(const struct call_want *w, unsigned long i)
 {
@@ -702,7 +735,7 @@ static int want_gran(const struct call_want *w, unsigned long i)
  * their own terms: runs in address order that tile what the call wrote,
  * each inside one PTE table (a block: aligned), never split where no
  * setter call ends; where the walk chose granules (vmap_granule events,
- * patch 16 on), every run it wrote at the PTE level closed by one
+ * patch 15 on), every run it wrote at the PTE level closed by one
  * vmap_granule that covers exactly those runs, at their largest shift;
  * vmap_mapped's bytes, runs and reasons the sums of the call's events.
  * With @w (the call under test) also: every run at the granule the case
@@ -730,6 +763,8 @@ static bool check_call(const struct call_want *w, unsigned int from,
 			if (!open || e->addr != part || e->n != next - part ||
 			    e->shift != max_shift)
 				why = "a vmap_granule does not cover the runs before it";
+			else if (w && w->pages && e->fallback != want_reason(w, e))
+				why = "a vmap_granule's reason is not the one its pages imply";
 			if (e->fallback)
 				fallbacks |= 1U << e->fallback;
 			open = 0;
@@ -1101,7 +1136,7 @@ static struct kprobe kp_noalign = { .symbol_name = "alloc_vmap_area",
 
 /*
  * vmap() of the pieces @pc: the mapping, one walk, and its events;
- * @fallbacks: vmap_mapped's reasons from patch 16 on (FB_ANY: not asserted).
+ * @fallbacks: vmap_mapped's reasons from patch 15 on (FB_ANY: not asserted).
  */
 static void run_vmap_case(const char *name, const struct piece *pc,
 			  unsigned int nr_pc, int fallbacks)
@@ -1133,19 +1168,28 @@ static void run_vmap_case(const char *name, const struct piece *pc,
 		struct call_want w = { name, (unsigned long)addr,
 				       (unsigned long)c.nr << PAGE_SHIFT,
 				       2 /* vmap */, c.gran, 0, false,
-				       nohuge ? 0 : fallbacks };
+				       nohuge ? 0 : fallbacks, 0, 0, c.pages };
 		bool big = false, small = false;
-		unsigned int i;
+		unsigned int i, run = 1;
 
 		/*
-		 * The walk chooses where the array has a run of a block,
-		 * and reports the choices of its PTE-level parts.
+		 * The walk chooses where the array has an aligned run of a
+		 * block, and reports the choices of its PTE-level parts;
+		 * also where it has a contiguous run of the smallest block
+		 * anywhere (arm64: 16 pages, x86_64: 512), to say why it got
+		 * no block.
 		 */
 		for (i = 0; i < c.nr; i++) {
 			big |= c.gran[i] > PAGE_SHIFT;
 			small |= c.gran[i] < PMD_SHIFT;
+			if (i && page_to_pfn(c.pages[i]) ==
+				 page_to_pfn(c.pages[i - 1]) + 1)
+				run += run < MIN_BLOCK_PAGES;
+			else if (run < MIN_BLOCK_PAGES)
+				run = 1;
 		}
-		w.parts = big && small;
+		w.parts = !nohuge && small &&
+			  (big || run == MIN_BLOCK_PAGES);
 		check_events(&w);
 	}
 	vunmap(addr);
@@ -1820,7 +1864,13 @@ static void run_noalign_case(void)
 		return;
 	nr_refused = 0;
 	refuse_aligned = true;
-	run_vmap_case("vmap order-9, no aligned area free", order9, 1, 0);
+	/*
+	 * A page-aligned area: the order-9 page is reported as misaligned
+	 * where a part holds a whole block (arm64: always, 64K; x86_64: only
+	 * if the area happens to start on a PMD boundary).
+	 */
+	run_vmap_case("vmap order-9, no aligned area free", order9, 1,
+		      EXP(FB_ANY, FB_ALIGN));
 	refuse_aligned = false;
 	check(nr_refused == want,
 	      "vmap order-9, no aligned area free: %u aligned request(s) refused (got %u)",
@@ -1859,19 +1909,34 @@ static int mode_map(void)
 		snprintf(name, sizeof(name), "vmap split order-%u", k);
 		run_vmap_case(name, &split, 1, 0);
 	}
-	/* The tail of an order-k block from its second page: 4K only. */
+	/*
+	 * The tail of an order-k block from its second page: 4K only, in
+	 * an area aligned for no block.  Contiguous but misaligned by its
+	 * place in the array (as the BPF ring buffer's data pages after its
+	 * header pages): where the tail is as long as the smallest block
+	 * (arm64 from order 5 on, x86_64 order 10, 1023 pages), the walk
+	 * says why it got none, align, whatever the area's placement.
+	 */
 	for (k = 4; k <= 10; k++) {
 		struct piece mis = { MISALIGN, k, 1, G4K, G4K };
 
 		snprintf(name, sizeof(name), "vmap order-%u from pfn+1", k);
-		run_vmap_case(name, &mis, 1, 0);
+		run_vmap_case(name, &mis, 1,
+			      (1U << k) - 1 >= MIN_BLOCK_PAGES ? FB_ALIGN : 0);
 	}
-	/* From a 64K- but not 2M-aligned PFN: cont-PTE on arm64, 4K on x86. */
+	/*
+	 * From a 64K- but not 2M-aligned PFN: cont-PTE on arm64, 4K on x86.
+	 * In arm64's 64K-aligned area the 1008 pages of order 10 always hold
+	 * a whole PMD, refused for its alignment; in x86_64's page-aligned
+	 * one only where the area starts in the first 496 pages of a PMD
+	 * (the reasons of the parts are checked either way).
+	 */
 	for (k = 9; k <= 10; k++) {
 		struct piece mis = { MISALIGN, k, 16, G4K, G64K };
 
 		snprintf(name, sizeof(name), "vmap order-%u from pfn+16", k);
-		run_vmap_case(name, &mis, 1, 0);
+		run_vmap_case(name, &mis, 1,
+			      k == 10 ? EXP(FB_ANY, FB_ALIGN) : 0);
 	}
 	{
 		/*
@@ -1925,15 +1990,20 @@ static int mode_map(void)
 		};
 
 		/*
-		 * Why the walk fell back (patch 16): in "mixed", PMDs of
+		 * Why the walk fell back (patch 15): in "mixed", PMDs of
 		 * pieces that are not contiguous (DISCONTIG) and one inside
 		 * the split order-10 page at an odd index (ALIGN); on arm64
 		 * also 64K of scattered pages next to a 64K block.
 		 */
 		run_vmap_case("vmap mixed", mixed, ARRAY_SIZE(mixed),
 			      FB_DISCONTIG | FB_ALIGN);
+		/*
+		 * Whether a whole PMD of its range holds singles or the
+		 * order-9 page depends on where the area lies: the reasons
+		 * of its parts are checked, not the call's.
+		 */
 		run_vmap_case("vmap singles+order-9", mixed2, ARRAY_SIZE(mixed2),
-			      EXP(0, FB_DISCONTIG));
+			      FB_ANY);
 		run_vmap_case("vmap 4x order-9", pmd4, ARRAY_SIZE(pmd4), 0);
 		run_vmap_case("vmap fallback: order-9, 768 pages from 1M into order-10",
 			      misaligned, ARRAY_SIZE(misaligned), FB_ALIGN);
@@ -1972,7 +2042,7 @@ static int mode_vfree(void)
 /* ---- ioremap of the ivshmem BAR ------------------------------------------ */
 
 /*
- * ioremap() of [@phys, @phys + @size): every page at @gran; from patch 16,
+ * ioremap() of [@phys, @phys + @size): every page at @gran; from patch 15,
  * the walk's reasons @fallbacks for the PTE-level parts (where @gran is
  * below PMD_SHIFT).
  */
@@ -2623,7 +2693,7 @@ static struct kprobe kp_area = { .symbol_name = "alloc_vmap_area",
  * page mapped with a 4K PTE to the page the array holds, the block it
  * got included, as an order-0 area is mapped (arm64's set_memory_*()
  * accepts any order-0 area), and set_memory_ro() of it accepted, leaving
- * every page a read-only 4K PTE.  Below patch 13 (F_FALLBACK) the area is
+ * every page a read-only 4K PTE.  Below patch 12 (F_FALLBACK) the area is
  * given back and a second one allocated at order 0: two areas, the rest
  * the same.
  */
@@ -2707,9 +2777,9 @@ static struct kretprobe krp_pass = { .kp.symbol_name = "vm_area_alloc_pages",
  * every later allocation refused, order-0 pages included.  A huge
  * vmalloc() of four blocks with __GFP_RETRY_MAYFAIL (as kvmalloc() may
  * ask) must then fail after one block pass and one order-0 pass, in one
- * vmap area: from patch 13 the order-0 pages are tried in place, and when
+ * vmap area: from patch 12 the order-0 pages are tried in place, and when
  * they cannot be had that was the order-0 attempt, not a reason to reserve
- * a second area and try every page at order 0 again.  Below patch 13 the
+ * a second area and try every page at order 0 again.  Below patch 12 the
  * area is given back after the block pass and the order-0 pass runs in a
  * second area: two areas, one order-0 pass.
  */
@@ -2807,11 +2877,11 @@ static unsigned long nr_free_blocks_from(unsigned int order)
  * block of order 4 or more: kfrag.h takes them all first, and the free
  * lists are checked to hold none before the call.  The blocks below PMD
  * size are allocated without reclaim (patch 4), so none can be had, and
- * from patch 15 (F_NOFREE_SKIP) vm_area_alloc_pages() sees that on the
+ * from patch 14 (F_NOFREE_SKIP) vm_area_alloc_pages() sees that on the
  * free lists and does not ask the page allocator for one: no call at
- * order 4.  From patch 5 to 14 it asks for one, which fails; below patch
+ * order 4.  From patch 5 to 13 it asks for one, which fails; below patch
  * 5 the area has page order 0 from the start.  Either way the area ends
- * with order-0 pages, mapped with 4K PTEs (in place from patch 13, in a
+ * with order-0 pages, mapped with 4K PTEs (in place from patch 12, in a
  * second area below it).  x86_64 has no block below PMD size: skipped.
  */
 static int mode_nofree(void)
