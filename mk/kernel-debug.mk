@@ -1,0 +1,27 @@
+# The debug kernels' race suite, part of check-guest-kernel-debug
+# (docs/lab.md, "The kcore race and the NUMA guest"):
+#
+#   make check-guest-kcore-race-ARCH  /proc/kcore read while vmalloc areas of
+#                            every granule are mapped and freed
+#                            (tests/guest/kernel/kcore_race.sh)
+#
+# kcore_race.sh's reader is a static guest program in out/<arch>/bin/,
+# which every lab guest carries.
+
+VMAP_RACE	:= tests/kmod/vmap_race
+
+.PHONY: $(ARCHES:%=check-guest-kcore-race-%)
+
+define kcore_reader_rule
+$(OUTDIR)/$(1)/bin/kcore-reader: tests/guest/kernel/kcore_reader.c
+	@mkdir -p $$(@D)
+	$$(CC_$(1)) -static -O2 -Wall -Wextra -o $$@ $$<
+endef
+$(foreach a,$(ARCHES),$(eval $(call kcore_reader_rule,$(a))))
+
+$(ARCHES:%=check-guest-kcore-race-%): check-guest-kcore-race-%: deps $(OUTDIR)/%/bin/kcore-reader
+	$(LAB) build --arch $* --variant debug >/dev/null
+	$(LAB) kmod --arch $* --variant debug $(VMAP_RACE) >/dev/null
+	$(LAB) run --arch $* --variant debug --timeout $(KTIMEOUT) -- $(call kguest,kcore_race.sh)
+
+check-guest-kernel-debug: $(ARCHES:%=check-guest-kcore-race-%)
