@@ -10,7 +10,7 @@
 # Passes when: the module checked every page of every area and ran at
 # least RACE_MIN_ITERS iterations (default 100) with areas of each kind
 # and pages at each granule (PMD, 4K, and on arm64 contiguous PTEs); the
-# reader made at least RACE_MIN_PASSES passes (default 20) with no failed
+# reader made at least RACE_MIN_PASSES passes (default 10) with no failed
 # read and read bytes of the module's live areas; no area of the module
 # is left; the kernel log holds no KASAN, WARN, BUG or Oops report (the
 # lab's scan fails the run on one as well) and lockdep is still on.
@@ -20,7 +20,7 @@
 RACE_KMOD=/opt/vmapscope/kmod/vmap_race.ko
 SECS=${RACE_SECS:-30}
 MIN_ITERS=${RACE_MIN_ITERS:-100}
-MIN_PASSES=${RACE_MIN_PASSES:-20}
+MIN_PASSES=${RACE_MIN_PASSES:-10}
 need kload kcore-reader
 [ -r /proc/kcore ] || die "no /proc/kcore (kernel without PROC_KCORE?)"
 [ -f $RACE_KMOD ] || die "no $RACE_KMOD (lab kmod tests/kmod/vmap_race)"
