@@ -62,24 +62,31 @@ static inline void kfrag_keep(struct kfrag *f, struct page *page, unsigned int o
 }
 
 /*
- * Take what free blocks of @min_order (at least 1) or above there are;
- * the number taken.  Called again, it takes the blocks that became free
- * since (freed by someone, or merged when a per-CPU list drained).
+ * Take what free blocks of @min_order (at least 1) or above node @nid
+ * has (NUMA_NO_NODE: every node); the number taken.  Called again, it
+ * takes the blocks that became free since (freed by someone, or merged
+ * when a per-CPU list drained).
  */
-static inline unsigned long kfrag_take(struct kfrag *f, unsigned int min_order)
+static inline unsigned long kfrag_take_node(struct kfrag *f, unsigned int min_order, int nid)
 {
 	unsigned long n = 0;
 	struct page *page;
 	int order;
 
 	for (order = MAX_PAGE_ORDER; order >= (int)max(min_order, 1U); order--) {
-		while ((page = alloc_pages(KFRAG_GFP, order))) {
+		while ((page = nid == NUMA_NO_NODE ? alloc_pages(KFRAG_GFP, order) :
+			alloc_pages_node(nid, KFRAG_GFP | __GFP_THISNODE, order))) {
 			kfrag_keep(f, page, order);
 			if (!(++n % 64))
 				cond_resched();
 		}
 	}
 	return n;
+}
+
+static inline unsigned long kfrag_take(struct kfrag *f, unsigned int min_order)
+{
+	return kfrag_take_node(f, min_order, NUMA_NO_NODE);
 }
 
 /* Give every kept page back. */
