@@ -2,8 +2,8 @@
 /*
  * kfrag.h - fragment the free memory from a test module, so that no free
  * block of a given order or above is left, and give it back afterwards.
- * Shared by vmap_bench (its fragmented-memory cases) and vmap_test
- * (mode=nofree).
+ * Shared by vmap_bench (its fragmented-memory cases), vmap_numa (one node
+ * fragmented: kfrag_take_node()) and vmap_test (mode=nofree).
  *
  * Every free block of order MAX_PAGE_ORDER down to the minimum order is
  * taken (each order until it fails), split, and its odd pages given back.
