@@ -27,6 +27,11 @@ done
 
 expect_rc 2 "an unknown --tcg-thread" "$LAB" run --arch x86_64 --variant patched --tcg-thread many -- true
 expect_rc 2 "--tcg-thread multi with --icount" "$LAB" run --arch arm64 --variant patched --icount --tcg-thread multi -- true
+expect_rc 2 "--numa 1" "$LAB" run --arch x86_64 --variant patched --numa 1 -- true
+expect_rc 2 "--numa with less than 128 MiB per node" "$LAB" run --arch arm64 --variant patched --numa 8 --mem 512 -- true
+# Only the arm64 debug kernel has CONFIG_NUMA.
+expect_rc 125 "--numa on a kernel without NUMA" "$LAB" run --arch x86_64 --variant patched --numa 2 -- true
+expect_err "has no CONFIG_NUMA" "--numa on a kernel without NUMA says why"
 expect_rc 3 "guest exit status 3 is the host's exit status" \
 	"$LAB" run --arch x86_64 --variant patched --timeout 300 -- sh -c 'echo about to fail; exit 3'
 grep -q "about to fail" "$tmp/out" && pass "output before a failure is shown" || fail "output before failure lost"

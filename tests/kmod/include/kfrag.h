@@ -2,8 +2,8 @@
 /*
  * kfrag.h - fragment the free memory from a test module, so that no free
  * block of a given order or above is left, and give it back afterwards.
- * Shared by vmap_bench (its fragmented-memory cases) and vmap_test
- * (mode=nofree).
+ * Shared by vmap_bench (its fragmented-memory cases), vmap_numa (one node
+ * fragmented: kfrag_take_node()) and vmap_test (mode=nofree).
  *
  * Every free block of order MAX_PAGE_ORDER down to the minimum order is
  * taken (each order until it fails), split, and its odd pages given back.
@@ -62,24 +62,31 @@ static inline void kfrag_keep(struct kfrag *f, struct page *page, unsigned int o
 }
 
 /*
- * Take what free blocks of @min_order (at least 1) or above there are;
- * the number taken.  Called again, it takes the blocks that became free
- * since (freed by someone, or merged when a per-CPU list drained).
+ * Take what free blocks of @min_order (at least 1) or above node @nid
+ * has (NUMA_NO_NODE: every node); the number taken.  Called again, it
+ * takes the blocks that became free since (freed by someone, or merged
+ * when a per-CPU list drained).
  */
-static inline unsigned long kfrag_take(struct kfrag *f, unsigned int min_order)
+static inline unsigned long kfrag_take_node(struct kfrag *f, unsigned int min_order, int nid)
 {
 	unsigned long n = 0;
 	struct page *page;
 	int order;
 
 	for (order = MAX_PAGE_ORDER; order >= (int)max(min_order, 1U); order--) {
-		while ((page = alloc_pages(KFRAG_GFP, order))) {
+		while ((page = nid == NUMA_NO_NODE ? alloc_pages(KFRAG_GFP, order) :
+			alloc_pages_node(nid, KFRAG_GFP | __GFP_THISNODE, order))) {
 			kfrag_keep(f, page, order);
 			if (!(++n % 64))
 				cond_resched();
 		}
 	}
 	return n;
+}
+
+static inline unsigned long kfrag_take(struct kfrag *f, unsigned int min_order)
+{
+	return kfrag_take_node(f, min_order, NUMA_NO_NODE);
 }
 
 /* Give every kept page back. */
