@@ -722,6 +722,76 @@ static void test_predicted(void **state)
 	assert_int_equal(out[30], 0);
 }
 
+/*
+ * Plain vmalloc() keeps order-0 pages at 4K PTEs with the series however
+ * they lie: its potential is reported, its prediction is what it maps now.
+ * Beside a vmap() area of the same memory shape, only the vmap() row and
+ * the total's vmap() part move.
+ */
+static void test_predicted_by_api(void **state)
+{
+	static const char *const lines[] = {
+		"0xffffc90000200000-0xffffc90000401000 2101248 m_map+0x1c/0x40 [m] pages=512 vmap",
+		"0xffffc90000600000-0xffffc90000801000 2101248 m_alloc+0x1c/0x40 [m] pages=512 vmalloc user",
+		"0xffffc90000a00000-0xffffc90000c01000 2101248 m_io+0x1c/0x40 [m] ioremap",
+	};
+	struct snapshot_area_result res[3];
+	struct snapshot_opts o = { 0 };
+	struct snapshot_areas areas;
+	struct snapshot s;
+	json_object *j, *rows, *row, *api;
+	bool present;
+	size_t i, seen = 0;
+
+	memset(&areas, 0, sizeof(areas));
+	areas.v = calloc(3, sizeof(*areas.v));
+	assert_non_null(areas.v);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(vmallocinfo_parse_line(lines[i], &areas.v[areas.n++]), 0);
+	memset(res, 0, sizeof(res));
+	for (i = 0; i < 3; i++) {
+		res[i].bytes[12] = 2 * M;
+		res[i].potential[SNAPSHOT_POT_2M] = 2 * M;
+	}
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(snapshot_fold(&areas, res, &o, &s), 0);
+	snprintf(s.arch, sizeof(s.arch), "x86_64");
+	assert_true(snapshot_api_follows_contiguity(VMAPSCOPE_API_VMAP));
+	assert_true(snapshot_api_follows_contiguity(VMAPSCOPE_API_IOREMAP));
+	assert_false(snapshot_api_follows_contiguity(VMAPSCOPE_API_VMALLOC));
+	assert_false(snapshot_api_follows_contiguity(VMAPSCOPE_API_VM_MAP_RAM));
+	assert_false(snapshot_api_follows_contiguity(VMAPSCOPE_API_OTHER));
+
+	j = json_of(&s, true);
+	assert_true(json_object_object_get_ex(j, "rows", &rows));
+	for (i = 0; i < json_object_array_length(rows); i++) {
+		row = json_object_array_get_idx(rows, i);
+		assert_true(json_object_object_get_ex(row, "api", &api));
+		/* Every row keeps its potential: what the memory would allow. */
+		assert_int_equal(pot_of(row, "could_2M", &present), 2 * M);
+		if (!strcmp(json_object_get_string(api), "vmalloc")) {
+			assert_int_equal(key_of(row, "predicted", "4K", &present), 2 * M);
+			assert_int_equal(key_of(row, "predicted", "2M PMD", &present), 0);
+		} else {
+			assert_int_equal(key_of(row, "predicted", "4K", &present), 0);
+			assert_int_equal(key_of(row, "predicted", "2M PMD", &present), 2 * M);
+		}
+		seen++;
+	}
+	assert_int_equal(seen, 3);
+	assert_true(json_object_object_get_ex(j, "total", &row));
+	assert_int_equal(key_of(row, "predicted", "4K", &present), 2 * M);
+	assert_int_equal(key_of(row, "predicted", "2M PMD", &present), 4 * M);
+	json_object_put(j);
+	/* The per-API view sums the same predictions. */
+	j = json_of(&s, false);
+	assert_true(json_object_object_get_ex(j, "total", &row));
+	assert_int_equal(key_of(row, "predicted", "2M PMD", &present), 4 * M);
+	json_object_put(j);
+	snapshot_free(&s);
+	snapshot_areas_free(&areas);
+}
+
 /* vmap() areas are judged from their first page, the others in place. */
 static void test_area_base(void **state)
 {
@@ -769,6 +839,7 @@ int main(void)
 		cmocka_unit_test(test_shapes_predict_the_series),
 		cmocka_unit_test(test_fold_and_json),
 		cmocka_unit_test(test_predicted),
+		cmocka_unit_test(test_predicted_by_api),
 		cmocka_unit_test(test_area_base),
 		cmocka_unit_test(test_names),
 	};

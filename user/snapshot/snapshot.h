@@ -114,6 +114,7 @@ struct snapshot_row {
 	uint64_t area_bytes;		/* their sizes as /proc/vmallocinfo prints */
 	uint64_t bytes[VMAPSCOPE_NR_SHIFTS];	/* mapped bytes by mapping shift */
 	uint64_t potential[SNAPSHOT_NR_POT];	/* of the PTE-mapped bytes */
+	uint64_t predicted[VMAPSCOPE_NR_SHIFTS];	/* bytes per shift with the series */
 	uint64_t unmapped;		/* bytes of the ranges with no mapping (guard pages) */
 	uint64_t changed;		/* areas that changed while walked (not in totals) */
 };
@@ -209,6 +210,20 @@ uint64_t snapshot_area_base(const struct snapshot_area *a);
  */
 void snapshot_predicted(const uint64_t bytes[VMAPSCOPE_NR_SHIFTS],
 		    const uint64_t pot[SNAPSHOT_NR_POT], uint64_t out[VMAPSCOPE_NR_SHIFTS]);
+
+/*
+ * Whether the series maps an area of this API by the physical contiguity
+ * the potential figures measure: vmap() (by array index) and ioremap()
+ * (in place).  Order-0 vmalloc(), vm_map_ram() and the other page-array
+ * users keep 4K PTEs however their pages lie, so their prediction is the
+ * walk itself and their potential only says what the memory would allow.
+ */
+bool snapshot_api_follows_contiguity(int api);
+
+/* snapshot_predicted() for one area of @api: unchanged where the series maps 4K anyway. */
+void snapshot_api_predicted(int api, const uint64_t bytes[VMAPSCOPE_NR_SHIFTS],
+			    const uint64_t pot[SNAPSHOT_NR_POT],
+			    uint64_t out[VMAPSCOPE_NR_SHIFTS]);
 
 /* Output: the text tables and one JSON object (json-c). */
 void snapshot_print_text(FILE *f, const struct snapshot *s, bool per_caller);

@@ -69,6 +69,21 @@ void snapshot_predicted(const uint64_t bytes[VMAPSCOPE_NR_SHIFTS],
 	}
 }
 
+bool snapshot_api_follows_contiguity(int api)
+{
+	return api == VMAPSCOPE_API_VMAP || api == VMAPSCOPE_API_IOREMAP;
+}
+
+void snapshot_api_predicted(int api, const uint64_t bytes[VMAPSCOPE_NR_SHIFTS],
+			    const uint64_t pot[SNAPSHOT_NR_POT],
+			    uint64_t out[VMAPSCOPE_NR_SHIFTS])
+{
+	if (snapshot_api_follows_contiguity(api))
+		snapshot_predicted(bytes, pot, out);
+	else
+		memcpy(out, bytes, VMAPSCOPE_NR_SHIFTS * sizeof(*out));
+}
+
 uint64_t snapshot_row_mapped(const struct snapshot_row *r)
 {
 	uint64_t sum = 0;
@@ -90,6 +105,7 @@ int snapshot_row_cmp(const void *a, const void *b)
 static void row_add(struct snapshot_row *r, const struct snapshot_area *a,
 		    const struct snapshot_area_result *res)
 {
+	uint64_t pred[VMAPSCOPE_NR_SHIFTS];
 	unsigned int i;
 
 	if (res->changed) {
@@ -102,6 +118,9 @@ static void row_add(struct snapshot_row *r, const struct snapshot_area *a,
 		r->bytes[i] += res->bytes[i];
 	for (i = 0; i < SNAPSHOT_NR_POT; i++)
 		r->potential[i] += res->potential[i];
+	snapshot_api_predicted(a->api, res->bytes, res->potential, pred);
+	for (i = 0; i < VMAPSCOPE_NR_SHIFTS; i++)
+		r->predicted[i] += pred[i];
 	r->unmapped += res->unmapped;
 }
 
@@ -187,6 +206,8 @@ static size_t by_api(const struct snapshot *s, struct snapshot_row out[VMAPSCOPE
 				r.bytes[k] += x->bytes[k];
 			for (k = 0; k < SNAPSHOT_NR_POT; k++)
 				r.potential[k] += x->potential[k];
+			for (k = 0; k < VMAPSCOPE_NR_SHIFTS; k++)
+				r.predicted[k] += x->predicted[k];
 		}
 		if (any)
 			out[n++] = r;
@@ -276,12 +297,13 @@ static json_object *granules_json(const char *arch, const uint64_t *bytes)
 	return b;
 }
 
-/* What the series would map, per granule: bytes with the potential moved. */
-static json_object *predicted_json(const char *arch, const uint64_t *bytes, const uint64_t *pot)
+/* What the series would map, per granule (snapshot_api_predicted()). */
+static json_object *area_predicted_json(const char *arch, int api, const uint64_t *bytes,
+					const uint64_t *pot)
 {
 	uint64_t p[VMAPSCOPE_NR_SHIFTS];
 
-	snapshot_predicted(bytes, pot, p);
+	snapshot_api_predicted(api, bytes, pot, p);
 	return granules_json(arch, p);
 }
 
@@ -303,7 +325,7 @@ static json_object *row_json(const char *arch, const struct snapshot_row *r, boo
 	json_object_object_add(o, "bytes", b);
 	json_object_object_add(o, "mapped", json_object_new_int64(snapshot_row_mapped(r)));
 	json_object_object_add(o, "potential", potential_json(arch, r->potential));
-	json_object_object_add(o, "predicted", predicted_json(arch, r->bytes, r->potential));
+	json_object_object_add(o, "predicted", granules_json(arch, r->predicted));
 	json_object_object_add(o, "unmapped", json_object_new_int64(r->unmapped));
 	json_object_object_add(o, "changed", json_object_new_int64(r->changed));
 	return o;
@@ -330,7 +352,8 @@ static json_object *area_json(const char *arch, const struct snapshot_area *a,
 		json_object_object_add(b, c.label[g], json_object_new_int64(r->bytes[c.shift[g]]));
 	json_object_object_add(o, "bytes", b);
 	json_object_object_add(o, "potential", potential_json(arch, r->potential));
-	json_object_object_add(o, "predicted", predicted_json(arch, r->bytes, r->potential));
+	json_object_object_add(o, "predicted", area_predicted_json(arch, a->api, r->bytes,
+								    r->potential));
 	json_object_object_add(o, "unmapped", json_object_new_int64(r->unmapped));
 	json_object_object_add(o, "changed", json_object_new_boolean(r->changed));
 	return o;
