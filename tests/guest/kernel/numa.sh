@@ -4,9 +4,11 @@
 # (tests/kmod/vmap_numa) allocates on node NUMA_NID (default 1) with
 # vmalloc_node(), __vmalloc_node_range() with VM_ALLOW_HUGE_VMAP and
 # kvmalloc_node(), checks every page's node and granule, then does the
-# huge ones again with node 1's blocks of order 4 and above taken, and
-# prints which node those pages came from.  Then: the kernel log clean
-# and lockdep still on.
+# huge ones again with node 1's blocks of order 4 and above taken: below
+# 2M every page on node 1 in 4K PTEs, __GFP_THISNODE or not (a block
+# below PMD size comes from the named node or not at all); 2M and 6M on
+# node 1 with __GFP_THISNODE, and without it the node of each page is
+# printed.  Then: the kernel log clean and lockdep still on.
 . "$(dirname "$0")/lib.sh"
 NUMA_KMOD=/opt/vmapscope/kmod/vmap_numa.ko
 need kload

@@ -19,9 +19,13 @@
  *	free: the area is finished with order-0 pages), 2M and 6M in 4K
  *	PTEs or PMD blocks (their mask may compact, which may make a block
  *	on node N again);
- *	GFP_KERNEL: they succeed; the node each page comes from is printed,
- *	not asserted: the node asked for is a preference, and the zonelist
- *	may give blocks of another node or order-0 pages of node N.
+ *	GFP_KERNEL below 2M: they succeed, every page on node N in 4K PTEs
+ *	(a block below PMD size is taken on the node asked for or not at
+ *	all; the order-0 pages prefer node N, which has them);
+ *	GFP_KERNEL, 2M and 6M: they succeed; the node each page comes from
+ *	is printed, not asserted: for PMD blocks the node asked for is a
+ *	preference, and the zonelist may give blocks of another node or
+ *	order-0 pages of node N.
  * For every area: vmalloc_to_page() of each page and the page-table walk
  * agree on the page, the granule is one the area may hold, a PMD or
  * contiguous block maps physically contiguous pages, and a word written
@@ -271,8 +275,19 @@ static int __init vmap_numa_init(void)
 		kfrag_take_node(frag, 4, nid);
 		one_case("fragmented huge", A_RANGE, huge_sizes[i], GFP_KERNEL | __GFP_THISNODE,
 			 huge_sizes[i] < PMD_SIZE ? PAGE_SHIFT : 0, true);
+		/*
+		 * A node was named and the caller did not say __GFP_THISNODE:
+		 * a block below PMD size comes from that node or not at all
+		 * (remote memory for every access is not worth a TLB entry),
+		 * and the order-0 pages prefer the node, which has them.  A
+		 * PMD block may come from another node, as in 6.12.
+		 */
 		kfrag_take_node(frag, 4, nid);
-		one_case("fragmented huge", A_RANGE, huge_sizes[i], GFP_KERNEL, 0, false);
+		if (huge_sizes[i] < PMD_SIZE)
+			one_case("fragmented huge", A_RANGE, huge_sizes[i], GFP_KERNEL,
+				 PAGE_SHIFT, true);
+		else
+			one_case("fragmented huge", A_RANGE, huge_sizes[i], GFP_KERNEL, 0, false);
 	}
 	kfrag_take_node(frag, 4, nid);
 	one_case("fragmented kvmalloc_node", A_KVMALLOC, 6 * SZ_1M, GFP_KERNEL | __GFP_THISNODE,
