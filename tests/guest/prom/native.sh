@@ -20,14 +20,11 @@ arch=${1:?usage: native.sh x86_64|arm64}
 cd "$TOPDIR"
 export VMAPSTAT=$TOPDIR/out/$arch/bin/vmapstat
 . tests/host/prom/lib.sh
+. tests/guest/prom/lib.sh
 need prometheus python3 curl base64
 HARNESS_NAME=prom-native-guest-$arch
 
-scripts/lab run --arch "$arch" --variant patched --timeout 600 \
-	--script tests/guest/prom/native_inside.sh >"$T/serial" 2>&1 ||
-	{ tail -40 "$T/serial"; die "lab run failed"; }
-tr -d '\r' <"$T/serial" >"$T/log"
-section() { awk -v s="@@@ $1" '$0 == s {on = 1; next} /^@@@ / {on = 0} on' "$T/log"; }
+prom_guest_run tests/guest/prom/native_inside.sh
 section JSON >"$T/v.json"
 section PBHDR >"$T/pb.hdr"
 section TEXTHDR >"$T/text.hdr"

@@ -14,13 +14,10 @@ cd "$TOPDIR"
 # the host side's helpers (temporary directory, started processes, Prometheus)
 export VMAPSTAT=$TOPDIR/out/$arch/bin/vmapstat
 . tests/host/prom/lib.sh
+. tests/guest/prom/lib.sh
 HARNESS_NAME=prom-guest-$arch
 
-scripts/lab run --arch "$arch" --variant patched --timeout 600 \
-	--script tests/guest/prom/inside.sh >"$T/serial" 2>&1 ||
-	{ tail -40 "$T/serial"; die "lab run failed"; }
-tr -d '\r' <"$T/serial" >"$T/log"
-section() { awk -v s="@@@ $1" '$0 == s {on = 1; next} /^@@@ / {on = 0} on' "$T/log"; }
+prom_guest_run tests/guest/prom/inside.sh
 section JSON >"$T/v.json"
 section PROM >"$T/v.prom"
 section CMD >"$T/cmd.prom"
