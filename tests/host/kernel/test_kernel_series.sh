@@ -39,11 +39,12 @@ commit_as() { # DIR IDENT SUBJECT: one commit adding a file, signed by IDENT
 mkdir -p "$repo"
 git init -q "$repo"
 # A made-up point release: export reads whatever the base's Makefile says.
-printf 'VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 7\n' >"$repo/Makefile"
+sub=7
+printf 'VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = %s\n' "$sub" >"$repo/Makefile"
 g add Makefile
 GIT_AUTHOR_NAME=lab GIT_AUTHOR_EMAIL=lab@example.invalid GIT_COMMITTER_NAME=lab \
 	GIT_COMMITTER_EMAIL=lab@example.invalid \
-	g commit -q -m "Linux 6.12.7 (Debian linux-source-6.12 6.12.7-1)"
+	g commit -q -m "Linux 6.12.$sub (Debian linux-source-6.12 6.12.$sub-1)"
 g tag base
 g worktree add -q -b v "$dev" base
 g worktree add -q -b v-aux "$dev-aux" base
@@ -56,7 +57,7 @@ out=$tmp/default
 "$KS" export --dir "$dev" --out "$out" >/dev/null 2>&1 || die "export --out failed"
 [ -f "$out/linux-6.12/0001-mm-vmalloc-first.patch" ] && [ -f "$out/perf-aux-prefer-large/0001-perf-aux.patch" ] &&
 	pass "--out DIR: both series written under DIR" || fail "--out DIR: $(ls -R "$out")"
-grep -q '^Base: the stable tag v6\.12\.7' "$out/linux-6.12/0000-cover-letter.patch" &&
+grep -q "^Base: the stable tag v6\\.12\\.$sub" "$out/linux-6.12/0000-cover-letter.patch" &&
 	pass "the cover letter names the base's own point release" ||
 	fail "base tag: $(grep -m1 '^Base:' "$out/linux-6.12/0000-cover-letter.patch")"
 n=$(cat "$out"/*/*.patch | grep -c "^From: $PH\$" || true)
