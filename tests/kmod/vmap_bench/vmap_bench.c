@@ -62,6 +62,7 @@
 #include <linux/vmstat.h>
 
 #include "kfrag.h"
+#include "ksym.h"
 
 static unsigned int iters = 30;
 module_param(iters, uint, 0444);
@@ -513,18 +514,6 @@ static int (*p_vmap_page_range)(unsigned long addr, unsigned long end,
 static struct vm_struct *(*p_get_vm_area_caller)(unsigned long size,
 						 unsigned long flags,
 						 const void *caller);
-
-static void *ksym(const char *name)
-{
-	struct kprobe k = { .symbol_name = "kallsyms_lookup_name" };
-	unsigned long (*lookup)(const char *name);
-
-	if (register_kprobe(&k))
-		return NULL;
-	lookup = (void *)k.addr;
-	unregister_kprobe(&k);
-	return (void *)lookup(name);
-}
 
 static void bench_ioremap(const char *name, resource_size_t phys,
 			  unsigned long size, unsigned int n)

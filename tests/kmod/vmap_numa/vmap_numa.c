@@ -49,6 +49,7 @@
 
 #include "kfrag.h"
 #include "kpt_walk.h"
+#include "ksym.h"
 
 static int nid = 1;
 module_param(nid, int, 0444);
@@ -73,18 +74,6 @@ typedef void *(*vmalloc_range_fn)(unsigned long size, unsigned long align,
 				  pgprot_t prot, unsigned long vm_flags, int node,
 				  const void *caller);
 static vmalloc_range_fn vmalloc_range;
-
-static void *ksym(const char *name)
-{
-	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
-	unsigned long (*lookup_name)(const char *name);
-
-	if (register_kprobe(&kp))
-		return NULL;
-	lookup_name = (void *)kp.addr;
-	unregister_kprobe(&kp);
-	return (void *)lookup_name(name);
-}
 
 enum api { A_NODE, A_RANGE, A_KVMALLOC, A_ANY_NODE };
 

@@ -146,6 +146,7 @@
 
 #include "kpt_walk.h"
 #include "kfrag.h"
+#include "ksym.h"
 
 static char *mode = "map";
 module_param(mode, charp, 0444);
@@ -387,22 +388,6 @@ static bool vmap_blocks(void)
 #define NOT_YET(f) feature[f].what, feature[f].patch, patches
 
 /* ---- unexported kernel functions ---------------------------------------- */
-
-static unsigned long (*lookup_name)(const char *name);
-
-/* The address of a kernel symbol, or NULL. */
-static void *ksym(const char *name)
-{
-	if (!lookup_name) {
-		struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
-
-		if (register_kprobe(&kp))
-			return NULL;
-		lookup_name = (void *)kp.addr;
-		unregister_kprobe(&kp);
-	}
-	return (void *)lookup_name(name);
-}
 
 /*
  * A function the series adds, introduced by the patch of @f: it must
