@@ -19,7 +19,6 @@ ARCHES		:= x86_64 arm64
 export VMAPSCOPE_CACHE ?= /var/cache/vmapscope
 
 CHECK_TARGETS	:=
-CHECK_LATE_TARGETS :=
 CHECK_FULL_TARGETS :=
 
 .PHONY: all deps demo check check-full clean
@@ -39,22 +38,24 @@ all: tools
 
 # Fast suites (unit, host, sanitizers, bounded fuzzing) first, then the lab (it builds the stock and
 # patched kernels, one tree per arch), then every suite that needs only
-# those kernels, and last CHECK_LATE_TARGETS, suites that pay for a cold
-# kernel build of their own which nothing else uses (the debug kernels),
-# so that every other result comes first.
-# "make check-full" then adds the per-patch build of the series.
+# those kernels.  "make check-full" then adds the suites that need kernels
+# of their own (the debug kernels, the kernel after each patch, the
+# prefixes of the series) and the long fuzzing runs.
 # Every suite runs even after a failure, then one closing line counts them.
 # Within each part the suites run in name order, so the sequence does not
-# depend on the order the fragments are read in.
+# depend on the order the fragments are read in.  Meanwhile the cold
+# builds the suites wait for run in the background (mk/prefetch.mk).
 CHECK_FAST	 = $(sort $(filter check-unit check-host-tools check-host-deploy-files \
 		   check-sanitize check-fuzz,$(CHECK_TARGETS)))
 CHECK_EARLY	 = $(CHECK_FAST) $(filter check-guest-lab,$(CHECK_TARGETS))
 CHECK_REST	 = $(sort $(filter-out $(CHECK_EARLY),$(CHECK_TARGETS)))
 CHECK_SEQUENCE	 = $(CHECK_EARLY) $(filter check-host-%,$(CHECK_REST)) \
-		   $(filter-out check-host-%,$(CHECK_REST)) $(CHECK_LATE_TARGETS)
+		   $(filter-out check-host-%,$(CHECK_REST))
 
+# $(call run_suites,SUITES,PREFETCH)
 define run_suites
-	@pass=0; failed=""; for t in $(1); do \
+	@$(call prefetch_start,$(2)); \
+	pass=0; failed=""; for t in $(1); do \
 		echo "==== make $$t ($$(date +%T))"; \
 		if $(MAKE) --no-print-directory $$t; then pass=$$((pass + 1)); \
 		else failed="$$failed $$t"; echo "==== FAILED: make $$t"; fi; \
@@ -66,10 +67,10 @@ define run_suites
 endef
 
 check: deps
-	$(call run_suites,$(CHECK_SEQUENCE))
+	$(call run_suites,$(CHECK_SEQUENCE),prefetch-check)
 
 check-full: deps
-	$(call run_suites,$(CHECK_SEQUENCE) $(CHECK_FULL_TARGETS))
+	$(call run_suites,$(CHECK_SEQUENCE) $(CHECK_FULL_TARGETS),prefetch-full)
 
 clean:
 	rm -rf $(OUTDIR)
