@@ -4,12 +4,12 @@
 # finds it done, waits on the lock while it finishes, or builds it itself
 # when the background run failed (and then reports the failure itself).
 #
-# Why: on two cores a cold kernel build keeps both busy only between its
-# serial steps (link, BTF, modpost), and the suites around it leave a core
-# idle most of the time: the host tests run one program at a time, a
-# guest's TCG vCPU is one host thread.  Run at nice 19, these builds take
-# that idle CPU and little else; the suites' own order and results do not
-# change (docs/lab.md, "What make check builds").
+# Why: the suites leave a core idle most of the time (the host tests run
+# one program at a time, a guest's TCG vCPU is one host thread), and so
+# does a kernel build in its serial steps (link, BTF, modpost).  Run at
+# nice 19, these builds take that idle CPU and little else; the suites'
+# own order and results do not change (docs/lab.md, "What make check
+# builds").
 #
 #   make prefetch-check   what "make check" builds: the stock and patched
 #                         kernels of both arches, static perf, the
