@@ -12,8 +12,8 @@
 # shot and at the end; no poisoned page in a later area or in a burst of
 # order-9, -4 and -0 allocations down to the low watermark); every shot
 # was made; the poison landed before the test, between the test and the
-# free, and after the free at least once each, and every held shot where
-# it was aimed; HardwareCorrupted grew by the pages poisoned; the kernel
+# free (with two CPUs), and after the free at least once each, and every
+# held shot where it was aimed; HardwareCorrupted grew by the pages poisoned; the kernel
 # log holds memory_failure()'s own lines and no report; lockdep is on.
 # POISON_ARGS: more module parameters (inject=1 frees a block with a
 # poisoned page whole, inject=2 also with the allocator's new-page check
@@ -55,7 +55,13 @@ done
 shots=$(field "$summary" shots)
 [ "$shots" = "$MAX" ] && pass "vmap_poison made all $MAX shots" ||
 	fail "vmap_poison made ${shots:-no} of $MAX shots"
-for k in landed_check landed_window landed_after; do
+# One CPU (the x86_64 debug guest) makes no shot between the test and
+# the free: that needs the poisoner on a second CPU.
+cpus=$(field "$summary" cpus)
+landings="landed_check landed_after"
+[ "$cpus" = 1 ] && skip "one CPU: no shot held at the test or between the test and the free" ||
+	landings="$landings landed_window"
+for k in $landings; do
 	n=$(field "$summary" $k)
 	[ "${n:-0}" -gt 0 ] && pass "vmap_poison: $k=$n" || fail "vmap_poison: $k=${n:-?}, none"
 done
