@@ -495,7 +495,7 @@ static void inject_free(void)
 		return;
 	nr_poisoned++;
 	pp->page = block + 5;
-	pp->what = "inject";
+	pp->what = "a block freed whole";
 	pp->ret = memory_failure(page_to_pfn(pp->page), MF_SW_SIMULATED);
 	pr_info("inject: pfn %#lx poisoned (memory_failure() %d), its order-%u block freed whole\n",
 		page_to_pfn(pp->page), pp->ret, order);
