@@ -19,8 +19,11 @@
  * the poisoner calls memory_failure(pfn, MF_SW_SIMULATED) on the page at a
  * moment chosen by the shot's aim, which rotates:
  * - after:  once vfree() returned (the block is free);
- * - random: after a random delay of up to twice the mean vfree() time
- *   from the publication, racing vfree() freely;
+ * - random: after a random delay from the publication, racing vfree()
+ *   with no kprobe: between 1/2 and 3/2 of a delay that follows the
+ *   window (a shot that lands before the test lengthens it by a quarter,
+ *   one after the free shortens it; it starts at half the mean vfree()
+ *   time);
  * - check:  a kprobe on free_split_page_block() holds the freer at the
  *   block until the page is poisoned (before the test);
  * - window: a kprobe on free_unref_page() holds the freer at the block's
@@ -116,6 +119,7 @@ struct shape {
 	unsigned long size;
 	unsigned int order;
 	u64 vfree_cycles;	/* mean vfree() time of "after" shots */
+	u64 track_cycles;	/* the random shots' delay, to the window */
 };
 
 static struct shape shapes[2];
@@ -392,8 +396,8 @@ static void shoot(unsigned int iter)
 	s->order = sh->order;
 	s->aim = aim;
 	if (aim == AIM_RANDOM)
-		s->delay_cycles = get_random_u32_below(min_t(u64, 2 * sh->vfree_cycles + 1,
-							     U32_MAX));
+		s->delay_cycles = sh->track_cycles / 2 +
+				  get_random_u32_below(min_t(u64, sh->track_cycles + 1, U32_MAX));
 	pp = &poisoned[nr_poisoned++];
 	snprintf(what[nr_shots], sizeof(what[0]), "%s/%s", sh->name, aim_name[aim]);
 	pp->page = s->page;
@@ -423,6 +427,10 @@ static void shoot(unsigned int iter)
 	pp->ret = s->ret;
 	l = where_landed(s);
 	landed[si][aim][l]++;
+	if (aim == AIM_RANDOM && l == L_CHECK)
+		sh->track_cycles += sh->track_cycles / 4 + 1;
+	else if (aim == AIM_RANDOM && l == L_AFTER)
+		sh->track_cycles -= sh->track_cycles / 4;
 	answers[l][answer_of(s->ret)]++;
 	nr_hold_timeout += s->hold_timeout;
 	nr_go_timeout += s->go_timeout;
@@ -452,6 +460,7 @@ static void warm_up(void)
 			sum += get_cycles() - t0;
 		}
 		shapes[i].vfree_cycles = sum / 4;
+		shapes[i].track_cycles = sum / 8;
 	}
 }
 
@@ -568,6 +577,10 @@ static void report(void)
 			for (l = 0; l < NR_LANDED; l++)
 				tot[l] += n[l];
 		}
+	for (si = 0; si < nr_shapes; si++)
+		pr_info("%s: the random shots' delay ended at %llu%% of the mean vfree() time\n",
+			shapes[si].name, div64_u64(100 * shapes[si].track_cycles,
+						   shapes[si].vfree_cycles ?: 1));
 	for (l = 0; l < NR_LANDED; l++)
 		pr_info("landed %s: memory_failure() recovered=%lu ignored=%lu other=%lu\n",
 			landed_name[l], answers[l][R_RECOVERED], answers[l][R_IGNORED],
