@@ -17,7 +17,8 @@
 # log holds memory_failure()'s own lines and no report; lockdep is on.
 # POISON_ARGS: more module parameters (inject=1 frees a block with a
 # poisoned page whole, inject=2 also with the allocator's new-page check
-# off: both must fail the run).
+# off, inject=3 holds the window shots' free until memory_failure()
+# returned: each must fail the run).
 . "$(dirname "$0")/lib.sh"
 POISON_KMOD=/opt/vmapscope/kmod/vmap_poison.ko
 MAX=${POISON_MAX:-64}

@@ -59,8 +59,11 @@
  * freed whole, bypassing free_split_page_block()'s test, as the window
  * does: the buddy check must fail.  inject=2: the same, and the burst
  * runs with the allocator's new-page check off (check_pages_enabled, as
- * on a kernel without DEBUG_VM): the burst must get the page too.  Not
- * modes to keep on.
+ * on a kernel without DEBUG_VM): the burst must get the page too.
+ * inject=3: the "window" shots hold the freer until memory_failure() has
+ * returned, not only until the page is marked: a free delayed between
+ * the test and the free (an interrupt, a preempted vCPU) past
+ * memory_failure()'s retries.  Not modes to keep on.
  *
  * Ends with "vmap_poison: summary shots=N ... fail=F" and returns -EAGAIN
  * when F is 0 (so that it unloads itself), -EIO otherwise.
@@ -94,7 +97,7 @@ module_param(secs, uint, 0444);
 MODULE_PARM_DESC(secs, "upper bound on the race, in seconds");
 static unsigned int inject;
 module_param(inject, uint, 0444);
-MODULE_PARM_DESC(inject, "1: free a block with a poisoned page whole; 2: also with the allocator's check off");
+MODULE_PARM_DESC(inject, "1: free a block with a poisoned page whole; 2: also with the allocator's check off; 3: window shots freed after memory_failure() returned");
 
 #ifdef CONFIG_MEMORY_FAILURE
 
@@ -220,15 +223,21 @@ static void check_poisoned(struct poisoned *pp, const char *when)
 	      when, pp->what, pfn, pp->ret);
 }
 
-/* Hold the freer (in a kprobe) until the poisoner has marked the page. */
-static void hold_for_poison(struct shot *s)
+/*
+ * Hold the freer (in a kprobe) until the poisoner has marked the page,
+ * or with @late until memory_failure() has returned.
+ */
+static void hold_for_poison(struct shot *s, bool late)
 {
 	unsigned long us;
 
 	atomic_set_release(&shot_go, 1);
-	for (us = 0; us < HOLD_US && !PageHWPoison(s->page); us++)
+	for (us = 0; us < HOLD_US; us++) {
+		if (late ? completion_done(&shot_done) : PageHWPoison(s->page))
+			break;
 		udelay(1);
-	s->hold_timeout = !PageHWPoison(s->page);
+	}
+	s->hold_timeout = us == HOLD_US;
 }
 
 static int on_split_block(struct kprobe *kp, struct pt_regs *regs)
@@ -236,7 +245,7 @@ static int on_split_block(struct kprobe *kp, struct pt_regs *regs)
 	struct page *page = (struct page *)regs_get_kernel_argument(regs, 0);
 
 	if (current == freer_task && page == shot.block && shot.aim == AIM_CHECK)
-		hold_for_poison(&shot);
+		hold_for_poison(&shot, false);
 	return 0;
 }
 
@@ -250,7 +259,7 @@ static int on_free_unref_page(struct kprobe *kp, struct pt_regs *regs)
 		return 0;
 	if (page == s->block && order == s->order) {
 		if (s->aim == AIM_WINDOW)
-			hold_for_poison(s);
+			hold_for_poison(s, inject == 3);
 		s->whole = true;
 		s->poisoned_at_whole = PageHWPoison(s->page);
 	} else if (!order && page >= s->block && page < s->block + (1UL << s->order) &&
@@ -617,8 +626,8 @@ static int __init vmap_poison_init(void)
 	struct static_key_true *check_pages = NULL;
 	unsigned int i;
 
-	if (max_poison < 1 || max_poison > MAX_POISON || inject > 2 || !secs) {
-		pr_err("max_poison must be 1..%d (not %u), inject 0..2 (not %u), secs > 0\n",
+	if (max_poison < 1 || max_poison > MAX_POISON || inject > 3 || !secs) {
+		pr_err("max_poison must be 1..%d (not %u), inject 0..3 (not %u), secs > 0\n",
 		       MAX_POISON, max_poison, inject);
 		return -EINVAL;
 	}
@@ -677,7 +686,7 @@ static int __init vmap_poison_init(void)
 	unregister_kprobe(&kp_free);
 	unregister_kprobe(&kp_split);
 
-	if (inject)
+	if (inject == 1 || inject == 2)
 		inject_free();
 	for (i = 0; i < nr_poisoned; i++)
 		check_poisoned(&poisoned[i], "at the end");
