@@ -65,7 +65,7 @@
  * the test and the free (an interrupt, a preempted vCPU) past
  * memory_failure()'s retries.  Not modes to keep on.
  *
- * Ends with "vmap_poison: summary shots=N ... fail=F" and returns -EAGAIN
+ * Ends with "vmap_poison: summary cpus=C shots=N ... fail=F" and returns -EAGAIN
  * when F is 0 (so that it unloads itself), -EIO otherwise.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -599,8 +599,8 @@ static void report(void)
 		handed_out += poisoned[i].handed_out;
 	}
 	pr_info("summary cpus=%u shots=%lu iters=%lu fallback=%lu nomem=%lu landed_check=%lu landed_window=%lu landed_after=%lu landed_other=%lu recovered=%lu ignored=%lu mf_other=%lu taken_off=%lu hold_timeouts=%lu go_timeouts=%lu in_buddy=%lu handed_out=%lu dropped=%lu burst_order9=%lu burst_order4=%lu burst_order0=%lu fail=%lu\n",
-		one_cpu ? 1 : 2, nr_shots, nr_iters, nr_fallback, nr_nomem, tot[L_CHECK], tot[L_WINDOW],
-		tot[L_AFTER], tot[L_OTHER],
+		one_cpu ? 1 : 2, nr_shots, nr_iters, nr_fallback, nr_nomem, tot[L_CHECK],
+		tot[L_WINDOW], tot[L_AFTER], tot[L_OTHER],
 		answers[L_CHECK][R_RECOVERED] + answers[L_WINDOW][R_RECOVERED] +
 		answers[L_AFTER][R_RECOVERED] + answers[L_OTHER][R_RECOVERED],
 		answers[L_CHECK][R_IGNORED] + answers[L_WINDOW][R_IGNORED] +
