@@ -1,9 +1,13 @@
 # The debug kernels' race and NUMA suites, part of check-guest-kernel-debug
-# (docs/lab.md, "The kcore race and the NUMA guest"):
+# (docs/lab.md, "The race suites and the NUMA guest"):
 #
 #   make check-guest-kcore-race-ARCH  /proc/kcore read while vmalloc areas of
 #                            every granule are mapped and freed
 #                            (tests/guest/kernel/kcore_race.sh)
+#   make check-guest-poison-race-ARCH memory_failure() racing vfree() of
+#                            huge vmalloc() blocks; no poisoned page left
+#                            free or handed out
+#                            (tests/guest/kernel/poison_race.sh)
 #   make check-guest-numa-ARCH        vmalloc()'s node handling on a guest
 #                            with two nodes (tests/guest/kernel/numa.sh);
 #                            arm64 only in check-guest-kernel-debug: the
@@ -14,10 +18,12 @@
 # which every lab guest carries.
 
 VMAP_RACE	:= tests/kmod/vmap_race
+VMAP_POISON	:= tests/kmod/vmap_poison
 VMAP_NUMA	:= tests/kmod/vmap_numa
 NUMA_ARCHES	:= arm64
 
-.PHONY: $(ARCHES:%=check-guest-kcore-race-%) $(ARCHES:%=check-guest-numa-%)
+.PHONY: $(ARCHES:%=check-guest-kcore-race-%) $(ARCHES:%=check-guest-poison-race-%) \
+	$(ARCHES:%=check-guest-numa-%)
 
 define kcore_reader_rule
 $(OUTDIR)/$(1)/bin/kcore-reader: tests/guest/kernel/kcore_reader.c
@@ -31,9 +37,15 @@ $(ARCHES:%=check-guest-kcore-race-%): check-guest-kcore-race-%: deps $(OUTDIR)/%
 	$(LAB) kmod --arch $* --variant debug $(VMAP_RACE) >/dev/null
 	$(LAB) run --arch $* --variant debug --timeout $(KTIMEOUT) -- $(call kguest,kcore_race.sh)
 
+$(ARCHES:%=check-guest-poison-race-%): check-guest-poison-race-%: deps
+	$(LAB) build --arch $* --variant debug >/dev/null
+	$(LAB) kmod --arch $* --variant debug $(VMAP_POISON) >/dev/null
+	$(LAB) run --arch $* --variant debug --timeout $(KTIMEOUT) -- $(call kguest,poison_race.sh)
+
 $(ARCHES:%=check-guest-numa-%): check-guest-numa-%: deps
 	$(LAB) build --arch $* --variant debug >/dev/null
 	$(LAB) kmod --arch $* --variant debug $(VMAP_NUMA) >/dev/null
 	$(LAB) run --arch $* --variant debug --timeout $(KTIMEOUT) --numa 2 -- $(call kguest,numa.sh)
 
-check-guest-kernel-debug: $(ARCHES:%=check-guest-kcore-race-%) $(NUMA_ARCHES:%=check-guest-numa-%)
+check-guest-kernel-debug: $(ARCHES:%=check-guest-kcore-race-%) $(ARCHES:%=check-guest-poison-race-%) \
+	$(NUMA_ARCHES:%=check-guest-numa-%)
