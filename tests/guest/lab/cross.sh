@@ -71,6 +71,27 @@ expect_in out "^FAIL $GOOD_CFG .*mm/page_alloc\.o is listed as known broken but 
 expect_rc 1 "a listed object that is not compiled fails" cross --known-broken $GOOD_CFG:mm/nosuch.o $GOOD_CFG
 expect_in out "mm/nosuch\.o is listed as known broken but is not compiled here" "the unknown object is named"
 
+# A file the configuration does not build (mm/memory-failure.c: 8xx has
+# no MEMORY_FAILURE) is not compiled, even when it would not compile.
+git -C "$CACHE/linux/repo" show base:mm/memory-failure.c >"$tmp/mf.c.orig" ||
+	{ fail "cannot read mm/memory-failure.c of the lab's kernel tree"; exit 1; }
+{ cat "$tmp/mf.c.orig"; printf '\n#error "cross-build self-test: not built on 8xx"\n'; } >"$tmp/mf.c.broken"
+mkdir -p "$tmp/offpatches"
+{
+	printf 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n'
+	printf 'From: lab <lab@vmapscope.invalid>\nSubject: [PATCH] cross-build self-test: a file 8xx does not build\n\n---\n'
+	printf 'diff --git a/mm/memory-failure.c b/mm/memory-failure.c\n'
+	diff -u --label a/mm/memory-failure.c --label b/mm/memory-failure.c "$tmp/mf.c.orig" "$tmp/mf.c.broken"
+} >"$tmp/offpatches/0001-break-memory-failure.patch"
+echo 0001-break-memory-failure.patch >"$tmp/offpatches/series"
+expect_rc 0 "a broken file the configuration does not build passes" \
+	env VMAPSCOPE_PATCHDIR="$tmp/offpatches" "$LAB" cross-build $BROKEN_CFG
+expect_in out "^ok   $BROKEN_CFG .*mm/vmalloc\.o mm/page_alloc\.o mm/percpu\.o \[mm/memory-failure\.o: CONFIG_MEMORY_FAILURE off\]" \
+	"the object is named as left out, with the option that leaves it out"
+expect_rc 1 "listed as known broken, it is not compiled here" env VMAPSCOPE_PATCHDIR="$tmp/offpatches" \
+	"$LAB" cross-build --known-broken $BROKEN_CFG:mm/memory-failure.o $BROKEN_CFG
+expect_in out "mm/memory-failure\.o is listed as known broken but is not compiled here" "the stale entry is named"
+
 # Bad input.
 expect_rc 2 "an unknown configuration" "$LAB" cross-build nosuch-config
 expect_in err "unknown cross-build configuration 'nosuch-config'" "the unknown configuration is named"
