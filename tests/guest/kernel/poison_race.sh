@@ -14,11 +14,15 @@
 # was made; the poison landed before the test, between the test and the
 # free (with two CPUs), and after the free at least once each, and every
 # held shot where it was aimed; HardwareCorrupted grew by the pages poisoned; the kernel
-# log holds memory_failure()'s own lines and no report; lockdep is on.
+# log holds memory_failure()'s own lines and no report; lockdep is on;
+# every window shot that memory_failure() ignored (it gave up before the
+# free) was taken off the free lists, with its line, by the free path
+# (free_split_page_block() tests the pages again after the free).
 # POISON_ARGS: more module parameters (inject=1 frees a block with a
 # poisoned page whole, inject=2 also with the allocator's new-page check
-# off, inject=3 holds the window shots' free until memory_failure()
-# returned: each must fail the run).
+# off: each must fail the run; inject=3 holds the window shots' free
+# until memory_failure() returned, so that it ignores every one of them:
+# the run must pass, every such page taken off by the free path).
 . "$(dirname "$0")/lib.sh"
 POISON_KMOD=/opt/vmapscope/kmod/vmap_poison.ko
 MAX=${POISON_MAX:-64}
@@ -87,10 +91,20 @@ want=$(((${shots:-0} + injected) * 4))
 # one this test did not expect.
 mf=$(grep -c 'Memory failure: ' /tmp/poison_race.dmesg)
 other=$(grep 'Memory failure: ' /tmp/poison_race.dmesg |
-	grep -v -E 'Memory failure: 0x[0-9a-f]+: (unhandlable page\.|recovery action for (get hwpoison page|free buddy page|high order kernel page): (Ignored|Recovered))$' |
+	grep -v -E 'Memory failure: 0x[0-9a-f]+: (unhandlable page\.|taken off the free lists after its block was freed|recovery action for (get hwpoison page|free buddy page|high order kernel page): (Ignored|Recovered))$' |
 	head -n 5)
 [ -z "$other" ] && pass "kernel log: $mf lines of memory_failure(), all expected" ||
 	fail "kernel log: unexpected memory_failure() lines: $other"
+# A window shot that memory_failure() ignored gave up before the block
+# was free: the free path's second test must have taken the page off,
+# and said so, once per such page.
+window_ignored=$(sed -n -E 's/^vmap_poison: landed window: memory_failure\(\) recovered=[0-9]+ ignored=([0-9]+) .*/\1/p' \
+	/tmp/vmap_poison.log)
+freed_off=$(grep -c 'taken off the free lists after its block was freed' /tmp/poison_race.dmesg)
+[ -n "$window_ignored" ] || die "no 'landed window' line from vmap_poison"
+[ "$freed_off" = "$window_ignored" ] &&
+	pass "window shots ignored by memory_failure(): $window_ignored, each taken off by the free path" ||
+	fail "window shots ignored by memory_failure(): $window_ignored, taken off by the free path: $freed_off"
 reports=$(grep -E 'KASAN|WARNING:|BUG:|Oops|Unable to handle|general protection|Bad page' /tmp/poison_race.dmesg | head -n 5)
 [ -z "$reports" ] && pass "kernel log clean (no KASAN, WARN, BUG, bad page or Oops report)" ||
 	fail "kernel log holds a report: $reports"

@@ -63,7 +63,10 @@
  * inject=3: the "window" shots hold the freer until memory_failure() has
  * returned, not only until the page is marked: a free delayed between
  * the test and the free (an interrupt, a preempted vCPU) past
- * memory_failure()'s retries.  Not modes to keep on.
+ * memory_failure()'s retries, which then ignores the page.  The run
+ * passes only if the free path takes every such page off itself
+ * (free_split_page_block() tests the pages again after the free).
+ * inject=1 and 2 are not modes to keep on.
  *
  * Ends with "vmap_poison: summary cpus=C shots=N ... fail=F" and returns -EAGAIN
  * when F is 0 (so that it unloads itself), -EIO otherwise.
