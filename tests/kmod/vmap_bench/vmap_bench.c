@@ -13,6 +13,11 @@
  *                                page-array mapping code (a kprobe on the
  *                                functions either kernel uses) to the
  *                                return, i.e. after the pages were allocated
+ *   vfree_huge_1M, _2M           vfree() of a vmalloc_huge() area, the
+ *                                allocation not timed: the series gives its
+ *                                blocks back whole (free_split_page_block(),
+ *                                which tests every page for poison before
+ *                                and after the free), 6.12 page by page
  *   vmap_o8_100M, vmap_o9_100M   vmap() of 100 MiB made of order-8 / order-9
  *                                compound pages (vunmap() is not timed)
  *   scan_o8_100M, scan_o9_100M   the scan floor: one read of the page array
@@ -452,6 +457,29 @@ out:
 	kvfree(pages);
 }
 
+static void bench_vfree(const char *name, unsigned long size, unsigned int n)
+{
+	unsigned int i;
+	struct timed t;
+	void *p;
+
+	for (i = 0; i < n; i++) {
+		bench_purge();
+		p = vmalloc_huge(size, GFP_KERNEL);
+		if (!p) {
+			pr_info("%s: vmalloc_huge failed\n", name);
+			break;
+		}
+		timed_start(&t);
+		vfree(p);
+		timed_stop(&t, i);
+		cond_resched();
+	}
+	report(name, "ns", t_ns, i);
+	if (inst_ev)
+		report(name, "inst", t_inst, i);
+}
+
 static void bench_vmalloc(const char *name, unsigned long size, unsigned int n)
 {
 	unsigned int i, nmap = 0;
@@ -865,6 +893,10 @@ static int __init vmap_bench_init(void)
 		bench_vmalloc("vmalloc_huge_1M", SZ_1M, n);
 	if (want("vmalloc_huge_2M"))
 		bench_vmalloc("vmalloc_huge_2M", SZ_2M, n);
+	if (want("vfree_huge_1M"))
+		bench_vfree("vfree_huge_1M", SZ_1M, n);
+	if (want("vfree_huge_2M"))
+		bench_vfree("vfree_huge_2M", SZ_2M, n);
 	if (!vmap_first)
 		bench_vmap_cases(n);
 	if (frag)

@@ -1,0 +1,12 @@
+#!/bin/bash
+cd /work/main
+G='for d in /opt/vmapscope/tests/kernel /opt/vmapscope/tests/guest/kernel; do [ -f $d/bench.sh ] && exec sh $d/bench.sh; done; exit 1'
+for p in v14 v15; do
+  if [ $p = v14 ]; then export VMAPSCOPE_PATCHDIR=/tmp/v14p/kernel-patches/linux-6.12; else unset VMAPSCOPE_PATCHDIR; fi
+  scripts/lab build --arch arm64 --variant debug || exit 1
+  scripts/lab kmod --arch arm64 --variant debug tests/kmod/vmap_bench >/dev/null || exit 1
+  for i in 1 2; do
+    scripts/lab run --arch arm64 --variant debug --timeout 900 --icount -- env ITERS=30 FRAG=0 CASES=vfree_huge_1M,vfree_huge_2M sh -c "$G" > /tmp/reps/arm64-debug-$p-vfree-$i.txt 2>&1
+  done
+done
+echo done
