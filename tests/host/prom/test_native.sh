@@ -27,9 +27,14 @@ PROM_ARGS=--enable-feature=native-histograms start_prometheus vmapscope "$target
 pass "prometheus $(prometheus --version 2>&1 | awk 'NR==1{print $3}') with native histograms up at $PROM, one without at $PROM_CLASSIC"
 
 # two callers whose mappings live and die: kernel stacks, vmalloc'ed BPF maps
-bpffs=/sys/fs/bpf/vmapscope_native_$$	# (bpffs names have no dots: no mktemp)
-mkdir "$bpffs" || die "no bpffs at /sys/fs/bpf to pin the workload's maps in"
-cleanup_maps() { rm -rf "$bpffs"; }
+# pinned in a bpffs of the test's own: a machine need not have one
+# mounted at /sys/fs/bpf, and the test changes no mount of the host's
+bpffs=$(mktemp -d /tmp/vmapscope-native-bpffs.XXXXXX)
+if ! mount -t bpf bpf "$bpffs"; then
+	rmdir "$bpffs"
+	die "cannot mount a bpffs at $bpffs to pin the workload's maps in (needs root)"
+fi
+cleanup_maps() { umount "$bpffs" && rmdir "$bpffs"; }
 trap 'cleanup_maps; cleanup' EXIT
 for round in 1 2 3; do
 	sleeps=()
@@ -39,7 +44,7 @@ for round in 1 2 3; do
 			die "bpftool map create failed"
 	done
 	wait "${sleeps[@]}"
-	rm -f "$bpffs"/m*
+	rm -f "$bpffs"/m[0-9]
 	sleep 1.5
 done
 
