@@ -102,6 +102,12 @@ window_ignored=$(sed -n -E 's/^vmap_poison: landed window: memory_failure\(\) re
 	/tmp/vmap_poison.log)
 freed_off=$(grep -c 'taken off the free lists after its block was freed' /tmp/poison_race.dmesg)
 [ -n "$window_ignored" ] || die "no 'landed window' line from vmap_poison"
+# inject=3 holds every window shot's free past memory_failure(): all of
+# them must be ignored there, or the free path's recovery went untested.
+case " $POISON_ARGS " in *" inject=3 "*)
+	[ "$cpus" = 1 ] || [ "${window_ignored:-0}" -gt 0 ] && [ "$window_ignored" = "$(field "$summary" landed_window)" ] ||
+		fail "inject=3: memory_failure() ignored $window_ignored of $(field "$summary" landed_window) window shots, want all (and some)" ;;
+esac
 [ "$freed_off" = "$window_ignored" ] &&
 	pass "window shots ignored by memory_failure(): $window_ignored, each taken off by the free path" ||
 	fail "window shots ignored by memory_failure(): $window_ignored, taken off by the free path: $freed_off"
