@@ -215,19 +215,26 @@ static __always_inline void timed_stop(struct timed *t, unsigned int i)
 
 /*
  * vmalloc() allocates its pages, then maps them.  The patched kernel enters
- * the mapping code once per call through the walker, stock 6.12 through
- * vmap_pages_range_noflush(), which its vmalloc() path inlines: the probe
- * is placed but not hit there.  A probe hit costs hundreds of instructions
- * (a trap and a single step), so the calls timed for "ns" and "inst" run
- * without it, and a second pass with the probe gives "map_ns" only.
+ * the mapping code once per call through one of its two page-array walks
+ * (the one for order-0 arrays, or the one that may set blocks): a probe
+ * goes on each that exists, and the first hit in a call marks its start.
+ * Stock 6.12 enters through vmap_pages_range_noflush(), which its vmalloc()
+ * path inlines: the probe is placed but not hit there.  A probe hit costs
+ * hundreds of instructions (a trap and a single step), so the calls timed
+ * for "ns" and "inst" run without it, and a second pass with the probe
+ * gives "map_ns" only.
  */
-static const char * const map_syms[] = {
+static const char * const walk_syms[] = {
+	"vmap_small_pages_walk",
 	"vmap_pages_range_noflush_walk",
+	NULL
+};
+static const char * const stock_map_syms[] = {
 	"vmap_pages_range_noflush",
 	NULL
 };
-static struct kprobe kp;
-static bool kp_on;
+static struct kprobe kps[ARRAY_SIZE(walk_syms) - 1];
+static unsigned int nr_kps;
 static struct task_struct *probe_task;
 static u64 t_map_start;
 
@@ -238,28 +245,29 @@ static int map_pre(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
-static int probes_on(const char * const *syms)
+/* Place a probe on every symbol of @syms that exists; return how many. */
+static unsigned int probes_on(const char * const *syms)
 {
 	int i;
 
-	for (i = 0; syms[i]; i++) {
-		memset(&kp, 0, sizeof(kp));
-		kp.symbol_name = syms[i];
-		kp.pre_handler = map_pre;
-		if (!register_kprobe(&kp)) {
-			kp_on = true;
+	for (i = 0; syms[i] && nr_kps < ARRAY_SIZE(kps); i++) {
+		struct kprobe *kp = &kps[nr_kps];
+
+		memset(kp, 0, sizeof(*kp));
+		kp->symbol_name = syms[i];
+		kp->pre_handler = map_pre;
+		if (!register_kprobe(kp)) {
+			nr_kps++;
 			pr_info("mapping start probe on %s\n", syms[i]);
-			return 1;
 		}
 	}
-	return 0;
+	return nr_kps;
 }
 
 static void probes_off(void)
 {
-	if (kp_on)
-		unregister_kprobe(&kp);
-	kp_on = false;
+	while (nr_kps)
+		unregister_kprobe(&kps[--nr_kps]);
 }
 
 /* ---- statistics -------------------------------------------------------------- */
@@ -506,7 +514,7 @@ static void bench_vmalloc(const char *name, unsigned long size, unsigned int n)
 	/* The mapping part alone, in calls of their own, with the probe. */
 	if (!map_pass)
 		return;
-	if (!probes_on(map_syms)) {
+	if (!probes_on(walk_syms) && !probes_on(stock_map_syms)) {
 		pr_info("%s: no mapping-start probe could be placed: map_ns not reported\n",
 			name);
 		return;
