@@ -9,9 +9,13 @@
 #      than reading its page array once);
 #   3. the direct compactions of the kvmalloc_frag cases (event counts,
 #      compact_stall and compact_fail: total over the case and median per
-#      call, stock and patched).
-# Tables 2 and 3 have 8 columns, so that scripts/plot-bench, which reads
-# the 7-column rows of table 1, leaves them out.
+#      call, stock and patched);
+#   4. each run's resolution: stock / patched of the scan floors, which run
+#      the same code on both kernels, so that their distance from 1.00x is
+#      how far apart the two boots are on identical work.
+# Tables 2 and 3 have 8 columns and table 4 has 5, so that
+# scripts/plot-bench, which reads the 7-column rows of table 1, leaves
+# them out.
 set -euo pipefail
 dir=${1:?usage: compare.sh DIR}
 
@@ -91,4 +95,26 @@ if [ -n "$count_rows" ]; then
 	echo "| arch | run | case | metric | calls | stock total | patched total | median per call, stock / patched |"
 	echo "|---|---|---|---|---:|---:|---:|---:|"
 	echo "$count_rows"
+fi
+
+floor_rows=$(pairs | while IFS=$'\t' read -r f stock arch run; do
+	m=ns
+	[ -z "$(field "$f" scan_o8_100M inst median)" ] || m=inst
+	r8=$(field "$stock" scan_o8_100M $m median); p8=$(field "$f" scan_o8_100M $m median)
+	r9=$(field "$stock" scan_o9_100M $m median); p9=$(field "$f" scan_o9_100M $m median)
+	[ -n "$r8" ] && [ -n "$p8" ] && [ -n "$r9" ] && [ -n "$p9" ] || continue
+	awk -v a="$arch" -v r="$run" -v m=$m -v r8="$r8" -v p8="$p8" -v r9="$r9" -v p9="$p9" \
+		'BEGIN { printf "| %s | %s | %s | %.2fx | %.2fx |\n", a, r, m, (p8 ? r8 / p8 : 0), (p9 ? r9 / p9 : 0) }'
+done)
+if [ -n "$floor_rows" ]; then
+	echo
+	echo "Resolution of each run: the scan floors run the same code on both kernels, so"
+	echo "their stock/patched ratio is how far apart the two boots are on identical work."
+	echo "A plain TCG case closer to 1.00x than that does not rank the two kernels.  Under"
+	echo "-icount the floors read 1.00x; a case can still vary from boot to boot where"
+	echo "the work itself does (page-table history, compaction)."
+	echo
+	echo "| arch | run | metric | scan_o8_100M stock/patched | scan_o9_100M stock/patched |"
+	echo "|---|---|---|---:|---:|"
+	echo "$floor_rows"
 fi
