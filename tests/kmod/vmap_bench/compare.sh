@@ -7,13 +7,15 @@
 #      against the scan floor of the same array, same kernel and run
 #      (vmap_oN_100M / scan_oN_100M: 1.00x would be vmap() costing no more
 #      than reading its page array once);
-#   3. the direct compactions of the kvmalloc_frag cases (event counts,
-#      compact_stall and compact_fail: total over the case and median per
-#      call, stock and patched);
-#   4. each run's resolution: stock / patched of the scan floors, which run
+#   3. the compaction around the kvmalloc_frag cases (vm event counts:
+#      compact_stall, compact_fail and the pages the two scanners looked
+#      at, total over the case and median per call, stock and patched);
+#   4. the cases run in several boots (the fragmented-memory ones): each
+#      boot's median; tables 1 and 3 have the median over the boots;
+#   5. each run's resolution: stock / patched of the scan floors, which run
 #      the same code on both kernels, so that their distance from 1.00x is
 #      how far apart the two boots are on identical work.
-# Tables 2 and 3 have 8 columns and table 4 has 5, so that
+# Tables 2 and 3 have 8 columns, table 4 has 6 and table 5 has 5, so that
 # scripts/plot-bench, which reads the 7-column rows of table 1, leaves
 # them out.
 set -euo pipefail
@@ -34,9 +36,22 @@ pairs() {
 	done
 }
 
-# field FILE CASE METRIC KEY: the KEY= value of that RESULT line, or nothing.
+# values FILE CASE METRIC KEY: the KEY= value of each RESULT line of that
+# case, one per boot, in boot order.
+values() {
+	grep -h "RESULT case=$2 metric=$3 " "$1" | sed -n "s/.* $4=\([0-9]*\).*/\1/p" || true
+}
+
+# field FILE CASE METRIC KEY: that value, the median over the boots where the
+# file holds several (the fragmented-memory cases; the lower middle one for
+# an even count), or nothing.
 field() {
-	grep -h "RESULT case=$2 metric=$3 " "$1" | sed -n "s/.* $4=\([0-9]*\).*/\1/p" | head -n 1 || true
+	values "$@" | sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'
+}
+
+# The case and metric of each RESULT line of FILE, each pair once.
+cases() {
+	sed -n 's/.*RESULT case=\([^ ]*\) metric=\([^ ]*\) .*/\1 \2/p' "$1" | awk '!seen[$0]++'
 }
 
 is_count() { case $1 in compact_*) return 0 ;; esac; return 1; }
@@ -44,9 +59,9 @@ is_count() { case $1 in compact_*) return 0 ;; esac; return 1; }
 echo "| arch | run | case | metric | stock median | patched median | stock/patched |"
 echo "|---|---|---|---|---:|---:|---:|"
 pairs | while IFS=$'\t' read -r f stock arch run; do
-	grep -h 'RESULT' "$f" | while read -r _ _ c m med _; do
-		c=${c#case=}; m=${m#metric=}; med=${med#median=}
+	cases "$f" | while read -r c m; do
 		! is_count "$m" || continue
+		med=$(field "$f" "$c" "$m" median)
 		s=$(field "$stock" "$c" "$m" median)
 		[ -n "$s" ] || continue
 		awk -v a="$arch" -v r="$run" -v c="$c" -v m="$m" -v s="$s" -v p="$med" \
@@ -79,7 +94,7 @@ fi
 
 count_rows=$(pairs | while IFS=$'\t' read -r f stock arch run; do
 	for c in kvmalloc_frag_128K kvmalloc_frag_1M; do
-		for m in compact_stall compact_fail; do
+		for m in compact_stall compact_fail compact_migrate_scanned compact_free_scanned; do
 			st=$(field "$stock" $c $m total); pt=$(field "$f" $c $m total)
 			[ -n "$st" ] && [ -n "$pt" ] || continue
 			sm=$(field "$stock" $c $m median); pm=$(field "$f" $c $m median)
@@ -90,11 +105,30 @@ count_rows=$(pairs | while IFS=$'\t' read -r f stock arch run; do
 done)
 if [ -n "$count_rows" ]; then
 	echo
-	echo "kvmalloc() under fragmentation, direct compactions (vm events over the case):"
+	echo "kvmalloc() under fragmentation, compaction (vm events over the case):"
 	echo
 	echo "| arch | run | case | metric | calls | stock total | patched total | median per call, stock / patched |"
 	echo "|---|---|---|---|---:|---:|---:|---:|"
 	echo "$count_rows"
+fi
+
+boot_rows=$(pairs | while IFS=$'\t' read -r f stock arch run; do
+	cases "$f" | while read -r c m; do
+		! is_count "$m" || continue
+		[ "$(values "$f" "$c" "$m" median | wc -l)" -gt 1 ] || continue
+		sb=$(values "$stock" "$c" "$m" median | paste -sd ' ')
+		pb=$(values "$f" "$c" "$m" median | paste -sd ' ')
+		echo "| $arch | $run | $c | $m | $sb | $pb |"
+	done
+done)
+if [ -n "$boot_rows" ]; then
+	echo
+	echo "Cases run in several boots (the fragmented-memory ones): each boot's median,"
+	echo "in boot order.  The first table has the median of these."
+	echo
+	echo "| arch | run | case | metric | stock, per boot | patched, per boot |"
+	echo "|---|---|---|---|---|---|"
+	echo "$boot_rows"
 fi
 
 floor_rows=$(pairs | while IFS=$'\t' read -r f stock arch run; do

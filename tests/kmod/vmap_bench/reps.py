@@ -3,7 +3,8 @@
 
 usage: reps.py KERNEL_DIR REPS_DIR
 
-KERNEL_DIR holds bench-kernel's ARCH-VARIANT[-icount].txt (one boot each); REPS_DIR holds
+KERNEL_DIR holds bench-kernel's ARCH-VARIANT[-icount].txt (one boot each, and for the
+fragmented-memory cases as many as BENCH_FRAG_BOOTS); REPS_DIR holds
 further boots, ARCH-VARIANT-tcg-N.txt (both bench.sh boots, plain TCG) and
 ARCH-VARIANT-icount-frag-N.txt (the fragmented-memory boot under -icount).  For every case
 with a result in at least three boots of both kernels, prints the median over boots of each
@@ -20,12 +21,17 @@ RESULT = re.compile(r'RESULT case=(\S+) metric=(\S+) median=(\d+)')
 
 
 def load(path):
-    out = {}
+    """The boots in one output file: a file of make bench-kernel holds one boot of
+    the other cases and several of the fragmented-memory ones; a case seen again
+    starts the next boot."""
+    out = [{}]
     with open(path) as f:
         for line in f:
             m = RESULT.search(line)
             if m:
-                out[(m[1], m[2])] = int(m[3])
+                if (m[1], m[2]) in out[-1]:
+                    out.append({})
+                out[-1][(m[1], m[2])] = int(m[3])
     return out
 
 
@@ -36,7 +42,7 @@ def boots(kdir, rdir, arch, variant, run):
     else:
         first = os.path.join(kdir, f'{arch}-{variant}-icount.txt')
         more = sorted(glob.glob(os.path.join(rdir, f'{arch}-{variant}-icount-frag-*.txt')))
-    return [load(p) for p in [first] + more if os.path.exists(p)]
+    return [b for p in [first] + more if os.path.exists(p) for b in load(p)]
 
 
 def main():

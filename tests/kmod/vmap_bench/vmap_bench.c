@@ -735,6 +735,7 @@ static bool frag_setup(void)
 #ifdef CONFIG_COMPACTION
 static unsigned long ev0[NR_VM_EVENT_ITEMS], ev1[NR_VM_EVENT_ITEMS];
 static u64 t_stall[MAX_ITERS], t_fail[MAX_ITERS];
+static u64 t_mscan[MAX_ITERS], t_fscan[MAX_ITERS];
 
 /*
  * Put the compaction deferral of every zone back to its boot state: no
@@ -774,8 +775,13 @@ static void frag_reset_compaction(void)
  * from the series' patch 15 not even tried when no zone has a free block
  * of order 4 or more, as here.  Every case starts from the boot state of
  * the compaction deferral (frag_reset_compaction()).
- * The direct compactions counted are the system's (vm events
- * compact_stall, compact_fail), read around each call.
+ * The compaction counted is the system's (vm events compact_stall,
+ * compact_fail and the pages the migration and free scanners looked at),
+ * read around each call.  make bench-kernel boots these cases on one CPU:
+ * kswapd and kcompactd then run only where the call yields, at the same
+ * points on both kernels.  With a second CPU they race the call, and
+ * whether kcompactd's failed compaction defers the next kmalloc()
+ * attempts decides each boot's median (docs/benchmarks.md).
  */
 static void *frag_kvmalloc(size_t size)
 {
@@ -824,6 +830,9 @@ static void bench_kvmalloc_frag(const char *name, size_t size, unsigned int n,
 		all_vm_events(ev1);
 		t_stall[i] = ev1[COMPACTSTALL] - ev0[COMPACTSTALL];
 		t_fail[i] = ev1[COMPACTFAIL] - ev0[COMPACTFAIL];
+		t_mscan[i] = ev1[COMPACTMIGRATE_SCANNED] -
+			     ev0[COMPACTMIGRATE_SCANNED];
+		t_fscan[i] = ev1[COMPACTFREE_SCANNED] - ev0[COMPACTFREE_SCANNED];
 #endif
 		if (!p) {
 			pr_info("%s: allocation failed\n", name);
@@ -842,8 +851,10 @@ static void bench_kvmalloc_frag(const char *name, size_t size, unsigned int n,
 #ifdef CONFIG_COMPACTION
 	report_count(name, "compact_stall", t_stall, i);
 	report_count(name, "compact_fail", t_fail, i);
+	report_count(name, "compact_migrate_scanned", t_mscan, i);
+	report_count(name, "compact_free_scanned", t_fscan, i);
 #else
-	pr_info("%s: no CONFIG_COMPACTION: compact_stall, compact_fail not reported\n", name);
+	pr_info("%s: no CONFIG_COMPACTION: compaction counts not reported\n", name);
 #endif
 }
 
