@@ -34,15 +34,23 @@ def fisher(a, n1, b, n2):
                if pr(x) <= p0 * (1 + 1e-9))
 
 
+def med(xs):
+    return f'{statistics.median(xs):.0f}' if xs else '-'
+
+
 res = {}
 for v in ('stock', 'patched'):
     b = boots(v)
+    if not b:
+        sys.exit(f'modes.py: no arm64-{v}-icount boot with a kvmalloc_frag_128K result')
     cheap = [x for x in b if x < 9000]
     dear = [x for x in b if x > 50000]
-    res[v] = (len(b), len(dear))
-    print(f'{v}: {len(b)} boots; cheap {len(cheap)} (median '
-          f'{statistics.median(cheap):.0f}), middle {len(b) - len(cheap) - len(dear)}, '
-          f'expensive {len(dear)}; median of all boots {statistics.median(b):.0f}')
-(n1, a), (n2, c) = res['stock'], res['patched']
+    res[v] = (len(b), len(dear), len(cheap))
+    print(f'{v}: {len(b)} boots; cheap {len(cheap)} (median {med(cheap)}), '
+          f'middle {len(b) - len(cheap) - len(dear)}, expensive {len(dear)} '
+          f'(median {med(dear)}); median of all boots {med(b)}')
+(n1, a, ca), (n2, c, cc) = res['stock'], res['patched']
 print(f'expensive share, stock {a}/{n1} against patched {c}/{n2}: '
       f'Fisher two-sided p = {fisher(a, n1, c, n2):.2f}')
+print(f'cheap share, stock {ca}/{n1} against patched {cc}/{n2}: '
+      f'Fisher two-sided p = {fisher(ca, n1, cc, n2):.3f}')
