@@ -10,8 +10,9 @@
 #   3. the compaction around the kvmalloc_frag cases (vm event counts:
 #      compact_stall, compact_fail and the pages the two scanners looked
 #      at, total over the case and median per call, stock and patched);
-#   4. the cases run in several boots (the fragmented-memory ones): each
-#      boot's median; tables 1 and 3 have the median over the boots;
+#   4. the cases run in several boots (make bench-kernel: every -icount
+#      case, and the fragmented-memory ones): each boot's median; tables
+#      1 and 3 have the median over the boots;
 #   5. each run's resolution: stock / patched of the scan floors, which run
 #      the same code on both kernels, so that their distance from 1.00x is
 #      how far apart the two boots are on identical work.
@@ -123,8 +124,9 @@ boot_rows=$(pairs | while IFS=$'\t' read -r f stock arch run; do
 done)
 if [ -n "$boot_rows" ]; then
 	echo
-	echo "Cases run in several boots (the fragmented-memory ones): each boot's median,"
-	echo "in boot order.  The first table has the median of these."
+	echo "Cases run in several boots (make bench-kernel: every -icount case, and the"
+	echo "fragmented-memory ones): each boot's median, in boot order.  The first table"
+	echo "has the median of these."
 	echo
 	echo "| arch | run | case | metric | stock, per boot | patched, per boot |"
 	echo "|---|---|---|---|---|---|"
