@@ -139,7 +139,8 @@ CHECK_FULL_TARGETS += check-series-build check-series-prefixes
 # BENCH_ICOUNT_BOOTS boots: a case's instructions can differ by 2-3 % from
 # boot to boot of one kernel (page-table history: arm64's ioremap_64M),
 # so compare.sh takes the median over the boots (docs/benchmarks.md).
-# Plain TCG gets one boot: it cannot rank the kernels at that level.
+# Plain TCG runs the other cases in one boot: it cannot rank the kernels
+# at that level.
 # Results:
 # out/bench/kernel/*.txt and the table out/bench/kernel/table.md, which
 # docs/benchmarks.md quotes.  Not a test: nothing here can fail on speed.
